@@ -1,0 +1,1 @@
+"""Hartenjagen server side: the command line, the table server, persistence and tools."""

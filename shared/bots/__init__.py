@@ -1,0 +1,7 @@
+"""Computer players: they decide from a seat's view (JSON data) and their own memory, nothing else."""
+
+from __future__ import annotations
+
+from .base import LEVELS, Player, make_player
+
+__all__ = ["LEVELS", "Player", "make_player"]

@@ -1,0 +1,104 @@
+"""Cards as small ints and hands as 52-bit masks, with names and parsing.
+
+A card is ``suit * 13 + rank`` with suits clubs, diamonds, spades, hearts
+(0..3) and ranks 2..A (0..12), so within a suit a higher card has a higher bit.
+
+>>> card_name(parse_card("QS"))
+'QS'
+>>> [card_name(c) for c in mask_cards(SUIT_MASKS[HEARTS] & RANKS_FROM_7)][:2]
+['7H', '8H']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+Card = int
+Mask = int
+
+CLUBS, DIAMONDS, SPADES, HEARTS = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, SPADES, HEARTS)
+SUIT_LETTERS = "CDSH"
+SUIT_SYMBOLS = "♣♦♠♥"
+RANK_LETTERS = "23456789TJQKA"
+SEAT_NAMES = ("south", "west", "north", "east")
+
+SUIT_MASKS: tuple[Mask, ...] = tuple(0x1FFF << (13 * s) for s in SUITS)
+FULL_DECK: Mask = (1 << 52) - 1
+#: Ranks 7..A of every suit (the Dutch 32-card deck).
+RANKS_FROM_7: Mask = sum(0x1FE0 << (13 * s) for s in SUITS)
+
+CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
+_BY_NAME.update({("10" + name[1]): c for name, c in _BY_NAME.items() if name[0] == "T"})
+
+
+def card(rank: str, suit: str) -> Card:
+    """Return the card for a rank letter and a suit letter, e.g. ``card("Q", "S")``."""
+    return parse_card(rank + suit)
+
+
+def parse_card(name: str) -> Card:
+    """Parse a card name such as ``"QS"``, ``"TD"`` or ``"10D"``; raise ValueError otherwise."""
+    if isinstance(name, str):
+        c = _BY_NAME.get(name.strip().upper())
+        if c is not None:
+            return c
+    raise ValueError(f"not a card: {name!r}")
+
+
+def card_name(c: Card) -> str:
+    """Return the two-letter name of a card (``"QS"``)."""
+    return CARD_NAMES[c]
+
+
+def suit_of(c: Card) -> int:
+    """Return the suit (0..3) of a card."""
+    return c // 13
+
+
+def rank_of(c: Card) -> int:
+    """Return the rank (0 for 2 .. 12 for ace) of a card."""
+    return c % 13
+
+
+def bit(c: Card) -> Mask:
+    """Return the one-card mask of a card."""
+    return 1 << c
+
+
+def mask_of(cards: Iterable[Card]) -> Mask:
+    """Return the mask holding the given cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def mask_cards(m: Mask) -> Iterator[Card]:
+    """Yield the cards of a mask from low to high (clubs first, aces last in a suit)."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def mask_names(m: Mask) -> list[str]:
+    """Return the card names of a mask, sorted by suit then rank."""
+    return [CARD_NAMES[c] for c in mask_cards(m)]
+
+
+def parse_mask(names: Iterable[str]) -> Mask:
+    """Return the mask of a list of card names, refusing duplicates."""
+    m = 0
+    for name in names:
+        b = 1 << parse_card(name)
+        if m & b:
+            raise ValueError(f"duplicate card: {name!r}")
+        m |= b
+    return m
+
+
+def popcount(m: Mask) -> int:
+    """Return the number of cards in a mask."""
+    return m.bit_count()

@@ -1,0 +1,388 @@
+"""A game of Hearts as the fold of its events: deal, pass, play and moon choice.
+
+>>> from shared.rules import CLASSIC
+>>> g = Game(CLASSIC)
+>>> g.deal_seeded(1)
+>>> g.phase, g.pass_offset
+('passing', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, Mask, mask_names, parse_card, parse_mask
+from .deal import secure_deal, seeded_deal
+from .legal import legal_mask, refusal
+from .reasons import IllegalAction
+from .rules import PASS_NAMES, QS, Rules, make_rules
+
+DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = (
+    "dealing",
+    "passing",
+    "playing",
+    "moon_choice",
+    "hand_over",
+    "game_over",
+)
+PHASES = (DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER)
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+QS_BIT = 1 << QS
+
+
+class Trick:
+    """A trick: who led it, the cards in play order from the leader, and (once full) the winner."""
+
+    __slots__ = ("leader", "cards", "winner")
+
+    def __init__(self, leader: int) -> None:
+        self.leader = leader
+        self.cards: list[int] = []
+        self.winner = -1
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the trick as plain data: leader, ``[{"seat", "card"}]`` and winner."""
+        return {
+            "leader": self.leader,
+            "cards": [{"seat": (self.leader + i) % 4, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)],
+            "winner": self.winner if self.winner >= 0 else None,
+        }
+
+
+class Game:
+    """The whole state of one game; change it only through deal, pass, play and moon events."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.events: list[dict[str, Any]] = []
+        self.phase = DEALING
+        self.hand_no = -1
+        self.totals = [0, 0, 0, 0]
+        self.history: list[dict[str, Any]] = []
+        self.turned = False  # dutch: someone reached the turn score; counting goes down next hand
+        self.counting_down = False  # dutch: this hand's points are subtracted
+        self.winners: list[int] = []
+        self._new_hand_state()
+
+    def _new_hand_state(self) -> None:
+        self.hands: list[Mask] = [0, 0, 0, 0]
+        self.dealt: list[Mask] = [0, 0, 0, 0]
+        self.passes: list[Mask | None] = [None, None, None, None]
+        self.received: list[Mask] = [0, 0, 0, 0]
+        self.taken: list[Mask] = [0, 0, 0, 0]
+        self.tricks: list[Trick] = []
+        self.trick = Trick(0)
+        self.turn = -1
+        self.hearts_broken = False
+        self.pass_offset = 0
+        self.moon_seat = -1
+        self.moon_points: list[int] = [0, 0, 0, 0]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def pass_direction(self) -> str | None:
+        """Return "left", "right", "across" or "hold" for the current hand (None before a deal)."""
+        return PASS_NAMES[self.pass_offset] if self.hand_no >= 0 else None
+
+    def to_act(self) -> list[int]:
+        """Return the seats whose action the game waits for."""
+        if self.phase == PASSING:
+            return [s for s in range(4) if self.passes[s] is None]
+        if self.phase == PLAYING:
+            return [self.turn]
+        if self.phase == MOON_CHOICE:
+            return [self.moon_seat]
+        return []
+
+    def _context(self) -> tuple[int, bool]:
+        cards = self.trick.cards
+        return (cards[0] // 13 if cards else -1), not self.tricks
+
+    def legal(self, seat: int) -> Mask:
+        """Return the mask of cards ``seat`` may play now (empty when it is not its turn)."""
+        if self.phase != PLAYING or seat != self.turn:
+            return 0
+        led, first = self._context()
+        return legal_mask(self.rules, self.hands[seat], led, first, self.hearts_broken)
+
+    def refusals(self, seat: int) -> dict[int, tuple[str, dict]]:
+        """Return, for every card in ``seat``'s hand it may not play now, the reason code and params."""
+        hand = self.hands[seat]
+        if self.phase != PLAYING:
+            return {c: ("wrong_phase", {"phase": self.phase}) for c in _cards(hand)}
+        if seat != self.turn:
+            return {c: ("not_your_turn", {}) for c in _cards(hand)}
+        led, first = self._context()
+        legal = legal_mask(self.rules, hand, led, first, self.hearts_broken)
+        return {c: refusal(self.rules, hand, led, first, self.hearts_broken, c) for c in _cards(hand & ~legal)}
+
+    def points_taken(self) -> list[int]:
+        """Return the points each seat has taken so far in this hand."""
+        return [self.rules.points_of(t) for t in self.taken]
+
+    # ------------------------------------------------------------------ events
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Apply one event given as plain data (as stored in ``events`` or read from JSON)."""
+        try:
+            kind = event["type"]
+            if kind == "deal":
+                hands = [parse_mask(h) for h in event["hands"]]
+                self.deal(hands)
+            elif kind == "pass":
+                self.pass_cards(event["seat"], parse_mask(event["cards"]))
+            elif kind == "play":
+                self.play(event["seat"], parse_card(event["card"]))
+            elif kind == "moon":
+                self.choose_moon(event["seat"], event["choice"])
+            else:
+                raise IllegalAction("bad_event", detail=f"unknown type {kind!r}")
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, IllegalAction):
+                raise
+            raise IllegalAction("bad_event", detail=str(exc)) from None
+
+    def deal(self, hands: list[Mask]) -> None:
+        """Start the next hand with four explicit hands (masks)."""
+        if self.phase not in (DEALING, HAND_OVER):
+            raise IllegalAction("wrong_phase", phase=self.phase)
+        rules = self.rules
+        if len(hands) != 4 or any(type(h) is not int for h in hands):
+            raise IllegalAction("bad_deal", detail="four hands are needed")
+        union = 0
+        for h in hands:
+            if h.bit_count() != rules.hand_size or h & union or h & ~rules.deck:
+                raise IllegalAction("bad_deal", detail=f"each hand needs {rules.hand_size} distinct cards of the deck")
+            union |= h
+        self.events.append({"type": "deal", "hand_no": self.hand_no + 1, "hands": [mask_names(h) for h in hands]})
+        self._new_hand_state()
+        self.hand_no += 1
+        self.counting_down = self.turned
+        self.hands = list(hands)
+        self.dealt = list(hands)
+        self.pass_offset = rules.pass_offset(self.hand_no)
+        if self.pass_offset:
+            self.phase = PASSING
+        else:
+            self._start_play()
+
+    def deal_seeded(self, seed: int) -> None:
+        """Deal the next hand of numbered deal ``seed`` (the same cards on every machine)."""
+        self.deal(seeded_deal(self.rules, seed, self.hand_no + 1))
+
+    def deal_secure(self) -> None:
+        """Deal the next hand from the operating system's secure random source."""
+        self.deal(secure_deal(self.rules))
+
+    def pass_cards(self, seat: int, cards: Mask | Iterable[int]) -> None:
+        """Choose the cards ``seat`` passes; once all four have chosen, they are exchanged."""
+        if self.phase != PASSING:
+            raise IllegalAction("wrong_phase", seat, phase=self.phase)
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise IllegalAction("bad_event", detail=f"no seat {seat!r}")
+        if self.passes[seat] is not None:
+            raise IllegalAction("already_passed", seat)
+        mask = cards if type(cards) is int else _mask_strict(cards)
+        count = self.rules.pass_count
+        if mask < 0 or mask.bit_count() != count or mask & ~self.hands[seat]:
+            raise IllegalAction("bad_pass", seat, count=count)
+        self.events.append({"type": "pass", "seat": seat, "cards": mask_names(mask)})
+        self.passes[seat] = mask
+        if all(p is not None for p in self.passes):
+            off = self.pass_offset
+            hands = self.hands
+            for s in range(4):
+                hands[s] &= ~self.passes[s]
+            for s in range(4):
+                to = (s + off) % 4
+                hands[to] |= self.passes[s]
+                self.received[to] = self.passes[s]
+            self._start_play()
+
+    def _start_play(self) -> None:
+        rules = self.rules
+        if rules.first_lead >= 0:
+            bit = 1 << rules.first_lead
+            leader = next(s for s in range(4) if self.hands[s] & bit)
+        else:
+            leader = (rules.dealer(self.hand_no) + 1) % 4
+        self.trick = Trick(leader)
+        self.turn = leader
+        self.phase = PLAYING
+
+    def play(self, seat: int, card: int) -> None:
+        """Play ``card`` for ``seat``; raise IllegalAction (state unchanged) if the rules refuse it."""
+        if self.phase != PLAYING:
+            raise IllegalAction("wrong_phase", seat, phase=self.phase)
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", seat)
+        if type(card) is not int or not 0 <= card < 52:
+            raise IllegalAction("bad_event", seat, detail=f"not a card: {card!r}")
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit:
+            raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
+        trick = self.trick
+        cards = trick.cards
+        led = cards[0] // 13 if cards else -1
+        first = not self.tricks
+        rules = self.rules
+        if not legal_mask(rules, hand, led, first, self.hearts_broken) & bit:
+            code, params = refusal(rules, hand, led, first, self.hearts_broken, card)
+            raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
+        self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
+        self.hands[seat] = hand ^ bit
+        cards.append(card)
+        if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
+            self.hearts_broken = True
+        if len(cards) < 4:
+            self.turn = (seat + 1) % 4
+            return
+        suit = cards[0] // 13
+        best = max(range(4), key=lambda i: cards[i] if cards[i] // 13 == suit else -1)
+        winner = (trick.leader + best) % 4
+        trick.winner = winner
+        for c in cards:
+            self.taken[winner] |= 1 << c
+        self.tricks.append(trick)
+        if len(self.tricks) == rules.hand_size:
+            self.trick = Trick(winner)
+            self.turn = -1
+            self._end_hand()
+        else:
+            self.trick = Trick(winner)
+            self.turn = winner
+
+    def _end_hand(self) -> None:
+        rules = self.rules
+        points = self.points_taken()
+        self.moon_points = points
+        penalty = rules.penalty_mask
+        shooter = next((s for s in range(4) if penalty and self.taken[s] & penalty == penalty), -1)
+        if shooter >= 0 and not self.counting_down:
+            if rules.moon == "choose":
+                self.moon_seat = shooter
+                self.phase = MOON_CHOICE
+                return
+            self._score(shooter, rules.moon)
+        else:
+            self._score(shooter, None)
+
+    def choose_moon(self, seat: int, choice: str) -> None:
+        """Let the moon shooter choose: "others" (all to the others) or "self" (all off their own score)."""
+        if self.phase != MOON_CHOICE:
+            raise IllegalAction("wrong_phase", seat, phase=self.phase)
+        if seat != self.moon_seat:
+            raise IllegalAction("not_your_turn", seat)
+        if choice not in ("others", "self"):
+            raise IllegalAction("bad_moon_choice", seat, choices="others, self")
+        self.events.append({"type": "moon", "seat": seat, "choice": choice})
+        self._score(seat, choice)
+
+    def _score(self, shooter: int, choice: str | None) -> None:
+        rules = self.rules
+        points = self.moon_points
+        if choice is None:
+            sign = -1 if self.counting_down else 1
+            delta = [sign * p for p in points]
+        else:
+            bonus = [p - rules.points_of(t & rules.penalty_mask) for p, t in zip(points, self.taken, strict=False)]
+            total = rules.moon_total
+            if choice == "others":
+                delta = [b + (0 if s == shooter else total) for s, b in enumerate(bonus)]
+            else:
+                delta = [b - (total if s == shooter else 0) for s, b in enumerate(bonus)]
+        totals = self.totals
+        for s in range(4):
+            new = totals[s] + delta[s]
+            if rules.exact_zero and self.counting_down and new < 0:
+                new = -new  # overshooting zero bounces back up
+            totals[s] = new
+        self.history.append(
+            {
+                "hand_no": self.hand_no,
+                "points": list(points),
+                "scores": delta,
+                "totals": list(totals),
+                "moon": shooter if shooter >= 0 else None,
+                "moon_choice": choice,
+                "counting_down": self.counting_down,
+            }
+        )
+        self.moon_seat = -1
+        over = False
+        if rules.end == "reach":
+            over = max(totals) >= rules.end_score
+        elif self.counting_down:
+            over = any(t == 0 if rules.exact_zero else t <= 0 for t in totals)
+        elif max(totals) >= rules.turn_score:
+            self.turned = True
+        low = min(totals)
+        winners = [s for s in range(4) if totals[s] == low]
+        if over and rules.tie == "play_on" and len(winners) > 1:
+            over = False
+        if over:
+            self.winners = winners
+            self.phase = GAME_OVER
+        else:
+            self.phase = HAND_OVER
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the game as plain data: the rules' options and the event list."""
+        return {"rules": self.rules.to_json(), "events": [dict(e) for e in self.events]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game by folding its events over fresh state."""
+        return cls.replay(make_rules(data["rules"]), data["events"])
+
+    @classmethod
+    def replay(cls, rules: Rules, events: Iterable[Mapping[str, Any]]) -> Game:
+        """Return the game that results from applying ``events`` in order."""
+        game = cls(rules)
+        for e in events:
+            game.apply(e)
+        return game
+
+    def snapshot(self) -> dict[str, Any]:
+        """Return the complete state as plain data (server-side only: it holds every hand)."""
+        return {
+            "phase": self.phase,
+            "hand_no": self.hand_no,
+            "hands": [mask_names(h) for h in self.hands],
+            "passes": [mask_names(p) if p is not None else None for p in self.passes],
+            "received": [mask_names(r) for r in self.received],
+            "taken": [mask_names(t) for t in self.taken],
+            "tricks": [t.to_json() for t in self.tricks],
+            "trick": self.trick.to_json(),
+            "turn": self.turn,
+            "hearts_broken": self.hearts_broken,
+            "totals": list(self.totals),
+            "history": [dict(h) for h in self.history],
+            "turned": self.turned,
+            "counting_down": self.counting_down,
+            "moon_seat": self.moon_seat,
+            "winners": list(self.winners),
+        }
+
+
+def _cards(mask: Mask) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask_strict(cards: Iterable[int]) -> Mask:
+    mask = 0
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 52 or mask >> c & 1:
+            return -1
+        mask |= 1 << c
+    return mask
