@@ -165,7 +165,7 @@ def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
     """Build validated Rules from a host's options (missing ones take the variant's default)."""
     options = dict(options or {})
     variant = options.pop("variant", "classic")
-    if variant not in DEFAULTS:
+    if not isinstance(variant, str) or variant not in DEFAULTS:
         raise RulesError("variant", f"must be one of {list(DEFAULTS)!r}, got {variant!r}")
     chosen = dict(DEFAULTS[variant])
     for key, value in options.items():
