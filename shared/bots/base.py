@@ -1,11 +1,35 @@
-"""The computer-player interface and the simple legal player that stands in for every level."""
+"""The computer-player interface, the uniformly random player and ``make_player`` for every level."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from .knowledge import rules_of
+
 LEVELS = ("easy", "medium", "hard")
+
+
+def moon_choice(view: dict[str, Any]) -> str:
+    """Return "others" or "self" for a moon: end the game when that wins it, else hasten the end only when leading."""
+    rules, seat, totals = rules_of(view), view["seat"], view["totals"]
+    total = rules.moon_total
+    outcomes = {}
+    for choice in ("others", "self"):
+        new = [
+            t + (total if s != seat and choice == "others" else 0) - (total if s == seat and choice == "self" else 0)
+            for s, t in enumerate(totals)
+        ]
+        over = rules.end == "reach" and max(new) >= rules.end_score
+        if over:
+            low = min(new)
+            outcomes[choice] = 2 if new[seat] == low else -2
+        else:
+            outcomes[choice] = 0
+    if outcomes["others"] != outcomes["self"]:
+        return max(outcomes, key=outcomes.get)
+    leading = totals[seat] <= min(t for s, t in enumerate(totals) if s != seat)
+    return "others" if leading else "self"
 
 
 class Player:
@@ -13,13 +37,20 @@ class Player:
 
     Intents are the same plain data a browser sends: ``{"type": "pass", "cards": [...]}``,
     ``{"type": "play", "card": "QS"}`` or ``{"type": "moon", "choice": "others"}``.
-    A player sees only the view (and what it remembers of earlier views).
+    A player sees only the view. Its random choices come from a generator seeded by its
+    own seed and the position, so the same view always gets the same decision.
     """
 
     level = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed if seed is not None else random.getrandbits(63)
+
+    def rng_for(self, view: dict[str, Any]) -> random.Random:
+        """Return the random generator for this position: the player's seed and the position, nothing else."""
+        trick = view.get("trick") or {"cards": []}
+        played = len(view.get("tricks") or []) * 4 + len(trick["cards"])
+        return random.Random(f"{self.level}:{self.seed}:{view['hand_no']}:{view['phase']}:{played}:{view['seat']}")
 
     def decide(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """Return the intent for this view, or None when the seat has nothing to do."""
@@ -30,29 +61,43 @@ class Player:
         if phase == "passing":
             return {"type": "pass", "cards": self.choose_pass(view)}
         if phase == "playing":
-            return {"type": "play", "card": self.choose_play(view)}
+            legal = view["legal"]
+            card = legal[0] if len(legal) == 1 else self.choose_play(view)
+            return {"type": "play", "card": card}
         if phase == "moon_choice":
             return {"type": "moon", "choice": self.choose_moon(view)}
         return None
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
         """Return the cards to pass (uniformly random here)."""
-        return self.rng.sample(sorted(view["hand"]), view["pass_count"])
+        return sorted(self.rng_for(view).sample(sorted(view["hand"]), view["pass_count"]))
 
     def choose_play(self, view: dict[str, Any]) -> str:
         """Return the card to play (uniformly random among the legal cards here)."""
-        return self.rng.choice(sorted(view["legal"]))
+        return self.rng_for(view).choice(sorted(view["legal"]))
 
     def choose_moon(self, view: dict[str, Any]) -> str:
-        """Return "others" or "self" for a moon: both keep the same gap, so hasten the end when leading."""
-        seat, totals = view["seat"], view["totals"]
-        total = sum(view["points_taken"])
-        leading = totals[seat] - total <= min(t for s, t in enumerate(totals) if s != seat)
-        return "others" if leading else "self"
+        """Return "others" or "self" for a moon this seat shot."""
+        return moon_choice(view)
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
-    """Return a computer player of ``level`` ("easy", "medium", "hard", or "random")."""
-    if level not in LEVELS and level != "random":
-        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
-    return Player(seed)
+def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
+    """Return a computer player of ``level`` ("easy", "medium", "hard", or "random").
+
+    ``options`` go to the level's constructor (the hard player takes ``budget_ms``).
+    """
+    if level == "random":
+        return Player(seed)
+    if level == "easy":
+        from .easy import EasyPlayer
+
+        return EasyPlayer(seed)
+    if level == "medium":
+        from .medium import MediumPlayer
+
+        return MediumPlayer(seed)
+    if level == "hard":
+        from .hard import HardPlayer
+
+        return HardPlayer(seed, **options)
+    raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -1,0 +1,168 @@
+"""What a seat knows, read from its view: its hand, cards gone, voids shown, cards it passed, totals.
+
+Everything here is derived from the JSON view alone, so a computer player built on it
+cannot see more than a browser does.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ..cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, Mask, parse_card, parse_mask
+from ..rules import QS, Rules, make_rules
+
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+SPADES_MASK = SUIT_MASKS[SPADES]
+QS_BIT = 1 << QS
+_CARD = {name: parse_card(name) for name in CARD_NAMES}
+
+
+@lru_cache(maxsize=64)
+def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return make_rules(dict(key))
+
+
+def rules_of(view: dict[str, Any]) -> Rules:
+    """Return the Rules of the table a view belongs to (cached: views repeat the same options)."""
+    return _rules_cached(tuple(sorted(view["rules"].items())))
+
+
+class Knowledge:
+    """The facts one seat may use, as masks: hand, played, voids, known cards of others, taken cards."""
+
+    __slots__ = (
+        "rules",
+        "seat",
+        "hand",
+        "legal",
+        "played",
+        "voids",
+        "known",
+        "taken",
+        "trick",
+        "leader",
+        "first_trick",
+        "hearts_broken",
+        "sizes",
+        "totals",
+        "counting_down",
+        "unseen",
+        "tricks_done",
+    )
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        rules = self.rules = rules_of(view)
+        seat = self.seat = view["seat"]
+        self.hand: Mask = parse_mask(view["hand"])
+        self.legal: Mask = parse_mask(view["legal"])
+        self.totals: list[int] = list(view["totals"])
+        self.counting_down: bool = bool(view["counting_down"])
+        self.hearts_broken: bool = bool(view["hearts_broken"])
+        self.sizes: list[int] = list(view["hand_sizes"])
+        voids = [0, 0, 0, 0]
+        taken = [0, 0, 0, 0]
+        played = 0
+        tricks = view["tricks"] or []
+        for t in tricks:
+            cards = [(c["seat"], _CARD[c["card"]]) for c in t["cards"]]
+            m = _note_trick(cards, voids)
+            played |= m
+            taken[t["winner"]] |= m
+        current = view.get("trick") or {"leader": view.get("turn"), "cards": []}
+        trick = [(c["seat"], _CARD[c["card"]]) for c in current["cards"]]
+        played |= _note_trick(trick, voids)
+        self.trick: list[tuple[int, int]] = trick
+        self.leader: int = current["leader"] if current["leader"] is not None else seat
+        self.tricks_done = len(tricks)
+        self.first_trick: bool = not tricks
+        self.played: Mask = played
+        self.voids: list[Mask] = voids
+        self.taken: list[Mask] = taken
+        known = [0, 0, 0, 0]
+        passed = view.get("passed")
+        if passed and view.get("received") is not None and view.get("pass_to") is not None:
+            known[view["pass_to"]] = parse_mask(passed) & ~played
+        self.known: list[Mask] = known
+        self.unseen: Mask = rules.deck & ~self.hand & ~played
+
+    def points_taken(self) -> list[int]:
+        """Return the points each seat has taken so far this hand (before any moon)."""
+        return [self.rules.points_of(t) for t in self.taken]
+
+    def trick_bits(self) -> list[Mask]:
+        """Return the current trick as single-card bits in play order."""
+        return [1 << c for _, c in self.trick]
+
+    def unseen_in(self, suit: int) -> Mask:
+        """Return the cards of ``suit`` that are neither played nor in this hand."""
+        return self.unseen & SUIT_MASKS[suit]
+
+    def winning(self) -> tuple[int, int]:
+        """Return (seat, card) currently winning the trick, or (-1, -1) when the trick is empty."""
+        if not self.trick:
+            return -1, -1
+        suit = self.trick[0][1] // 13
+        seat, card = self.trick[0]
+        for s, c in self.trick[1:]:
+            if c // 13 == suit and c > card:
+                seat, card = s, c
+        return seat, card
+
+    def trick_points(self) -> int:
+        """Return the points already in the current trick."""
+        m = 0
+        for _, c in self.trick:
+            m |= 1 << c
+        return self.rules.points_of(m)
+
+    def qs_out(self) -> bool:
+        """Return True when Q♠ is in the deck and still in another seat's hand."""
+        return bool(self.unseen & QS_BIT)
+
+
+def _note_trick(cards: list[tuple[int, int]], voids: list[Mask]) -> Mask:
+    """Record the voids a trick shows (a seat that did not follow suit) and return its cards as a mask."""
+    m = 0
+    if not cards:
+        return m
+    suit = cards[0][1] // 13
+    for s, c in cards:
+        m |= 1 << c
+        if c // 13 != suit:
+            voids[s] |= SUIT_MASKS[suit]
+    return m
+
+
+def top(mask: Mask) -> int:
+    """Return the highest card of a mask (highest suit first; use within one suit), or -1."""
+    return mask.bit_length() - 1
+
+
+def low(mask: Mask) -> int:
+    """Return the lowest card of a mask, or -1."""
+    return (mask & -mask).bit_length() - 1
+
+
+def rank_top(mask: Mask) -> int:
+    """Return the card of highest rank in a mask over all suits (ties: the higher suit), or -1."""
+    best, best_rank = -1, -1
+    for s in range(4):
+        m = mask & SUIT_MASKS[s]
+        if m:
+            c = m.bit_length() - 1
+            if c % 13 >= best_rank:
+                best, best_rank = c, c % 13
+    return best
+
+
+def rank_low(mask: Mask) -> int:
+    """Return the card of lowest rank in a mask over all suits, or -1."""
+    best, best_rank = -1, 99
+    for s in range(4):
+        m = mask & SUIT_MASKS[s]
+        if m:
+            c = (m & -m).bit_length() - 1
+            if c % 13 < best_rank:
+                best, best_rank = c, c % 13
+    return best
