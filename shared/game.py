@@ -149,7 +149,7 @@ class Game:
         if self.phase not in (DEALING, HAND_OVER):
             raise IllegalAction("wrong_phase", phase=self.phase)
         rules = self.rules
-        if len(hands) != 4 or any(type(h) is not int for h in hands):
+        if not isinstance(hands, (list, tuple)) or len(hands) != 4 or any(type(h) is not int for h in hands):
             raise IllegalAction("bad_deal", detail="four hands are needed")
         union = 0
         for h in hands:
@@ -380,6 +380,8 @@ def _cards(mask: Mask) -> list[int]:
 
 
 def _mask_strict(cards: Iterable[int]) -> Mask:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        return -1
     mask = 0
     for c in cards:
         if type(c) is not int or not 0 <= c < 52 or mask >> c & 1:
