@@ -29,9 +29,7 @@ S:AH W:AS N:AC E:AD
 
 #: Classic, no passing: South holds every club and leads 2C; West holds every heart, North every
 #: spade (QS kept out of the first trick), East every diamond. South takes all 26: a moon.
-CLASSIC_MOON = "\n".join(
-    f"S:{r}C W:{r}H N:{s}S E:{r}D" for r, s in zip("23456789TJQKA", "23456789TJAQK", strict=True)
-)
+CLASSIC_MOON = "\n".join(f"S:{r}C W:{r}H N:{s}S E:{r}D" for r, s in zip("23456789TJQKA", "23456789TJAQK", strict=True))
 
 #: Classic, no passing: East holds AC and takes the first trick with a heart from West (who holds
 #: only hearts), then leads 2D to South's AD; South takes every other trick: QS and 12 hearts.
