@@ -1,0 +1,158 @@
+// Events: DOM to intents. One listener per area, reading data-* attributes.
+import { toggleSelected, refusalText } from "./update.js";
+import { VARIANT_OPTIONS } from "./render/start.js";
+
+export function bindEvents({ state, app }) {
+  const header = document.querySelector("#top");
+  const screen = document.querySelector("#screen");
+  const overlay = document.querySelector("#overlay");
+
+  header.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-action]");
+    if (target) common(target);
+  });
+
+  overlay.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-action]");
+    if (!target) return;
+    const action = target.dataset.action;
+    if (action === "close") app.closeOverlay();
+    else if (action === "pref") app.setPref(target.dataset.pref, parsePref(target.dataset.value));
+    else if (action === "ready") app.send({ type: "ready" });
+    else if (action === "new_game") {
+      app.send({ type: "new_game" });
+      app.closeOverlay();
+    } else common(target);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.overlay) app.closeOverlay();
+  });
+
+  screen.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-action]");
+    if (!target || target.disabled) return;
+    const action = target.dataset.action;
+    const seat = Number(target.dataset.seat);
+    switch (action) {
+      case "card":
+        return cardClicked(target.dataset.card, target);
+      case "pass":
+        return app.send({ type: "pass", cards: [...state.selected] });
+      case "hint":
+        return app.send({ type: "hint" });
+      case "moon":
+        return app.send({ type: "moon", choice: target.dataset.choice });
+      case "add_bot":
+        return app.send({ type: "add_bot", seat, level: state.prefs.level });
+      case "remove_bot":
+        return app.send({ type: "remove_bot", seat });
+      case "sit":
+        return app.send({ type: "sit", seat });
+      case "fill_bots":
+        return app.send({ type: "fill_bots", level: state.prefs.level });
+      case "start":
+        return app.send({ type: "start" });
+      case "copy":
+        return app.copyLink(target.dataset.link);
+      default:
+        return common(target);
+    }
+  });
+
+  screen.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const name = screen.querySelector("#name");
+    if (!name.value.trim()) {
+      name.focus();
+      name.reportValidity();
+      return;
+    }
+    app.setName(name.value.trim());
+    if (form.dataset.form === "join") {
+      const code = form.elements.code.value.trim().toUpperCase();
+      if (code) app.joinTable(code);
+    } else if (form.dataset.form === "create") {
+      const variant = form.elements.variant.value;
+      app.setPref("level", form.elements.level.value);
+      app.createTable(readOptions(form, variant), form.elements.level.value);
+    }
+  });
+
+  screen.addEventListener("change", (event) => {
+    const target = event.target;
+    if (target.dataset.change === "variant") {
+      for (const set of screen.querySelectorAll(".variant-options")) set.hidden = set.dataset.variant !== target.value;
+    } else if (target.id === "name" && target.value.trim()) {
+      app.setName(target.value.trim());
+    } else if (target.id === "level") {
+      app.setPref("level", target.value);
+    }
+  });
+
+  // Arrow keys choose a card in the hand; Enter or Space (the button's own click) plays or selects it.
+  screen.addEventListener("keydown", (event) => {
+    const card = event.target.closest && event.target.closest(".hand .card");
+    if (!card) return;
+    const cards = [...screen.querySelectorAll(".hand .card")];
+    const i = cards.indexOf(card);
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    let next = null;
+    if (event.key in moves) next = cards[(i + moves[event.key] + cards.length) % cards.length];
+    else if (event.key === "Home") next = cards[0];
+    else if (event.key === "End") next = cards[cards.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    for (const c of cards) c.tabIndex = c === next ? 0 : -1;
+    state.focusCard = next.dataset.card;
+    next.focus();
+  });
+
+  function common(target) {
+    const action = target.dataset.action;
+    if (action === "open") app.openOverlay(target.dataset.overlay);
+    else if (action === "lang") app.setPref("lang", target.dataset.lang);
+    else if (action === "leave") app.leave();
+  }
+
+  function cardClicked(card) {
+    const view = state.table && state.table.view;
+    if (!view) return;
+    state.focusCard = card;
+    if (view.phase === "passing" && !view.passed) {
+      toggleSelected(state, card);
+      state.notice = null;
+      app.request();
+      return;
+    }
+    if (view.phase === "playing" && view.turn === state.table.you && view.legal.includes(card)) {
+      state.notice = null;
+      app.send({ type: "play", card });
+      return;
+    }
+    const why = refusalText(view, card);
+    if (why) {
+      state.notice = { text: why, kind: "refusal" };
+      app.request();
+    }
+  }
+}
+
+function parsePref(value) {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return value;
+}
+
+/** The options of the chosen variant from the create form, typed as shared/rules.py wants them. */
+export function readOptions(form, variant) {
+  const options = { variant };
+  for (const [option, kind] of VARIANT_OPTIONS[variant]) {
+    const input = form.elements[`${variant}.${option}`];
+    if (kind === "bool") options[option] = input.checked;
+    else if (typeof kind === "string") options[option] = Number(input.value);
+    else options[option] = typeof kind[0] === "number" ? Number(input.value) : input.value;
+  }
+  return options;
+}

@@ -1,0 +1,185 @@
+// Entry point: wires state, the connection, rendering and events together.
+import { browserLanguage, setLanguage } from "./i18n.js";
+import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
+import { createState } from "./state.js";
+import { applyMessage, leftTable } from "./update.js";
+import { loadSession, loadPlayerToken } from "./session.js";
+import { createConnection } from "./socket.js";
+import { createRenderer } from "./render/index.js";
+import { bindEvents } from "./events.js";
+import { soundFor, yourTurnSound } from "./sound.js";
+
+const prefs = loadPrefs(browserLanguage());
+setLanguage(prefs.lang);
+applyPrefs(prefs);
+
+const state = createState(prefs);
+state.playerToken = loadPlayerToken();
+const renderer = createRenderer(state, document);
+let pending = null; // an intent waiting for the connection (create or join)
+let greeted = false;
+let helloName = null;
+
+const codeInPath = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+if (codeInPath) state.wantedCode = codeInPath[1].toUpperCase();
+
+const conn = createConnection({
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
+  onOpen: hello,
+  onMessage,
+  onStatus(status) {
+    state.conn = status;
+    if (status !== "online") greeted = false;
+    renderer.request();
+  },
+});
+
+function hello() {
+  helloName = prefs.name;
+  conn.send({ type: "hello", version: 1, name: prefs.name, ...(state.playerToken ? { player_token: state.playerToken } : {}) });
+}
+
+function onMessage(msg) {
+  const before = state.table && state.table.view;
+  applyMessage(state, msg);
+  if (msg.type === "welcome") afterWelcome();
+  if (msg.type === "joined") history.replaceState(null, "", msg.link || `/t/${msg.code}`);
+  if (msg.type === "left") history.pushState(null, "", "/");
+  if (msg.type === "table") {
+    soundFor(msg.events, msg.you, prefs);
+    const v = msg.view;
+    if (v && v.turn === msg.you && (!before || before.turn !== msg.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
+  }
+  renderer.request();
+}
+
+function afterWelcome() {
+  greeted = true;
+  if (state.session) {
+    conn.send({ type: "resume", code: state.session.code, seat_token: state.session.seat_token, last_seq: state.seq });
+  } else if (pending) {
+    conn.send(pending);
+    pending = null;
+  }
+}
+
+/** Send an intent to the server; create/join wait for the connection if needed. */
+function send(msg) {
+  if (greeted && conn.send(msg)) return;
+  if (msg.type === "create" || msg.type === "join" || msg.type === "resume") {
+    pending = msg;
+    connect();
+  }
+}
+
+let opened = false;
+function connect() {
+  if (!prefs.name || opened) return;
+  opened = true; // from here on the connection reconnects by itself
+  conn.open();
+}
+
+const app = {
+  send,
+  request: renderer.request,
+  setName(name) {
+    if (name === prefs.name) return;
+    app.setPref("name", name);
+    // The name is told to the server in `hello`: greet again under the new name.
+    if (conn.connected && helloName !== name && !state.session) conn.drop();
+  },
+  setPref(key, value) {
+    prefs[key] = value;
+    savePrefs(prefs);
+    if (key === "lang") setLanguage(value);
+    applyPrefs(prefs);
+    renderer.request();
+  },
+  createTable(options, level) {
+    state.notice = null;
+    send({ type: "create", options, bot_level: level });
+  },
+  joinTable(code) {
+    state.notice = null;
+    state.wantedCode = code;
+    state.screen = "joining";
+    const saved = loadSession(code);
+    if (saved) state.session = saved;
+    if (saved && greeted) send({ type: "resume", code, seat_token: saved.seat_token, last_seq: 0 });
+    else if (saved) connect();
+    else send({ type: "join", code });
+    renderer.request();
+  },
+  leave() {
+    if (greeted) send({ type: "leave" });
+    else {
+      leftTable(state);
+      history.pushState(null, "", "/");
+    }
+    renderer.request();
+  },
+  openOverlay(kind) {
+    state.overlay = kind;
+    if (kind === "stats") loadStats();
+    renderer.request();
+  },
+  closeOverlay() {
+    state.overlay = null;
+    renderer.request();
+  },
+  async copyLink(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      const input = document.querySelector(".code-box .link");
+      if (input) {
+        input.select();
+        document.execCommand("copy");
+      }
+    }
+    state.copied = true;
+    renderer.request();
+    setTimeout(() => {
+      state.copied = false;
+      renderer.request();
+    }, 2000);
+  },
+};
+
+async function loadStats() {
+  state.stats = null;
+  if (!state.playerToken) {
+    state.stats = { games_played: 0 };
+    renderer.request();
+    return;
+  }
+  try {
+    const res = await fetch("/api/stats", { headers: { "X-Player-Token": state.playerToken } });
+    if (res.status === 404) state.stats = { games_played: 0 };
+    else if (!res.ok) state.stats = "error";
+    else state.stats = await res.json();
+  } catch {
+    state.stats = "error";
+  }
+  renderer.request();
+}
+
+bindEvents({ state, app });
+window.addEventListener("resize", () => renderer.request());
+window.addEventListener("popstate", () => renderer.request());
+
+// Start: back to our seat at /t/CODE when we have its token; join it when we have a name.
+if (state.wantedCode) {
+  const saved = loadSession(state.wantedCode);
+  if (saved) {
+    state.session = saved;
+    state.screen = "joining";
+    if (prefs.name) connect();
+  } else if (prefs.name) {
+    app.joinTable(state.wantedCode);
+  }
+}
+renderer.drawNow();
+
+// A handle for tests and curious players: the state and the connection (drop() simulates a network failure).
+window.hartenjagen = { state, connection: conn };

@@ -1,0 +1,24 @@
+// The top bar: title, navigation, language switch, and the connection banner.
+import { t, LANGS, language } from "../i18n.js";
+import { esc } from "../html.js";
+
+export function headerHtml(state) {
+  const langs = LANGS.map(
+    (l) => `<button type="button" class="lang${l === language() ? " on" : ""}" data-action="lang" data-lang="${l}"` +
+      ` aria-pressed="${l === language()}" lang="${l}">${l.toUpperCase()}</button>`,
+  ).join("");
+  const leave = state.session ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
+  return `<h1 class="brand"><span aria-hidden="true">♥</span> ${esc(t("app_title"))}</h1>` +
+    `<nav aria-label="${esc(t("app_title"))}">` +
+    `<button type="button" data-action="open" data-overlay="rules">${esc(t("nav_rules"))}</button>` +
+    `<button type="button" data-action="open" data-overlay="stats">${esc(t("nav_stats"))}</button>` +
+    `<button type="button" data-action="open" data-overlay="options">${esc(t("nav_options"))}</button>` +
+    leave + `<span class="langs" role="group" aria-label="${esc(t("opt_language"))}">${langs}</span></nav>`;
+}
+
+export function connHtml(state) {
+  if (state.conn === "reconnecting") return `<p class="conn reconnecting" data-conn="reconnecting">${esc(t("conn_reconnecting"))}</p>`;
+  if (state.conn === "connecting" && state.screen !== "start") return `<p class="conn" data-conn="connecting">${esc(t("conn_connecting"))}</p>`;
+  return "";
+}
+

@@ -1,0 +1,85 @@
+// Render: state to DOM, at most once per animation frame, touching only areas that changed.
+import { patch, reset } from "./dom.js";
+import { headerHtml, connHtml } from "./header.js";
+import { startHtml } from "./start.js";
+import { lobbyHtml } from "./lobby.js";
+import { TABLE_SKELETON, opponentHtml, centerHtml, statusHtml, handHtml, meHtml } from "./table.js";
+import { overlayHtml } from "./panels.js";
+import { position } from "./seats.js";
+
+export function createRenderer(state, root) {
+  const el = {
+    header: root.querySelector("#top"),
+    conn: root.querySelector("#conn"),
+    screen: root.querySelector("#screen"),
+    overlay: root.querySelector("#overlay"),
+  };
+  let frame = 0;
+  let timer = 0;
+  let screenKind = null;
+
+  function screenOf() {
+    if (state.screen !== "table" || !state.table) return "start";
+    if (state.table.status === "waiting" || !state.table.view) return "lobby";
+    return "table";
+  }
+
+  function draw() {
+    frame = 0;
+    const now = Date.now();
+    patch(el.header, headerHtml(state));
+    patch(el.conn, connHtml(state));
+    document.body.dataset.conn = state.conn;
+    const kind = screenOf();
+    document.body.dataset.screen = kind;
+    if (kind !== screenKind) {
+      screenKind = kind;
+      reset(el.screen);
+      if (kind === "table") patch(el.screen, TABLE_SKELETON);
+    }
+    if (kind === "start") patch(el.screen, startHtml(state));
+    else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
+    else drawTable(now);
+    const hadFocus = el.overlay.contains(document.activeElement);
+    if (patch(el.overlay, overlayHtml(state)) && state.overlay && !hadFocus) {
+      const close = el.overlay.querySelector(".dialog .close");
+      if (close) close.focus();
+    }
+    document.body.classList.toggle("has-overlay", Boolean(state.overlay));
+    scheduleTimed(now);
+  }
+
+  function drawTable(now) {
+    const table = state.table;
+    const area = (name) => el.screen.querySelector(`[data-area="${name}"]`);
+    for (let seat = 0; seat < 4; seat++) {
+      if (seat === table.you) continue;
+      patch(area(position(seat, table.you)), opponentHtml(table, seat));
+    }
+    patch(area("center"), centerHtml(state, now));
+    patch(area("status"), statusHtml(state));
+    const handEl = area("hand");
+    const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    if (patch(handEl, handHtml(state, now, window.innerWidth)) && focused) {
+      const again = handEl.querySelector(`[data-card="${focused}"]`) || handEl.querySelector('[tabindex="0"]');
+      if (again) again.focus();
+    }
+    patch(area("me"), meHtml(table));
+  }
+
+  // Held tricks and received-card highlights end by time: redraw when they do.
+  function scheduleTimed(now) {
+    clearTimeout(timer);
+    const moments = [];
+    if (state.trickShow) moments.push(state.trickShow.until, state.trickShow.slideUntil);
+    if (state.received.until) moments.push(state.received.until);
+    const next = moments.filter((m) => m > now).sort((a, b) => a - b)[0];
+    if (next) timer = setTimeout(request, next - now + 10);
+  }
+
+  function request() {
+    if (!frame) frame = requestAnimationFrame(draw);
+  }
+
+  return { request, drawNow: draw };
+}

@@ -1,0 +1,52 @@
+// The waiting room: the code, a copy-link button, the four seats, computer players and start.
+import { t } from "../i18n.js";
+import { esc } from "../html.js";
+import { seatsFromMe, position } from "./seats.js";
+
+function badges(table, s) {
+  const out = [];
+  if (s.seat === table.you) out.push(`<span class="badge you">${esc(t("you_suffix"))}</span>`);
+  if (s.seat === table.host) out.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
+  if (s.kind === "bot") out.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "human" && (s.away || !s.connected)) out.push(`<span class="badge away">${esc(t("away_badge"))}</span>`);
+  return out.join(" ");
+}
+
+export function lobbyHtml(state) {
+  const table = state.table;
+  const isHost = table.host === table.you;
+  const level = state.prefs.level;
+  const seats = seatsFromMe(table.you).map((n) => {
+    const s = table.seats[n];
+    const empty = s.kind === "empty";
+    let action = "";
+    if (isHost && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
+    else if (isHost && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
+    if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
+    const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
+    return `<li class="seat-card pos-${position(n, table.you)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
+      `<span class="wind">${esc(t("seat_names")[n])}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
+  }).join("");
+  const full = table.seats.every((s) => s.kind !== "empty");
+  const link = new URL(table.link || `/t/${table.code}`, location.href).href;
+  const host = isHost
+    ? `<div class="host-actions">
+        <button type="button" data-action="fill_bots"${full ? " disabled" : ""}>${esc(t("fill_bots"))}</button>
+        <button type="button" class="primary" data-action="start"${full ? "" : " disabled"}>${esc(t("start_game"))}</button>
+        ${full ? "" : `<p class="muted">${esc(t("need_four"))}</p>`}
+      </div>`
+    : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  return `<section class="lobby">
+  <h2>${esc(t("waiting_title"))}</h2>
+  <div class="code-box">
+    <span class="code-label">${esc(t("code_label"))}</span>
+    <strong class="code" data-code="${esc(table.code)}">${esc(table.code)}</strong>
+    <input class="link" readonly value="${esc(link)}" aria-label="${esc(t("copy_link"))}">
+    <button type="button" data-action="copy" data-link="${esc(link)}">${esc(state.copied ? t("link_copied") : t("copy_link"))}</button>
+  </div>
+  ${notice}
+  <ul class="seats">${seats}</ul>
+  ${host}
+</section>`;
+}

@@ -1,0 +1,54 @@
+// Overlays: rules, statistics, options and the score table, each in one dialog frame.
+import { t, LANGS, TABLES, language } from "../i18n.js";
+import { esc } from "../html.js";
+import { CHOICES } from "../prefs.js";
+import { scoresHtml } from "./scores.js";
+
+function rulesHtml() {
+  return t("rules").map((s) => `<h3>${esc(s.h)}</h3>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}`).join("");
+}
+
+function statsHtml(state) {
+  const s = state.stats;
+  if (s === "error") return `<p>${esc(t("stats_error"))}</p>`;
+  if (!s) return `<p>${esc(t("conn_connecting"))}</p>`;
+  const row = (key, value) => `<dt>${esc(t(key))}</dt><dd data-stat="${key}">${esc(value ?? "–")}</dd>`;
+  const none = s.games_played ? "" : `<p class="muted">${esc(t("stats_none"))}</p>`;
+  return `${none}<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
+    `${row("stats_win_pct", s.games_played ? `${s.win_pct}%` : null)}${row("stats_lowest", s.lowest_score)}` +
+    `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}</dl>`;
+}
+
+function choiceGroup(pref, values, current, labelKey, prefix) {
+  const buttons = values.map((v) => `<button type="button" class="swatch ${pref}-${v}${v === current ? " on" : ""}" data-action="pref"` +
+    ` data-pref="${pref}" data-value="${v}" aria-pressed="${v === current}">${esc(t(`${prefix}_${v}`))}</button>`).join("");
+  return `<div class="opt"><span class="opt-label">${esc(t(labelKey))}</span><div class="choices" role="group" aria-label="${esc(t(labelKey))}">${buttons}</div></div>`;
+}
+
+function toggle(pref, on, labelKey) {
+  return `<div class="opt"><span class="opt-label">${esc(t(labelKey))}</span>` +
+    `<button type="button" class="toggle${on ? " on" : ""}" data-action="pref" data-pref="${pref}" data-value="${!on}" aria-pressed="${on}">${esc(on ? t("yes") : t("no"))}</button></div>`;
+}
+
+function optionsHtml(state) {
+  const p = state.prefs;
+  const langs = LANGS.map((l) => `<button type="button" class="${l === language() ? "on" : ""}" data-action="lang" data-lang="${l}" aria-pressed="${l === language()}" lang="${l}">${esc(TABLES[l].lang_name)}</button>`).join("");
+  return choiceGroup("table", CHOICES.table, p.table, "opt_table_colour", "colour") +
+    choiceGroup("back", CHOICES.back, p.back, "opt_card_back", "back") +
+    toggle("fourColour", p.fourColour, "opt_four_colour") +
+    toggle("sound", p.sound, "opt_sound") +
+    `<div class="opt"><span class="opt-label">${esc(t("opt_language"))}</span><div class="choices" role="group">${langs}</div></div>`;
+}
+
+const TITLES = { rules: "rules_title", stats: "stats_title", options: "options_title", scores: "scores_title" };
+
+export function overlayHtml(state) {
+  const kind = state.overlay;
+  if (!kind) return "";
+  const body = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml }[kind](state);
+  return `<div class="backdrop" data-action="close"></div>` +
+    `<div class="dialog dialog-${kind}" role="dialog" aria-modal="true" aria-labelledby="dialog-title" data-dialog="${kind}">` +
+    `<header><h2 id="dialog-title">${esc(t(TITLES[kind]))}</h2>` +
+    `<button type="button" class="close" data-action="close" aria-label="${esc(t("close"))}">✕</button></header>` +
+    `<div class="dialog-body">${body}</div></div>`;
+}

@@ -1,0 +1,41 @@
+// The score table (seed 000's "Puntentabel"): per hand and running totals, moons marked, winners.
+import { t, joinNames } from "../i18n.js";
+import { esc } from "../html.js";
+import { seatName, seatsFromMe } from "./seats.js";
+
+export function scoresHtml(state) {
+  const table = state.table;
+  const v = table && table.view;
+  if (!v) return `<p>${esc(t("no_hands_yet"))}</p>`;
+  const order = seatsFromMe(table.you);
+  const head = order.map((s) => `<th scope="col">${esc(seatName(table, s))}</th>`).join("");
+  const rows = v.history.map((h, i) => {
+    const cells = order.map((s) => {
+      const moon = h.moon === s ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";
+      return `<td><span class="hand-score">${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}</span>${moon}<span class="running">${h.totals[s]}</span></td>`;
+    }).join("");
+    return `<tr${h.moon !== null && h.moon !== undefined ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${cells}</tr>`;
+  }).join("");
+  const totals = order.map((s) => `<td class="grand${v.winners.includes(s) ? " winner" : ""}">${v.totals[s]}</td>`).join("");
+  const body = v.history.length
+    ? `<div class="table-wrap"><table class="scores"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+      `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t("totals_row"))}</th>${totals}</tr></tfoot></table></div>`
+    : `<p>${esc(t("no_hands_yet"))}</p>`;
+  const last = v.history[v.history.length - 1];
+  const moonNote = last && last.moon !== null && last.moon !== undefined && v.phase !== "playing"
+    ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatName(table, last.moon) }))}</p>` : "";
+  let footer = "";
+  if (v.game_over) {
+    const names = v.winners.map((s) => seatName(table, s));
+    const text = names.length > 1 ? t("winner_many", { names: joinNames(names) }) : t("winner_one", { names: names[0] });
+    footer = `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(text)}</p>` +
+      (table.host === table.you
+        ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>`
+        : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
+  } else if (v.phase === "hand_over") {
+    footer = table.ready && table.ready.includes(table.you)
+      ? `<p class="muted" role="status">${esc(t("ready_waiting"))}</p>`
+      : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`;
+  }
+  return `${moonNote}${body}${footer}`;
+}

@@ -1,0 +1,25 @@
+// Seat helpers shared by the waiting room and the table: positions and names.
+import { t } from "../i18n.js";
+
+export const POSITIONS = ["bottom", "left", "top", "right"];
+
+/** Where `seat` sits on `you`'s screen: bottom (you), left, top, right in play order. */
+export function position(seat, you) {
+  return POSITIONS[(seat - you + 4) % 4];
+}
+
+export function seatName(table, seat) {
+  const s = table.seats[seat];
+  if (!s || s.kind === "empty" || !s.name) return `${t("seat_names")[seat]}`;
+  return s.name;
+}
+
+/** The seats in the order the player sees them: self, left, top, right. */
+export function seatsFromMe(you) {
+  return [0, 1, 2, 3].map((i) => (you + i) % 4);
+}
+
+export function moonTotal(rules) {
+  if (rules.variant === "dutch") return 8 + (rules.queen_value ?? 5) + (rules.jack_of_clubs ?? 2);
+  return 26;
+}

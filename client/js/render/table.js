@@ -1,0 +1,177 @@
+// The table: opponents left, top and right in play order, the trick in the middle, your hand below.
+import { t } from "../i18n.js";
+import { esc } from "../html.js";
+import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
+import { position, seatName, moonTotal } from "./seats.js";
+
+export const TABLE_SKELETON = `<section class="table-screen">
+  <div class="opp" data-area="left"></div>
+  <div class="opp" data-area="top"></div>
+  <div class="opp" data-area="right"></div>
+  <div class="center" data-area="center" role="region"></div>
+  <div class="status" data-area="status"></div>
+  <div class="hand-area" data-area="hand"></div>
+  <div class="me" data-area="me"></div>
+</section>`;
+
+function seatFlags(table, seat) {
+  const s = table.seats[seat];
+  const v = table.view;
+  const acting = v && v.to_act.includes(seat) && ["playing", "passing", "moon_choice"].includes(v.phase);
+  const flags = [];
+  if (seat === table.host) flags.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
+  if (s.kind === "bot") flags.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "human" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
+  return { acting, flags: flags.join(" ") };
+}
+
+function scoreLine(v, seat) {
+  return `<span class="taken">${esc(t("taken", { n: v.points_taken[seat] }))}</span>` +
+    ` <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>`;
+}
+
+export function opponentHtml(table, seat) {
+  const v = table.view;
+  const { acting, flags } = seatFlags(table, seat);
+  const count = v.hand_sizes[seat];
+  const backs = Array.from({ length: count }, () => cardBack(["mini"])).join("");
+  const passed = v.phase === "passing" && v.has_passed && v.has_passed[seat] ? " has-passed" : "";
+  return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
+    `<div class="who"><span class="name">${esc(seatName(table, seat))}</span> ${flags}</div>` +
+    `<div class="score">${scoreLine(v, seat)}</div>` +
+    `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
+}
+
+/** The trick to draw: a just-finished trick while it is held or sliding, else the current one. */
+function shownTrick(state, now) {
+  const v = state.table.view;
+  const show = state.trickShow;
+  if (show && now < show.slideUntil) return { trick: show.trick, sliding: now >= show.until, done: true };
+  return { trick: v.trick, sliding: false, done: false };
+}
+
+export function centerHtml(state, now) {
+  const table = state.table;
+  const v = table.view;
+  const { trick, sliding, done } = shownTrick(state, now);
+  let cards = "";
+  if (trick) {
+    const n = trick.cards.length;
+    cards = trick.cards.map(({ seat, card }, i) => {
+      const pos = position(seat, table.you);
+      const enter = !done && i === n - 1 ? ` enter-${pos}` : "";
+      return `<div class="slot slot-${pos}">${cardFace(card, { classes: [`played${enter}`], label: t("card_played", { name: seatName(table, seat), card: cardName(card) }) })}</div>`;
+    }).join("");
+  }
+  const winner = done && trick.winner !== null ? trick.winner : null;
+  const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
+  const caption = winner !== null
+    ? `<p class="trick-caption" role="status">${esc(t("trick_won_by", { name: seatName(table, winner) }))}</p>` : "";
+  const info = [];
+  if (v.rules.variant === "classic" && v.hearts_broken) info.push(t("hearts_broken"));
+  if (v.counting_down) info.push(t("counting_down"));
+  return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>${caption}` +
+    `<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}</p>`;
+}
+
+function passDirText(v) {
+  return t(`pass_dir_${v.pass_direction}`);
+}
+
+export function statusHtml(state) {
+  const table = state.table;
+  const v = table.view;
+  const me = table.you;
+  const lines = [];
+  const buttons = [];
+  if (v.phase === "passing") {
+    if (!v.passed) {
+      const count = v.pass_count;
+      lines.push(t("pass_choose", { n: count, name: seatName(table, v.pass_to), dir: passDirText(v) }));
+      const ready = state.selected.length === count;
+      buttons.push(`<button type="button" class="primary" data-action="pass"${ready ? "" : " disabled"}>${esc(t("pass_button", { dir: passDirText(v) }))}</button>`);
+      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+    } else {
+      lines.push(t("pass_waiting"));
+    }
+  } else if (v.phase === "playing") {
+    if (v.turn === me) {
+      lines.push(t("your_turn"));
+      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+    } else {
+      lines.push(t("turn_of", { name: seatName(table, v.turn) }));
+    }
+    if (v.pass_direction === "hold" && v.tricks.length === 0 && v.rules.passing !== "off") lines.push(t("hold_hand"));
+  } else if (v.phase === "moon_choice") {
+    if (v.moon_choices.length) {
+      const n = moonTotal(v.rules);
+      lines.push(`${t("moon_title")} ${t("moon_question")}`);
+      for (const choice of v.moon_choices) {
+        buttons.push(`<button type="button" class="primary" data-action="moon" data-choice="${choice}">${esc(t(`moon_choice_${choice}`, { n }))}</button>`);
+      }
+      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+    } else {
+      lines.push(t("moon_waiting", { name: seatName(table, v.moon_seat) }));
+    }
+  } else if (v.game_over) {
+    lines.push(t("game_over"));
+  } else if (v.phase === "hand_over") {
+    lines.push(table.ready && table.ready.includes(me) ? t("ready_waiting") : t("scores_title"));
+  }
+  if (v.received && v.received.length && v.pass_from !== null && state.received.handNo === v.hand_no && Date.now() < state.received.until) {
+    lines.push(`${t("received_from", { name: seatName(table, v.pass_from) })}: ${v.received.map(shortName).join(" ")}`);
+  }
+  buttons.push(`<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`);
+  const notice = state.notice
+    ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
+  return `<p class="turn-line" role="status">${lines.map(esc).join(" ")}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
+}
+
+/** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */
+function rows(cards, width) {
+  if (width >= 640 || cards.length <= 7) return [cards];
+  const half = Math.ceil(cards.length / 2);
+  return [cards.slice(0, half), cards.slice(half)];
+}
+
+export function handHtml(state, now, width) {
+  const table = state.table;
+  const v = table.view;
+  const hand = sortHand(v.hand);
+  const legal = new Set(v.legal);
+  const passing = v.phase === "passing" && !v.passed;
+  const myTurn = v.phase === "playing" && v.turn === table.you;
+  const received = v.received && state.received.handNo === v.hand_no && now < state.received.until ? new Set(v.received) : new Set();
+  const focus = state.focusCard && hand.includes(state.focusCard) ? state.focusCard : (hand.find((c) => legal.has(c)) || hand[0]);
+  const html = rows(hand, width).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map((card) => {
+    const classes = [];
+    const extra = [];
+    let label = cardName(card);
+    if (passing) {
+      classes.push("choosable");
+      const on = state.selected.includes(card);
+      if (on) { classes.push("selected"); label += `, ${t("card_selected")}`; }
+      extra.push(`aria-pressed="${on}"`);
+    } else if (myTurn && legal.has(card)) {
+      classes.push("legal");
+    } else if (v.refusals && v.refusals[card] && v.refusals[card].code !== "not_your_turn") {
+      classes.push("dimmed");
+      label += `, ${t("card_not_playable")}`;
+      extra.push('aria-disabled="true"');
+    }
+    if (received.has(card)) { classes.push("received"); label += `, ${t("card_received")}`; }
+    if (state.hint.includes(card)) classes.push("hint");
+    extra.push(`tabindex="${card === focus ? 0 : -1}"`, 'type="button"', 'data-action="card"');
+    return cardFace(card, { tag: "button", classes, attrs: extra.join(" "), label });
+  }).join("") + "</div>").join("");
+  return `<div class="hand" role="group" aria-label="${esc(t("your_hand"))}" data-count="${hand.length}">${html}</div>`;
+}
+
+export function meHtml(table) {
+  const v = table.view;
+  const me = table.you;
+  const { acting, flags } = seatFlags(table, me);
+  return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
+    `<span class="name">${esc(seatName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
+    ` <span class="score">${scoreLine(v, me)}</span></div>`;
+}

@@ -1,0 +1,57 @@
+// The websocket: JSON in and out, and automatic reconnection with growing pauses.
+export function createConnection({ url, onOpen, onMessage, onStatus }) {
+  let ws = null;
+  let attempt = 0;
+  let closedByUs = false;
+  let retry = 0;
+
+  function open() {
+    clearTimeout(retry);
+    onStatus(attempt ? "reconnecting" : "connecting");
+    ws = new WebSocket(url);
+    ws.addEventListener("open", () => {
+      attempt = 0;
+      onStatus("online");
+      onOpen();
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (err) {
+        console.error("bad message from server", event.data, err);
+        return;
+      }
+      onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      ws = null;
+      if (closedByUs) return;
+      attempt += 1;
+      onStatus("reconnecting");
+      retry = setTimeout(open, Math.min(250 * 2 ** (attempt - 1), 4000));
+    });
+  }
+
+  function send(msg) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  return {
+    open,
+    send,
+    /** Drop the socket as a network failure would; the client reconnects by itself. */
+    drop() {
+      if (ws) ws.close();
+    },
+    get connected() {
+      return Boolean(ws && ws.readyState === WebSocket.OPEN);
+    },
+    stop() {
+      closedByUs = true;
+      if (ws) ws.close();
+    },
+  };
+}

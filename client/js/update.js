@@ -1,0 +1,131 @@
+// State changes: what each server message and each local choice does to the state.
+import { t, language } from "./i18n.js";
+import { saveSession, forgetSession, savePlayerToken } from "./session.js";
+
+export const TRICK_HOLD_MS = 900;
+export const TRICK_SLIDE_MS = 450;
+export const RECEIVED_MS = 3500;
+
+/** Apply one message from the server. Unknown types are an error, not ignored. */
+export function applyMessage(state, msg, now = Date.now()) {
+  switch (msg.type) {
+    case "welcome":
+      state.playerToken = msg.player_token;
+      savePlayerToken(msg.player_token);
+      return;
+    case "joined":
+      state.session = { code: msg.code, seat: msg.seat, seat_token: msg.seat_token, link: msg.link };
+      saveSession(state.session);
+      state.screen = "table";
+      state.wantedCode = null;
+      return;
+    case "table":
+      applyTable(state, msg, now);
+      return;
+    case "hint":
+      state.hint = msg.cards || [];
+      state.hintKey = momentKey(state.table);
+      state.notice = { text: t("hint_play"), kind: "info" };
+      return;
+    case "left":
+      leftTable(state);
+      return;
+    case "pong":
+      return;
+    case "error":
+      applyError(state, msg);
+      return;
+    default:
+      throw new Error(`unknown message type from server: ${msg.type}`);
+  }
+}
+
+/** Who must do what right now; a hint or a selection belongs to one such moment. */
+export function momentKey(table) {
+  const v = table && table.view;
+  if (!v) return null;
+  return `${v.hand_no}:${v.phase}:${v.tricks.length}:${v.trick ? v.trick.cards.length : 0}`;
+}
+
+function applyTable(state, msg, now) {
+  const before = state.table && state.table.view;
+  state.table = msg;
+  state.seq = Math.max(state.seq, msg.seq || 0);
+  state.screen = "table";
+  const v = msg.view;
+  if (!v) return;
+  if (!before || before.hand_no !== v.hand_no) {
+    state.selected = [];
+    state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
+    state.trickShow = null;
+  }
+  if (v.phase !== "passing" || v.passed) state.selected = [];
+  if (state.hintKey !== momentKey(msg)) state.hint = [];
+  // Received cards: highlight them for a moment once the exchange has happened.
+  if (v.received && v.received.length && state.received.handNo !== v.hand_no) {
+    state.received = { handNo: v.hand_no, until: now + RECEIVED_MS };
+  }
+  // A trick that has just been finished stays visible briefly, then slides to its taker.
+  if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
+    const last = v.tricks[v.tricks.length - 1];
+    state.trickShow = { trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS };
+  }
+  state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
+  // After each hand, the score table opens by itself.
+  if (v.history.length > state.scoresSeen && (v.phase === "hand_over" || v.game_over)) {
+    state.scoresSeen = v.history.length;
+    state.overlay = "scores";
+  }
+  if (v.history.length < state.scoresSeen) state.scoresSeen = v.history.length; // a new game
+}
+
+function applyError(state, msg) {
+  const lang = language();
+  if (msg.reason) {
+    state.notice = { text: `${t("refusal_prefix")} ${msg.reason[lang] || msg.reason.en}`, kind: "refusal" };
+    return;
+  }
+  if (["unknown_table", "bad_token", "table_full", "seat_taken"].includes(msg.code) && state.screen !== "table") {
+    if (state.wantedCode) forgetSession(state.wantedCode);
+    state.screen = "start";
+  }
+  if ((msg.code === "bad_token" || msg.code === "unknown_table") && state.session) {
+    forgetSession(state.session.code);
+    state.session = null;
+    state.screen = "start";
+  }
+  const text = msg.code === "unknown_table" ? t("error_no_table") : (lang === "nl" ? msg.nl : msg.message) || msg.code;
+  state.notice = { text, kind: "error" };
+}
+
+export function leftTable(state) {
+  if (state.session) forgetSession(state.session.code);
+  state.session = null;
+  state.table = null;
+  state.seq = 0;
+  state.screen = "start";
+  state.overlay = null;
+  state.notice = null;
+  state.scoresSeen = 0;
+  state.selected = [];
+  state.hint = [];
+}
+
+/** Choose or unchoose a card to pass; never more than the pass count. */
+export function toggleSelected(state, card) {
+  const count = state.table.view.pass_count;
+  const i = state.selected.indexOf(card);
+  if (i >= 0) state.selected.splice(i, 1);
+  else if (state.selected.length < count) state.selected.push(card);
+  else {
+    state.selected.shift();
+    state.selected.push(card);
+  }
+}
+
+/** The refusal reason the server sent for a dimmed card, in the current language. */
+export function refusalText(view, card) {
+  const reason = view.refusals && view.refusals[card];
+  if (!reason) return null;
+  return `${t("refusal_prefix")} ${reason[language()] || reason.en}`;
+}
