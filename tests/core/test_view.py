@@ -1,0 +1,111 @@
+"""The per-seat view: what a seat may know, all of it, and nothing of another seat's unplayed cards."""
+
+import json
+import random
+
+import pytest
+
+from shared.cards import CARD_NAMES, mask_names, parse_card
+from shared.game import Game
+from shared.rules import CLASSIC, make_rules
+from shared.view import view_for
+
+from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS
+from .scripts import deal_and_play, hand, random_step
+
+CARDS = set(CARD_NAMES)
+
+
+def _card_names_in(data) -> set[str]:
+    """Every string in a JSON structure (keys included) that is a card name."""
+    found = set()
+    if isinstance(data, dict):
+        for k, v in data.items():
+            found |= _card_names_in(k) | _card_names_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            found |= _card_names_in(v)
+    elif isinstance(data, str) and data in CARDS:
+        found.add(data)
+    return found
+
+
+def _may_know(game: Game, seat: int) -> set[str]:
+    """Own hand, own pass, what was received, and every card played so far."""
+    known = game.hands[seat] | (game.passes[seat] or 0) | game.received[seat]
+    for t in game.tricks + [game.trick]:
+        for c in t.cards:
+            known |= 1 << c
+    return set(mask_names(known))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"moon": "choose", "passing": "right"}, {"variant": "dutch"}, {"variant": "dutch", "passing": "cycle"}],
+)
+def test_a_view_never_names_a_card_its_seat_may_not_know(options):
+    rng = random.Random(2)
+    game = Game(make_rules(options))
+    for seed in range(3):
+        game.deal_seeded(seed)
+        while game.phase in ("passing", "playing", "moon_choice"):
+            for seat in range(4):
+                view = view_for(game, seat)
+                assert _card_names_in(view) <= _may_know(game, seat)
+                assert json.loads(json.dumps(view)) == view
+            random_step(game, rng)
+        if game.phase == "game_over":
+            break
+
+
+def test_received_cards_show_only_after_everyone_has_passed():
+    game = Game(CLASSIC)
+    game.deal_seeded(5)
+    chosen = [mask_names(h)[:3] for h in game.hands]
+    game.pass_cards(0, hand(" ".join(chosen[0])))
+    game.pass_cards(3, hand(" ".join(chosen[3])))
+    south = view_for(game, 0)
+    assert south["passed"] == chosen[0] and south["received"] is None
+    assert south["has_passed"] == [True, False, False, True]
+    assert view_for(game, 1)["passed"] is None
+    assert (south["pass_direction"], south["pass_to"], south["pass_from"], south["pass_count"]) == ("left", 1, 3, 3)
+    game.pass_cards(1, hand(" ".join(chosen[1])))
+    game.pass_cards(2, hand(" ".join(chosen[2])))
+    south = view_for(game, 0)
+    assert south["received"] == chosen[3]  # East passes left to South
+    assert set(chosen[3]) <= set(south["hand"]) and not set(chosen[0]) & set(south["hand"])
+    assert south["has_passed"] is None
+
+
+def test_the_seat_on_turn_sees_its_legal_cards_and_a_reason_for_each_other_card():
+    game = Game(make_rules({"passing": "off"}))
+    game.deal([hand(h) for h in CLASSIC_VOID_HANDS])
+    game.play(0, parse_card("2C"))
+    west = view_for(game, 1)
+    assert (west["phase"], west["turn"], west["to_act"]) == ("playing", 1, [1])
+    assert west["legal"] == ["AC"]
+    assert set(west["refusals"]) == set(west["hand"]) - {"AC"}
+    assert {r["code"] for r in west["refusals"].values()} == {"must_follow_suit"}
+    assert all(r["en"] and r["nl"] for r in west["refusals"].values())
+    north = view_for(game, 2)
+    assert north["legal"] == [] and {r["code"] for r in north["refusals"].values()} == {"not_your_turn"}
+    assert west["trick"] == {"leader": 0, "cards": [{"seat": 0, "card": "2C"}], "winner": None}
+    assert west["hand_sizes"] == [12, 13, 13, 13]
+
+
+def test_a_view_before_the_first_deal_is_empty_but_complete():
+    view = view_for(Game(CLASSIC), 2)
+    assert view["phase"] == "dealing" and view["hand"] == [] and view["dealer"] is None
+    assert view["points_taken"] == [0, 0, 0, 0] and view["legal"] == [] and view["refusals"] == {}
+    assert view["rules"] == CLASSIC.to_json() and view["seat"] == 2
+
+
+def test_after_the_hand_the_view_shows_the_tricks_scores_and_no_trick_in_play():
+    game = Game(make_rules({"passing": "off", "end_score": 25}))
+    deal_and_play(game, CLASSIC_MOON)
+    view = view_for(game, 3)
+    assert view["trick"] is None and view["turn"] is None and len(view["tricks"]) == 13
+    assert view["history"][-1]["scores"] == [0, 26, 26, 26]
+    assert view["game_over"] and view["winners"] == [0] and view["totals"] == [0, 26, 26, 26]
+    assert view["points_taken"] == [26, 0, 0, 0]
+    assert {t["winner"] for t in view["tricks"]} == {0}
