@@ -1,0 +1,142 @@
+"""The hard player: determinized Monte Carlo over the hands the others could hold, scored for the whole game.
+
+For each decision it deals the unseen cards to the other seats many times, consistent
+with what the view shows (cards played, voids shown, cards it passed, hand sizes),
+plays every candidate card in each deal, finishes the hand with the rule-of-thumb
+rollout, and keeps the card with the best average outcome. Outcomes are scored with
+the game in mind: its own points, the rival's points, and who wins if the hand ends
+the game (the Dutch second half, where everyone wants points, included).
+
+The budget is counted in simulated card plays, not wall-clock time, so the same seed
+and view give the same decision on any machine; ``budget_ms`` converts at the rate
+this machine's rollouts run, and ``max_ms`` is a wall-clock safety stop.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..cards import SUIT_MASKS, mask_names
+from ..sim import score_hand
+from .base import Player
+from .knowledge import Knowledge
+from .passing import choose_pass
+from .rollout import rollout
+from .sampling import Sampler
+
+#: Default thinking budget per decision (nominal milliseconds on the reference machine).
+DEFAULT_MS = 200.0
+#: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
+PLAYS_PER_MS = 1200.0
+#: Wall-clock stop, whatever the budget.
+MAX_MS = 900.0
+#: Worth of winning (or cost of losing) the game when this hand ends it, in points.
+GAME_WORTH = 10.0
+#: Share of the strongest rival's points counted in our favour.
+RIVAL_SHARE = 0.1
+
+
+class HardPlayer(Player):
+    """Monte Carlo search over consistent deals with heuristic rollouts; passes by the tips."""
+
+    level = "hard"
+
+    def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS) -> None:
+        super().__init__(seed)
+        self.budget_ms = budget_ms
+        self.max_ms = max_ms
+
+    def choose_pass(self, view: dict[str, Any]) -> list[str]:
+        """Pass dangerous cards by the tips (high unprotected spades, Q♠ when short, short suits, high hearts)."""
+        k = Knowledge(view)
+        return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
+
+    def choose_play(self, view: dict[str, Any]) -> str:
+        """Return the legal card with the best average outcome over sampled deals."""
+        k = Knowledge(view)
+        cands = candidates(k)
+        if len(cands) == 1:
+            return mask_names(1 << cands[0])[0]
+        values = self.evaluate(k, cands, self.rng_for(view))
+        best = max(range(len(cands)), key=lambda i: (values[i], -i))
+        return mask_names(1 << cands[best])[0]
+
+    def evaluate(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
+        """Return the summed game-aware value of each candidate card over the sampled deals."""
+        rules, seat = k.rules, k.seat
+        sampler = Sampler(k)
+        left = sum(k.sizes)
+        work = max(1, left * len(cands))
+        samples = max(8, min(4000, int(self.budget_ms * PLAYS_PER_MS / work)))
+        deadline = time.perf_counter() + self.max_ms / 1000.0
+        trick = k.trick_bits()
+        taken0 = list(k.taken)
+        totals = [0.0] * len(cands)
+        rand = rng.random
+        greedy = k.counting_down
+        value = _valuer(k)
+        for n in range(samples):
+            hands = sampler.sample(rng)
+            for i, c in enumerate(cands):
+                b = 1 << c
+                hs = list(hands)
+                hs[seat] ^= b
+                taken = rollout(
+                    rules, hs, list(taken0), k.leader, trick + [b], k.first_trick, k.hearts_broken, rand, greedy
+                )
+                totals[i] += value(score_hand(rules, taken, k.counting_down))
+            if n >= 7 and time.perf_counter() > deadline:
+                break
+        return totals
+
+
+def candidates(k: Knowledge) -> list[int]:
+    """Return one legal card per group of equivalent cards (same suit and points, no unseen card between)."""
+    out: list[int] = []
+    points = k.rules.card_points
+    for s in range(4):
+        m = k.legal & SUIT_MASKS[s]
+        prev = -1
+        while m:
+            b = m & -m
+            c = b.bit_length() - 1
+            m ^= b
+            if prev >= 0 and points[prev] == points[c] and not (k.unseen >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
+                prev = c
+                continue
+            out.append(c)
+            prev = c
+    return out
+
+
+def _valuer(k: Knowledge):
+    """Return a function scoring one hand's outcome (score change per seat) for this seat, game in mind."""
+    rules, seat, totals = k.rules, k.seat, k.totals
+    others = [s for s in range(4) if s != seat]
+    rival = min(others, key=lambda s: totals[s])
+    down = k.counting_down
+    reach = rules.end == "reach"
+    end_score = rules.end_score
+    exact = rules.exact_zero
+    near = max(totals) + rules.moon_total >= end_score if reach else down
+
+    def value(scores: list[int]) -> float:
+        u = -scores[seat] + RIVAL_SHARE * scores[rival]
+        if near:
+            new = [totals[s] + scores[s] for s in range(4)]
+            if exact and down:
+                new = [-t if t < 0 else t for t in new]
+            if reach:
+                over = max(new) >= end_score
+            else:
+                over = any(t == 0 for t in new) if exact else min(new) <= 0
+            if over:
+                low = min(new)
+                if new[seat] == low:
+                    u += GAME_WORTH / sum(1 for t in new if t == low)
+                else:
+                    u -= GAME_WORTH
+        return u
+
+    return value

@@ -1,0 +1,168 @@
+"""A cheap rule-of-thumb playout for look-ahead: duck under the winner, dump Q♠ and high hearts when void.
+
+Same position format as ``shared.sim.playout`` (cards as single bits), a little slower
+per card and much closer to how people play, so Monte Carlo estimates are sharper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cards import SUIT_MASKS, Mask
+from ..rules import Rules
+from ..sim import HEARTS_MASK, NEXT, QS_BIT, SUIT_OF_BIT
+
+_SUITS = SUIT_MASKS
+_SPADES = SUIT_MASKS[2]
+
+
+def _top_rank(m: Mask) -> Mask:
+    """Return the bit of the highest-ranked card over all suits."""
+    best, best_rank = 0, -1
+    for s in range(4):
+        x = m & _SUITS[s]
+        if x:
+            c = x.bit_length() - 1
+            r = c - 13 * s
+            if r >= best_rank:
+                best, best_rank = 1 << c, r
+    return best
+
+
+def rollout(
+    rules: Rules,
+    hands: list[Mask],
+    taken: list[Mask],
+    leader: int,
+    trick: list[Mask],
+    first_trick: bool,
+    hearts_broken: bool,
+    rand: Callable[[], float],
+    greedy: bool = False,
+    whim: float = 0.08,
+) -> list[Mask]:
+    """Finish a hand with the rule-of-thumb policy; return the cards each seat took (``hands``/``taken`` change).
+
+    ``greedy`` plays for points (the Dutch second half); ``whim`` is the chance of a random legal card.
+    """
+    penalty = rules.penalty_mask
+    no_points_first = first_trick and not rules.first_trick_points
+    must_break = rules.hearts_must_break
+    qs_breaks = rules.queen_breaks_hearts
+    first_bit = 1 << rules.first_lead if rules.first_lead >= 0 else 0
+    suit_of = SUIT_OF_BIT
+    nxt = NEXT
+    seat = leader
+    suit = best = played = 0
+    winner = leader
+    done = len(trick)
+    if trick:
+        suit = suit_of[trick[0]]
+        for b in trick:
+            if b & suit and b > best:
+                best, winner = b, seat
+            played |= b
+            seat = nxt[seat]
+    while True:
+        if done == 0:
+            h = hands[seat]
+            if not h:
+                break
+            if first_trick and first_bit and h & first_bit:
+                legal = first_bit
+            else:
+                legal = h
+                if no_points_first:
+                    safe = legal & ~penalty
+                    if safe:
+                        legal = safe
+                if must_break and not hearts_broken:
+                    safe = legal & ~HEARTS_MASK
+                    if safe:
+                        legal = safe
+            if legal & (legal - 1):
+                if rand() < whim:
+                    k = int(rand() * legal.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    b = legal & -legal
+                else:
+                    # the low card of a random suit (the high card when playing for points)
+                    k = int(rand() * 4)
+                    for i in range(4):
+                        x = legal & _SUITS[(k + i) & 3]
+                        if x:
+                            break
+                    if greedy:
+                        b = 1 << (x.bit_length() - 1)
+                    else:
+                        b = x & -x
+                        if b == QS_BIT and x != b:
+                            x ^= b
+                            b = x & -x
+            else:
+                b = legal
+            hands[seat] = h ^ b
+            suit = suit_of[b]
+            best = played = b
+            winner = seat
+            seat = nxt[seat]
+            done = 1
+        while done < 4:
+            h = hands[seat]
+            follow = h & suit
+            legal = follow or h
+            if no_points_first:
+                safe = legal & ~penalty
+                if safe:
+                    legal = safe
+            if not legal & (legal - 1):
+                b = legal
+            elif rand() < whim:
+                k = int(rand() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                b = legal & -legal
+            elif follow:
+                if greedy:
+                    above = legal & ~(best - 1)
+                    b = 1 << (above.bit_length() - 1) if above else legal & -legal
+                elif legal & QS_BIT and best > QS_BIT:
+                    b = QS_BIT
+                else:
+                    below = legal & (best - 1)
+                    if done == 3 and not played & penalty:
+                        x = legal & ~QS_BIT or legal
+                        b = 1 << (x.bit_length() - 1)
+                    elif below:
+                        b = 1 << (below.bit_length() - 1)
+                    elif suit == _SPADES and legal & QS_BIT:
+                        x = legal & ~QS_BIT
+                        b = 1 << (x.bit_length() - 1)
+                    else:
+                        b = 1 << (legal.bit_length() - 1)
+            elif greedy:
+                x = legal & ~penalty or legal
+                b = x & -x
+            elif legal & QS_BIT:
+                b = QS_BIT
+            elif legal & HEARTS_MASK:
+                b = 1 << ((legal & HEARTS_MASK).bit_length() - 1)
+            else:
+                b = _top_rank(legal)
+            hands[seat] = h ^ b
+            played |= b
+            if b & suit and b > best:
+                best = b
+                winner = seat
+            seat = nxt[seat]
+            done += 1
+        if played & HEARTS_MASK or (qs_breaks and played & QS_BIT):
+            hearts_broken = True
+        taken[winner] |= played
+        seat = winner
+        done = 0
+        first_trick = no_points_first = False
+    return taken
