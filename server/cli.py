@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--seed", type=int, default=1)
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(func=_bench_engine)
+    from .serve_cli import add_serve_parser
+
+    add_serve_parser(sub)
     from .arena import add_arena_parser
 
     add_arena_parser(sub)

@@ -1,0 +1,183 @@
+"""The network side: one port for static files, /healthz, /api/stats and the /ws websocket endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from .computer import Thinker
+from .config import Config, client_dir
+from .db import Database
+from .errors import ProtocolError
+from .hub import Client, Hub
+from .messages import parse_message
+
+log = logging.getLogger("hearts.server")
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+}
+CLOSE_FLOOD = 1008
+
+
+def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
+    headers = Headers(
+        [
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-cache"),
+            ("X-Content-Type-Options", "nosniff"),
+        ]
+    )
+    for key, value in (extra or {}).items():
+        headers[key] = value
+    return Response(status.value, status.phrase, headers, body)
+
+
+def json_response(status: HTTPStatus, data: Any) -> Response:
+    """Return an HTTP response with a JSON body."""
+    return _response(status, json.dumps(data).encode(), "application/json")
+
+
+def static_file(root: Path, path: str) -> Response:
+    """Return the file under ``root`` for a URL path (``/`` and ``/t/CODE`` give index.html), or a 404."""
+    path = path.split("?", 1)[0].split("#", 1)[0]
+    if path == "/" or path.startswith("/t/"):
+        rel = "index.html"
+    else:
+        rel = path.lstrip("/")
+    not_found = _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+    if not rel or "\\" in rel or "\0" in rel or any(part in ("", ".", "..") for part in rel.split("/")):
+        return not_found
+    try:
+        base = root.resolve()
+        target = (base / rel).resolve()
+        if not target.is_relative_to(base) or not target.is_file():
+            return not_found
+        body = target.read_bytes()
+    except (OSError, ValueError):
+        return not_found
+    kind = CONTENT_TYPES.get(target.suffix.lower(), "application/octet-stream")
+    return _response(HTTPStatus.OK, body, kind)
+
+
+class App:
+    """The running server: the hub, the database, the websocket server."""
+
+    def __init__(self, config: Config, db: Database) -> None:
+        self.config = config
+        self.db = db
+        self.thinker = Thinker(config.bot_workers)
+        self.hub = Hub(config, db, self.thinker)
+        self.root = client_dir()
+        self.server: Server | None = None
+
+    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Answer plain HTTP requests; let ``/ws`` through to the websocket handshake."""
+        path = request.path.split("?", 1)[0]
+        if path == "/ws":
+            return None
+        if path == "/healthz":
+            return json_response(HTTPStatus.OK, self.hub.health())
+        if path == "/api/stats":
+            token = request.headers.get("X-Player-Token", "").strip()
+            if not token:
+                return json_response(HTTPStatus.BAD_REQUEST, {"error": "missing_token"})
+            stats = await self.db.stats(token[:64])
+            if stats is None:
+                return json_response(HTTPStatus.NOT_FOUND, {"error": "unknown_player"})
+            return json_response(HTTPStatus.OK, stats)
+        return static_file(self.root, path)
+
+    async def handler(self, ws: ServerConnection) -> None:
+        """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
+        address = ws.remote_address[0] if ws.remote_address else "?"
+        client = Client(ws, address, self.config)
+        self.hub.clients.add(client)
+        writer = asyncio.create_task(client.writer())
+        try:
+            async for frame in ws:
+                if not client.bucket.take():
+                    await ws.close(CLOSE_FLOOD, "too many messages")
+                    break
+                try:
+                    msg = parse_message(frame)
+                    await self.hub.handle(client, msg)
+                except ProtocolError as exc:
+                    client.push(exc.to_message())
+        except ConnectionClosed:
+            pass
+        finally:
+            self.hub.disconnected(client)
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
+
+    async def start(self) -> Server:
+        """Start listening; return the websockets server."""
+        self.server = await serve(
+            self.handler,
+            self.config.host,
+            self.config.port,
+            process_request=self.process_request,
+            max_size=self.config.max_frame,
+            server_header="Hartenjagen",
+        )
+        return self.server
+
+    def address(self) -> tuple[str, int]:
+        """Return the host and the real port (useful with port 0)."""
+        sock = next(iter(self.server.sockets))
+        host, port = sock.getsockname()[:2]
+        return host, port
+
+    async def stop(self) -> None:
+        """Close every connection with 1001, stop computer players, close the database."""
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        await self.hub.shutdown()
+        self.thinker.close()
+        await self.db.close()
+
+
+async def run(config: Config, ready: asyncio.Future | None = None) -> None:
+    """Run the server until SIGTERM or SIGINT."""
+    db = await Database.open(config.db)
+    app = App(config, db)
+    await app.start()
+    host, port = app.address()
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Hartenjagen serving on http://{shown}:{port}/", flush=True)
+    loop = asyncio.get_running_loop()
+    stop = loop.create_future()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+    if ready is not None:
+        ready.set_result(app)
+    try:
+        await stop
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        await app.stop()
+        print("Hartenjagen stopped", file=sys.stderr, flush=True)

@@ -1,0 +1,53 @@
+"""Server settings from command-line flags, falling back to HEARTS_* environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def client_dir() -> Path:
+    """Return the folder of the browser client (``HEARTS_CLIENT_DIR`` or ``client/`` in the checkout)."""
+    env = os.environ.get("HEARTS_CLIENT_DIR")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "client"
+
+
+@dataclass
+class Config:
+    """Everything ``hearts serve`` can be told."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str = "hearts.db"
+    bot_delay: float = 0.6
+    grace: float = 30.0
+    idle_timeout: float = 600.0
+    bot_workers: int = 2
+    max_frame: int = 4096
+    msg_rate: float = 20.0
+    msg_burst: float = 40.0
+    code_failures: int = 10
+    code_window: float = 60.0
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Config:
+        """Return the defaults overridden by HEARTS_HOST, HEARTS_PORT, HEARTS_DB, HEARTS_BOT_DELAY, ..."""
+        env = os.environ if env is None else env
+        cfg = cls()
+        for name, kind in (
+            ("host", str),
+            ("port", int),
+            ("db", str),
+            ("bot_delay", float),
+            ("grace", float),
+            ("idle_timeout", float),
+            ("bot_workers", int),
+        ):
+            raw = env.get("HEARTS_" + name.upper())
+            if raw:
+                try:
+                    setattr(cfg, name, kind(raw))
+                except ValueError:
+                    raise ValueError(f"HEARTS_{name.upper()}={raw!r} is not a valid {kind.__name__}") from None
+        return cfg

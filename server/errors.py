@@ -1,0 +1,54 @@
+"""Protocol errors: a stable code plus English and Dutch sentences, sent to one client only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "bad_json": ("Send one JSON object per text frame.", "Stuur één JSON-object per tekstbericht."),
+    "unknown_type": ("Unknown message type {type}.", "Onbekend berichttype {type}."),
+    "bad_message": ("Bad field {field}: {detail}.", "Fout veld {field}: {detail}."),
+    "hello_first": ("Say hello first.", "Zeg eerst hallo (hello)."),
+    "bad_version": (
+        "Protocol version {version} is not supported; this server speaks version 1.",
+        "Protocolversie {version} wordt niet ondersteund; deze server spreekt versie 1.",
+    ),
+    "unknown_table": ("There is no table with code {code}.", "Er is geen tafel met code {code}."),
+    "rate_limited": (
+        "Too many unknown table codes; wait a minute.",
+        "Te veel onbekende tafelcodes; wacht een minuut.",
+    ),
+    "table_full": ("This table has no empty seat.", "Deze tafel heeft geen lege stoel."),
+    "seat_taken": ("Seat {seat} is not free.", "Stoel {seat} is niet vrij."),
+    "bad_token": ("That seat token does not fit this table.", "Die stoelcode hoort niet bij deze tafel."),
+    "already_seated": ("You already sit at table {code}; leave first.", "Je zit al aan tafel {code}; sta eerst op."),
+    "not_seated": ("Join a table first.", "Ga eerst aan een tafel zitten."),
+    "not_host": ("Only the host can do that.", "Alleen de gastheer kan dat."),
+    "not_now": ("That is not possible now: {detail}.", "Dat kan nu niet: {detail}."),
+    "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
+    "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
+    "illegal": ("{en}", "{nl}"),
+}
+
+
+class ProtocolError(Exception):
+    """A refused message: ``code`` is stable, the sentences are for people, nothing was changed."""
+
+    def __init__(self, code: str, *, field: str | None = None, reason: dict | None = None, **params: Any) -> None:
+        en, nl = MESSAGES[code]
+        params = {"field": field, **params, **(reason or {})}
+        self.code = code
+        self.field = field
+        self.reason = reason
+        self.message = en.format(**params)
+        self.nl = nl.format(**params)
+        super().__init__(f"{self.message} [{code}]")
+
+    def to_message(self) -> dict[str, Any]:
+        """Return the ``error`` message for the client."""
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message, "nl": self.nl}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out

@@ -1,0 +1,146 @@
+"""Incoming messages: parse a frame and check every field (type, length, enum) before it reaches a table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from shared.bots import LEVELS
+from shared.cards import CARD_NAMES, parse_card
+
+from .errors import ProtocolError
+
+PROTOCOL_VERSION = 1
+MAX_NAME = 24
+MAX_TOKEN = 64
+CODE_LENGTH = 6
+TIMER_RANGE = (5, 300)
+
+
+def _int_range(low: int, high: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if type(value) is not int or not low <= value <= high:
+            raise ValueError(f"a whole number from {low} to {high}")
+        return value
+
+    return check
+
+
+def _seat(value: Any) -> int:
+    return _int_range(0, 3)(value)
+
+
+def _text(max_len: int) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError("text")
+        value = value.strip()
+        if not 1 <= len(value) <= max_len or not value.isprintable():
+            raise ValueError(f"1 to {max_len} printable characters")
+        return value
+
+    return check
+
+
+def _code(value: Any) -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= 16:
+        raise ValueError(f"a table code of {CODE_LENGTH} characters")
+    return value.strip().upper()
+
+
+def _level(value: Any) -> str:
+    if value not in LEVELS:
+        raise ValueError(f"one of {', '.join(LEVELS)}")
+    return value
+
+
+def _card(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 3:
+        raise ValueError("a card name such as QS")
+    return CARD_NAMES[parse_card(value)]  # raises ValueError on a bad name
+
+
+def _cards(value: Any) -> list[str]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 13:
+        raise ValueError("a list of card names")
+    return [_card(v) for v in value]
+
+
+def _options(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or len(value) > 20:
+        raise ValueError("an object of table options")
+    return value
+
+
+def _choice(value: Any) -> str:
+    if value not in ("others", "self"):
+        raise ValueError('"others" or "self"')
+    return value
+
+
+def _timer(value: Any) -> int | None:
+    if value is None:
+        return None
+    return _int_range(*TIMER_RANGE)(value)
+
+
+def _last_seq(value: Any) -> int:
+    return _int_range(0, 2**53)(value)
+
+
+def _version(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError("a whole number")
+    return value
+
+
+# type -> {field: (check, required)}
+SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
+    "hello": {"version": (_version, True), "name": (_text(MAX_NAME), True), "player_token": (_text(MAX_TOKEN), False)},
+    "create": {"options": (_options, True), "seat": (_seat, False), "bot_level": (_level, False)},
+    "join": {"code": (_code, True), "seat": (_seat, False)},
+    "resume": {"code": (_code, True), "seat_token": (_text(MAX_TOKEN), True), "last_seq": (_last_seq, False)},
+    "sit": {"seat": (_seat, True)},
+    "add_bot": {"seat": (_seat, True), "level": (_level, True)},
+    "remove_bot": {"seat": (_seat, True)},
+    "fill_bots": {"level": (_level, True)},
+    "start": {},
+    "set_timer": {"seconds": (_timer, True)},
+    "new_game": {},
+    "pass": {"cards": (_cards, True)},
+    "play": {"card": (_card, True)},
+    "moon": {"choice": (_choice, True)},
+    "ready": {},
+    "hint": {},
+    "leave": {},
+    "ping": {},
+}
+
+
+def parse_message(frame: str | bytes) -> dict[str, Any]:
+    """Return the checked message in ``frame`` (fields normalised) or raise ProtocolError."""
+    if not isinstance(frame, str):
+        raise ProtocolError("bad_json")
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        raise ProtocolError("bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        shown = repr(kind)[:40] if kind is not None else "(missing)"
+        raise ProtocolError("unknown_type", type=shown)
+    schema = SCHEMAS[kind]
+    out: dict[str, Any] = {"type": kind}
+    for name, (check, required) in schema.items():
+        if name not in data or (data[name] is None and name != "seconds"):
+            if required:
+                raise ProtocolError("bad_message", field=name, detail="missing")
+            continue
+        try:
+            out[name] = check(data[name])
+        except ValueError as exc:
+            raise ProtocolError("bad_message", field=name, detail=f"expected {exc}") from None
+    return out

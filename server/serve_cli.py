@@ -1,0 +1,61 @@
+"""The ``hearts serve`` subcommand: flags (each with a HEARTS_* environment fallback) and the run loop."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from .config import Config
+from .db import SchemaTooNew
+
+
+def add_serve_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``serve`` to the ``hearts`` subcommands."""
+    try:
+        env = Config.from_env()
+    except ValueError as exc:
+        env = Config()
+        print(f"warning: {exc}; using the default", file=sys.stderr)
+    serve = sub.add_parser("serve", help="run the table server (web client, websocket, stats) on one port")
+    serve.add_argument("--host", default=env.host, help=f"address to listen on (HEARTS_HOST, default {env.host})")
+    serve.add_argument("--port", type=int, default=env.port, help=f"port, 0 for any free one (HEARTS_PORT, {env.port})")
+    serve.add_argument("--db", default=env.db, help=f"SQLite file (HEARTS_DB, default {env.db})")
+    serve.add_argument(
+        "--bot-delay", type=float, default=env.bot_delay, help="seconds a computer player waits before moving"
+    )
+    serve.add_argument("--grace", type=float, default=env.grace, help="seconds play waits for a disconnected player")
+    serve.add_argument(
+        "--idle-timeout", type=float, default=env.idle_timeout, help="seconds before a table with nobody on it closes"
+    )
+    serve.add_argument(
+        "--bot-workers", type=int, default=env.bot_workers, help="processes for computer players (0: threads)"
+    )
+    serve.set_defaults(func=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Run the server until SIGTERM or SIGINT."""
+    from .app import run
+
+    if not 0 <= args.port <= 65535:
+        print(f"--port {args.port}: choose 0..65535", file=sys.stderr)
+        return 2
+    config = Config(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        bot_delay=max(0.0, args.bot_delay),
+        grace=max(0.0, args.grace),
+        idle_timeout=max(1.0, args.idle_timeout),
+        bot_workers=max(0, args.bot_workers),
+    )
+    try:
+        asyncio.run(run(config))
+    except SchemaTooNew as exc:
+        print(f"refusing to start: {exc}", file=sys.stderr)
+        return 3
+    except OSError as exc:
+        print(f"cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,164 @@
+"""A real server on port 0 per test, and a small websocket client for driving it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from server.app import App
+from server.config import Config
+from server.db import Database
+
+TIMEOUT = 10.0
+
+
+def http_get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, dict(resp.headers), resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read()
+
+
+class Player:
+    """One websocket client: send intents, wait for messages, remember the latest table."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.table: dict[str, Any] | None = None
+        self.joined: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.inbox: list[dict[str, Any]] = []
+
+    async def send(self, type: str, **fields: Any) -> None:
+        await self.ws.send(json.dumps({"type": type, **fields}))
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if msg["type"] == "table":
+            self.table = msg
+        elif msg["type"] == "joined":
+            self.joined = msg
+        elif msg["type"] == "welcome":
+            self.welcome = msg
+        self.inbox.append(msg)
+        return msg
+
+    async def expect(self, type: str, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Read until a message of ``type`` arrives (tables in between are remembered)."""
+        while True:
+            msg = await self.recv(timeout)
+            if msg["type"] == type:
+                return msg
+            assert msg["type"] != "error" or type == "error", msg
+
+    async def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Read tables until ``pred(table)`` holds."""
+        if self.table is not None and pred(self.table):
+            return self.table
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            msg = await self.recv(max(0.01, left))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "table" and pred(msg):
+                return msg
+
+    async def drain(self, quiet: float = 0.15) -> None:
+        """Read whatever arrives until the line is quiet."""
+        try:
+            while True:
+                await self.recv(quiet)
+        except TimeoutError:
+            pass
+
+    async def error(self, type: str, **fields: Any) -> dict[str, Any]:
+        """Send a message and return the error it must provoke."""
+        await self.send(type, **fields)
+        return await self.expect("error")
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class Server:
+    """A running App with helpers to open clients."""
+
+    def __init__(self, app: App, url: str) -> None:
+        self.app = app
+        self.url = url
+        self.http = url.replace("ws://", "http://").removesuffix("/ws")
+        self.clients: list[Player] = []
+
+    async def connect(self, name: str | None = "Anna", token: str | None = None) -> Player:
+        ws = await connect(self.url, open_timeout=TIMEOUT)
+        p = Player(ws)
+        self.clients.append(p)
+        if name is not None:
+            hello: dict[str, Any] = {"version": 1, "name": name}
+            if token:
+                hello["player_token"] = token
+            await p.send("hello", **hello)
+            await p.expect("welcome")
+        return p
+
+    async def host(self, name: str = "Anna", options: dict | None = None, **extra: Any) -> Player:
+        p = await self.connect(name)
+        await p.send("create", options=options or {"variant": "classic", "end_score": 25}, **extra)
+        await p.expect("joined")
+        await p.expect("table")
+        return p
+
+    def table(self, code: str):
+        return self.app.hub.tables[code]
+
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """GET over plain HTTP (in a thread, so the server in this loop keeps running)."""
+        return await asyncio.to_thread(http_get, self.http + path, headers)
+
+
+async def start_server(tmp_path, **overrides: Any) -> Server:
+    settings = {"port": 0, "db": str(tmp_path / "hearts.db"), "bot_delay": 0.0, "grace": 30.0, "bot_workers": 0}
+    # scripted clients answer at machine speed; the flood limit has its own test with the default rate
+    settings["msg_rate"] = 500.0
+    settings.update(overrides)
+    config = Config(**settings)
+    db = await Database.open(config.db)
+    app = App(config, db)
+    await app.start()
+    host, port = app.address()
+    return Server(app, f"ws://{host}:{port}/ws")
+
+
+@pytest.fixture
+async def server(tmp_path):
+    srv = await start_server(tmp_path)
+    yield srv
+    for c in srv.clients:
+        await c.ws.close()
+    await srv.app.stop()
+
+
+@pytest.fixture
+async def make_server(tmp_path):
+    """Start servers with custom settings; all stopped at the end of the test."""
+    started: list[Server] = []
+
+    async def make(**overrides: Any) -> Server:
+        srv = await start_server(tmp_path, **overrides)
+        started.append(srv)
+        return srv
+
+    yield make
+    for srv in started:
+        for c in srv.clients:
+            await c.ws.close()
+        await srv.app.stop()

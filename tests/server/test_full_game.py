@@ -1,0 +1,78 @@
+"""A whole game: one person and three computer players, to game over, with stats written."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from shared.view import view_for
+
+
+async def stats_of(server, token: str) -> tuple[int, dict]:
+    status, _, body = await server.get("/api/stats", {"X-Player-Token": token})
+    return status, json.loads(body)
+
+
+async def act(p, type: str, kind: str, **fields) -> None:
+    """Send one intent and read until the table shows it (a stale table sent before it does not count)."""
+    seat = p.table["you"]
+    await p.send(type, **fields)
+    while True:
+        msg = await p.recv()
+        assert msg["type"] == "table", msg
+        if any(e["kind"] == kind and e.get("seat") == seat for e in msg["events"]):
+            return
+
+
+async def play_out(p, max_messages: int = 5000) -> dict:
+    """Answer every decision with the first legal choice until the game is over."""
+    for _ in range(max_messages):
+        t = p.table
+        if t["status"] == "finished":
+            return t
+        view = t["view"]
+        if view and view["seat"] in view["to_act"]:
+            if view["phase"] == "passing":
+                await act(p, "pass", "passed", cards=sorted(view["hand"])[: view["pass_count"]])
+            elif view["phase"] == "playing":
+                await act(p, "play", "play", card=view["legal"][0])
+            elif view["phase"] == "moon_choice":
+                await act(p, "moon", "moon", choice="others")
+        elif view and view["phase"] == "hand_over" and t["you"] not in t["ready"]:
+            await act(p, "ready", "ready")
+        else:
+            msg = await p.recv()
+            assert msg["type"] == "table", msg
+    raise AssertionError("the game did not finish")
+
+
+class TestFullGame:
+    async def test_one_person_three_computers_play_to_game_over_and_stats_are_written(self, server):
+        p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
+        token = p.welcome["player_token"]
+        await p.send("fill_bots", level="easy")
+        await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+        await p.send("start")
+        final = await play_out(p)
+        view = final["view"]
+        assert view["game_over"] and view["winners"]
+        assert max(view["totals"]) >= 25
+        kinds = [e["kind"] for m in p.inbox if m["type"] == "table" for e in m["events"]]
+        assert kinds.count("game_over") == 1 and kinds.count("deal") == len(view["history"]), kinds
+        # the view each seat got is exactly the core's filter for that seat
+        game = server.table(final["code"]).game
+        assert view == view_for(game, 0)
+        for _ in range(50):  # the game is written right after game over
+            status, stats = await stats_of(server, token)
+            if stats.get("games_played"):
+                break
+            await asyncio.sleep(0.05)
+        assert status == 200
+        assert stats["games_played"] == 1
+        assert stats["games_won"] == (1 if 0 in view["winners"] else 0)
+        assert stats["lowest_score"] == view["totals"][0]
+        assert stats["hands"] == len(view["history"])
+        won = 0 in view["winners"]
+        assert (stats["current_streak"], stats["best_streak"]) == ((1, 1) if won else (0, 0))
+        points = sum(h["points"][0] for h in view["history"])
+        assert stats["avg_points_per_hand"] == round(points / len(view["history"]), 2)
