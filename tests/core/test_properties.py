@@ -66,16 +66,24 @@ def _check_refusals(game: Game, rng: random.Random) -> None:
     for other in range(4):
         if other != seat:
             assert game.legal(other) == 0
+    outside = game.rules.deck & ~hand
+    if outside:
+        _refused(game, seat, rng.choice(sorted(mask_cards(outside))), "not_in_hand")
+    _refused(game, (seat + rng.randint(1, 3)) % 4, rng.choice(sorted(mask_cards(legal))), "not_your_turn")
     if refusals:
         card = rng.choice(sorted(refusals))
-        before = (game.snapshot(), len(game.events))
-        try:
-            game.play(seat, card)
-        except IllegalAction as exc:
-            assert exc.code == refusals[card][0]
-        else:
-            raise AssertionError("a refused card was accepted")
-        assert (game.snapshot(), len(game.events)) == before
+        _refused(game, seat, card, refusals[card][0])
+
+
+def _refused(game: Game, seat: int, card: int, code: str) -> None:
+    before = (game.snapshot(), len(game.events))
+    try:
+        game.play(seat, card)
+    except IllegalAction as exc:
+        assert exc.code == code
+    else:
+        raise AssertionError(f"seat {seat} played {card} and should have been refused with {code}")
+    assert (game.snapshot(), len(game.events)) == before
 
 
 def _check_dutch_follows_suit_only(game: Game) -> None:
