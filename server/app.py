@@ -116,15 +116,21 @@ class App:
         self.hub.clients.add(client)
         writer = asyncio.create_task(client.writer())
         try:
+            closing = None
             async for frame in ws:
+                if closing is not None:
+                    continue  # keep reading (and dropping) so the closing handshake gets through
                 if not client.bucket.take():
-                    await ws.close(CLOSE_FLOOD, "too many messages")
-                    break
+                    closing = asyncio.create_task(ws.close(CLOSE_FLOOD, "too many messages"))
+                    continue
                 try:
                     msg = parse_message(frame)
                     await self.hub.handle(client, msg)
                 except ProtocolError as exc:
                     client.push(exc.to_message())
+                except Exception:  # a bug must cost one message, not the connection or the server
+                    log.exception("message %r failed", frame[:200])
+                    client.push(ProtocolError("server_error").to_message())
         except ConnectionClosed:
             pass
         finally:

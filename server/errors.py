@@ -13,7 +13,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Protocol version {version} is not supported; this server speaks version 1.",
         "Protocolversie {version} wordt niet ondersteund; deze server spreekt versie 1.",
     ),
-    "unknown_table": ("There is no table with code {code}.", "Er is geen tafel met code {code}."),
+    "unknown_table": ("There is no table with code {table}.", "Er is geen tafel met code {table}."),
     "rate_limited": (
         "Too many unknown table codes; wait a minute.",
         "Te veel onbekende tafelcodes; wacht een minuut.",
@@ -21,13 +21,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "table_full": ("This table has no empty seat.", "Deze tafel heeft geen lege stoel."),
     "seat_taken": ("Seat {seat} is not free.", "Stoel {seat} is niet vrij."),
     "bad_token": ("That seat token does not fit this table.", "Die stoelcode hoort niet bij deze tafel."),
-    "already_seated": ("You already sit at table {code}; leave first.", "Je zit al aan tafel {code}; sta eerst op."),
+    "already_seated": ("You already sit at table {table}; leave first.", "Je zit al aan tafel {table}; sta eerst op."),
     "not_seated": ("Join a table first.", "Ga eerst aan een tafel zitten."),
     "not_host": ("Only the host can do that.", "Alleen de gastheer kan dat."),
     "not_now": ("That is not possible now: {detail}.", "Dat kan nu niet: {detail}."),
     "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
     "illegal": ("{en}", "{nl}"),
+    "server_error": ("The server could not handle that message.", "De server kon dat bericht niet verwerken."),
 }
 
 

@@ -218,7 +218,7 @@ class Hub:
 
     def _check_free(self, client: Client) -> None:
         if client.table is not None:
-            raise ProtocolError("already_seated", code=client.table.code)
+            raise ProtocolError("already_seated", table=client.table.code)
 
     def _seated(self, client: Client) -> Table:
         if client.table is None or client.seat is None:
@@ -231,7 +231,7 @@ class Hub:
         table = self.tables.get(code)
         if table is None:
             self.guesses.fail(client.address)
-            raise ProtocolError("unknown_table", code=code[:16])
+            raise ProtocolError("unknown_table", table=code[:16])
         return table
 
     def _attach(self, client: Client, table: Table, seat: int) -> None:

@@ -162,3 +162,24 @@ async def make_server(tmp_path):
         for c in srv.clients:
             await c.ws.close()
         await srv.app.stop()
+
+
+def state_of(table) -> tuple:
+    """Everything that matters about a table, to check that a refused message changed nothing."""
+    game = table.game.to_json() if table.game is not None else None
+    return (table.seq, table.status, table.host, [s.public() for s in table.seats], game, sorted(table.ready))
+
+
+async def seat_four(server, options: dict | None = None) -> list[Player]:
+    """A host and three friends who join by code; returns the four clients (seat order)."""
+    host = await server.host("Anna", options=options)
+    code = host.joined["code"]
+    players = [host]
+    for name in ("Bram", "Cor", "Dirk"):
+        p = await server.connect(name)
+        await p.send("join", code=code)
+        await p.expect("joined")
+        await p.expect("table")
+        players.append(p)
+    await host.until(lambda t: all(s["kind"] == "human" for s in t["seats"]))
+    return players

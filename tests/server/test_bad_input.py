@@ -1,0 +1,152 @@
+"""Every class of bad input gets its own error code, changes nothing, and leaves the connection open."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .conftest import seat_four, state_of
+
+
+async def started_table(server):
+    players = await seat_four(server, options={"variant": "classic", "passing": "off"})
+    await players[0].send("start")
+    for p in players:
+        await p.until(lambda t: t["view"] is not None and t["view"]["phase"] == "playing")
+    return players
+
+
+CASES = [
+    ("not json", "bad_json"),
+    ("[1, 2]", "bad_json"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"no_type": 1}', "unknown_type"),
+    ('{"type": "play"}', "bad_message"),
+    ('{"type": "play", "card": 12}', "bad_message"),
+    ('{"type": "play", "card": "ZZ"}', "bad_message"),
+    ('{"type": "pass", "cards": "2C"}', "bad_message"),
+    ('{"type": "sit", "seat": 7}', "bad_message"),
+    ('{"type": "moon", "choice": "everyone"}', "bad_message"),
+    ('{"type": "set_timer", "seconds": 1}', "bad_message"),
+    ('{"type": "add_bot", "seat": 1, "level": "genius"}', "bad_message"),
+    ('{"type": "join", "code": "ZZZZZZ"}', "already_seated"),
+    ('{"type": "start"}', "not_now"),
+    ('{"type": "ready"}', "not_now"),
+    ('{"type": "add_bot", "seat": 1, "level": "easy"}', "not_now"),
+]
+
+
+class TestBadInput:
+    @pytest.mark.parametrize(("frame", "code"), CASES)
+    async def test_bad_frame_gets_its_error_and_the_table_is_unchanged(self, server, frame, code):
+        players = await started_table(server)
+        host = players[0]
+        await asyncio.gather(*(p.drain() for p in players))
+        table = server.table(host.joined["code"])
+        before = state_of(table)
+        await host.ws.send(frame)
+        err = await host.expect("error")
+        assert err["code"] == code, err
+        assert err["message"] and err["nl"]
+        assert state_of(table) == before
+        await host.send("ping")
+        assert (await host.expect("pong"))["type"] == "pong"  # the connection stays open
+
+    async def test_out_of_turn_and_illegal_cards_carry_the_core_reason(self, server):
+        players = await started_table(server)
+        view = players[0].table["view"]
+        turn = view["turn"]
+        table = server.table(players[0].joined["code"])
+        other = players[(turn + 1) % 4]
+        await other.drain()
+        before = state_of(table)
+        err = await other.error("play", card=other.table["view"]["hand"][0])
+        assert err["code"] == "illegal" and err["reason"]["code"] == "not_your_turn"
+        mover = players[turn]
+        await mover.drain()
+        mv = mover.table["view"]
+        refused = next(iter(mv["refusals"]))
+        err = await mover.error("play", card=refused)
+        assert err["reason"] == mv["refusals"][refused]
+        assert err["reason"]["code"] == "must_lead_first"
+        not_mine = next(c for c in players[(turn + 2) % 4].table["view"]["hand"])
+        err = await mover.error("play", card=not_mine)
+        assert err["reason"]["code"] == "not_in_hand"
+        assert state_of(table) == before
+
+    async def test_messages_before_hello_and_a_wrong_version(self, server):
+        p = await server.connect(name=None)
+        err = await p.error("create", options={})
+        assert err["code"] == "hello_first"
+        err = await p.error("hello", version=2, name="Anna")
+        assert err["code"] == "bad_version"
+        err = await p.error("hello", version=1, name="")
+        assert err["code"] == "bad_message" and err["field"] == "name"
+        await p.send("hello", version=1, name="Anna")
+        assert (await p.expect("welcome"))["name"] == "Anna"
+
+    async def test_bad_table_options_name_the_option(self, server):
+        p = await server.connect("Anna")
+        err = await p.error("create", options={"variant": "classic", "end_score": 5})
+        assert err["code"] == "bad_option" and err["field"] == "end_score"
+        err = await p.error("create", options={"variant": "dutch", "end_score": 100})
+        assert err["code"] == "bad_option"
+        assert server.app.hub.tables == {}
+
+    async def test_unknown_code_full_table_taken_seat_and_wrong_token(self, server):
+        host = await server.host("Anna")
+        code = host.joined["code"]
+        table = server.table(code)
+        before = state_of(table)
+        p = await server.connect("Bram")
+        assert (await p.error("join", code="ABCDEF"))["code"] == "unknown_table"
+        assert (await p.error("join", code=code, seat=0))["code"] == "seat_taken"
+        assert (await p.error("resume", code=code, seat_token="not-the-token"))["code"] == "bad_token"
+        assert (await p.error("play", card="2C"))["code"] == "not_seated"
+        assert state_of(table) == before
+        await p.send("join", code=code)
+        assert (await p.expect("joined"))["seat"] == 1
+        assert (await p.error("start"))["code"] == "not_host"
+        assert (await host.error("start"))["code"] == "seats_empty"
+
+    async def test_guessing_codes_is_rate_limited_per_address(self, server):
+        host = await server.host("Anna")
+        code = host.joined["code"]
+        p = await server.connect("Mallory")
+        codes = []
+        for i in range(12):
+            err = await p.error("join", code=f"ZZZZZ{i % 10}")
+            codes.append(err["code"])
+        assert codes[:10] == ["unknown_table"] * 10
+        assert codes[10:] == ["rate_limited", "rate_limited"]
+        # even a real code is refused while the address is limited, from any connection
+        q = await server.connect("Mallory2")
+        assert (await q.error("join", code=code))["code"] == "rate_limited"
+
+
+class TestAbuse:
+    async def test_a_frame_over_4_kib_closes_that_connection_only(self, server):
+        host = await server.host("Anna")
+        bad = await server.connect("Big")
+        await bad.ws.send(json.dumps({"type": "hello", "version": 1, "name": "x" * 5000}))
+        with pytest.raises(ConnectionClosed):
+            await bad.recv()
+        assert bad.ws.close_code == 1009
+        await host.send("ping")
+        assert (await host.expect("pong"))["type"] == "pong"
+
+    async def test_a_flood_closes_that_connection_with_1008(self, make_server):
+        server = await make_server(msg_rate=20.0, msg_burst=40.0)
+        calm = await server.connect("Calm")
+        flood = await server.connect("Flood")
+        with pytest.raises(ConnectionClosed):
+            for _ in range(100):
+                await flood.send("ping")
+            while True:
+                await flood.recv()
+        assert flood.ws.close_code == 1008
+        await calm.send("ping")
+        assert (await calm.expect("pong"))["type"] == "pong"
