@@ -8,7 +8,7 @@ export function headerHtml(state) {
       ` aria-pressed="${l === language()}" lang="${l}">${l.toUpperCase()}</button>`,
   ).join("");
   const leave = state.session ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
-  return `<h1 class="brand"><span aria-hidden="true">♥</span> ${esc(t("app_title"))}</h1>` +
+  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>` +
     `<nav aria-label="${esc(t("app_title"))}">` +
     `<button type="button" data-action="open" data-overlay="rules">${esc(t("nav_rules"))}</button>` +
     `<button type="button" data-action="open" data-overlay="stats">${esc(t("nav_stats"))}</button>` +

@@ -84,6 +84,7 @@ export function statusHtml(state) {
   const me = table.you;
   const lines = [];
   const buttons = [];
+  let received = "";
   if (v.phase === "passing") {
     if (!v.passed) {
       const count = v.pass_count;
@@ -119,12 +120,12 @@ export function statusHtml(state) {
     lines.push(table.ready && table.ready.includes(me) ? t("ready_waiting") : t("scores_title"));
   }
   if (v.received && v.received.length && v.pass_from !== null && state.received.handNo === v.hand_no && Date.now() < state.received.until) {
-    lines.push(`${t("received_from", { name: seatName(table, v.pass_from) })}: ${v.received.map(shortName).join(" ")}`);
+    received = `<span class="received-line">${esc(t("received_from", { name: seatName(table, v.pass_from) }))}: ${esc(v.received.map(shortName).join(" "))}</span>`;
   }
   buttons.push(`<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`);
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
-  return `<p class="turn-line" role="status">${lines.map(esc).join(" ")}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
+  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${received}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
 /** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */
@@ -157,7 +158,6 @@ export function handHtml(state, now, width) {
     } else if (v.refusals && v.refusals[card] && v.refusals[card].code !== "not_your_turn") {
       classes.push("dimmed");
       label += `, ${t("card_not_playable")}`;
-      extra.push('aria-disabled="true"');
     }
     if (received.has(card)) { classes.push("received"); label += `, ${t("card_received")}`; }
     if (state.hint.includes(card)) classes.push("hint");

@@ -1,0 +1,182 @@
+"""A real `hearts serve` on a free port, Debian's Chromium, and helpers that act like a player."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("HEARTS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+TIMEOUT_MS = 15_000
+
+
+def hearts_command() -> list[str]:
+    script = Path(sys.executable).with_name("hearts")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("hearts")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """Start `hearts serve` on port 0 with a temporary database and no bot delay; yield its address."""
+    tmp = tempfile.mkdtemp(prefix="hearts-browser-")
+    cmd = hearts_command() + [
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--db",
+        str(Path(tmp) / "hearts.db"),
+        "--bot-delay",
+        "0",
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    found: list[str] = []
+    seen: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        for line in proc.stdout:
+            seen.append(line)
+            match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            if match and not found:
+                found.append(match.group(0))
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    ready.wait(20)
+    if not found:
+        proc.kill()
+        pytest.fail("hearts serve printed no address:\n" + "".join(seen))
+    try:
+        yield found[0]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
+    """Open the client in a fresh browser context (own storage); page errors fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_(path: str = "/", viewport: dict | None = None, locale: str = "en-GB", name: str | None = None) -> Page:
+        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.goto(server_url.rstrip("/") + path)
+        if name:
+            page.fill("#name", name)
+        return page
+
+    yield open_
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest) -> Callable[[Page, str], Path]:
+    """Save a screenshot under artifacts/screenshots/<test>-<label>.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name).strip("-")
+
+    def take(page: Page, label: str) -> Path:
+        path = SHOTS / f"{test}-{label}.png"
+        page.screenshot(path=str(path))
+        return path
+
+    return take
+
+
+# ------------------------------------------------------------------ player actions
+
+
+def view(page: Page) -> dict:
+    """The view the server last sent this page (what the page may know)."""
+    return page.evaluate("() => window.hartenjagen.state.table && window.hartenjagen.state.table.view")
+
+
+def create_table(page: Page, passing: str | None = None, variant: str = "classic") -> str:
+    """Create a table from the start screen; return its code from the waiting room."""
+    if variant != "classic":
+        page.select_option("#variant", variant)
+    if passing:
+        page.select_option(f"#opt-{variant}-passing", passing)
+    page.click("form[data-form=create] button[type=submit]")
+    page.wait_for_selector(".lobby .code")
+    return page.inner_text(".lobby .code").strip()
+
+
+def fill_and_start(page: Page) -> None:
+    page.click("[data-action=fill_bots]")
+    page.click("[data-action=start]:not([disabled])")
+    page.wait_for_selector(".hand .card")
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def hand_cards(page: Page) -> list[str]:
+    return page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+
+
+def click_card(page: Page, card: str) -> None:
+    page.locator(f'.hand .card[data-card="{card}"]').click()
+
+
+def play_one_legal(page: Page) -> str:
+    """Wait for my turn, click the first card that stands up, and wait until it has left my hand."""
+    page.wait_for_selector(".hand .card.legal")
+    card = page.locator(".hand .card.legal").first.get_attribute("data-card")
+    click_card(page, card)
+    page.wait_for_function("c => !window.hartenjagen.state.table.view.hand.includes(c)", arg=card)
+    page.wait_for_selector(f'.hand .card[data-card="{card}"]', state="detached")
+    return card
