@@ -33,7 +33,7 @@ PLAYS_PER_MS = 1200.0
 MAX_MS = 900.0
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
-#: Share of the strongest rival's points counted in our favour.
+#: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.
 RIVAL_SHARE = 0.1
 
 
@@ -115,6 +115,7 @@ def _valuer(k: Knowledge):
     rules, seat, totals = k.rules, k.seat, k.totals
     others = [s for s in range(4) if s != seat]
     rival = min(others, key=lambda s: totals[s])
+    share = RIVAL_SHARE if totals[rival] < totals[seat] else 0.0  # only a rival ahead of us is worth feeding
     down = k.counting_down
     reach = rules.end == "reach"
     end_score = rules.end_score
@@ -122,7 +123,7 @@ def _valuer(k: Knowledge):
     near = max(totals) + rules.moon_total >= end_score if reach else down
 
     def value(scores: list[int]) -> float:
-        u = -scores[seat] + RIVAL_SHARE * scores[rival]
+        u = -scores[seat] + share * scores[rival]
         if near:
             new = [totals[s] + scores[s] for s in range(4)]
             if exact and down:

@@ -56,6 +56,11 @@ def rollout(
     suit = best = played = 0
     winner = leader
     done = len(trick)
+    # the only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several
+    shooter = -1
+    for s in range(4):
+        if taken[s] & penalty:
+            shooter = s if shooter == -1 else -2
     if trick:
         suit = suit_of[trick[0]]
         for b in trick:
@@ -129,8 +134,11 @@ def rollout(
                 if greedy:
                     above = legal & ~(best - 1)
                     b = 1 << (above.bit_length() - 1) if above else legal & -legal
-                elif legal & QS_BIT and best > QS_BIT:
+                elif legal & QS_BIT and best > QS_BIT and winner != shooter:
                     b = QS_BIT
+                elif winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
+                    above = legal & ~(best - 1)
+                    b = above & -above  # take this trick from a seat that may be shooting the moon
                 else:
                     below = legal & (best - 1)
                     if done == 3 and not played & penalty:
@@ -146,6 +154,8 @@ def rollout(
             elif greedy:
                 x = legal & ~penalty or legal
                 b = x & -x
+            elif winner == shooter and legal & ~penalty:
+                b = _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
             elif legal & QS_BIT:
                 b = QS_BIT
             elif legal & HEARTS_MASK:
@@ -162,6 +172,8 @@ def rollout(
         if played & HEARTS_MASK or (qs_breaks and played & QS_BIT):
             hearts_broken = True
         taken[winner] |= played
+        if played & penalty and shooter != winner:
+            shooter = winner if shooter == -1 else -2
         seat = winner
         done = 0
         first_trick = no_points_first = False

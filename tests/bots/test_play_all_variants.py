@@ -1,0 +1,40 @@
+"""Every level plays whole games of every variant and option set without an illegal move."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.game import GAME_OVER
+
+from .table import play_game
+
+VARIANTS = [
+    {"end_score": 50},
+    {"end_score": 50, "passing": "right", "queen_breaks_hearts": True, "moon": "choose", "jack_of_diamonds": -10},
+    {"end_score": 40, "passing": "off", "moon": "self", "first_trick_points": True, "tie": "play_on"},
+    {"variant": "dutch", "turn_score": 25},
+    {"variant": "dutch", "turn_score": 25, "passing": "left", "dutch_end": "exactly_zero", "queen_value": 13},
+    {"variant": "dutch", "turn_score": 25, "jack_of_clubs": 0, "moon": "others", "jack_of_diamonds": -10},
+]
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium"])
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6))
+def test_fast_levels_finish_games_legally(level, options, seed):
+    game = play_game([level] * 4, options, seed, max_hands=60)
+    assert game.phase == GAME_OVER
+    assert game.winners
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+@settings(max_examples=1, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_hard_plays_every_variant_legally(options, seed):
+    # two hard seats with a tiny budget beside medium ones; Game.apply refuses any illegal intent
+    game = play_game(["hard", "medium", "hard", "medium"], options, seed, max_hands=3)
+    assert game.history
+    assert all(sum(h["points"]) for h in game.history)
