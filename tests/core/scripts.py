@@ -6,7 +6,6 @@ import random
 
 from shared.cards import mask_names, parse_card, parse_mask
 from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import Rules
 
 SEAT_LETTERS = "SWNE"
 
@@ -81,14 +80,3 @@ def play_hand(game: Game, rng: random.Random, seed: int) -> None:
     game.deal_seeded(seed)
     while game.phase in (PASSING, PLAYING, MOON_CHOICE):
         random_step(game, rng)
-
-
-def random_game(rules: Rules, seed: int, max_hands: int = 200) -> Game:
-    """Play a whole game at random from ``seed``; stop after ``max_hands`` if it has not ended."""
-    rng = random.Random(seed)
-    game = Game(rules)
-    for _ in range(max_hands):
-        play_hand(game, rng, seed)
-        if game.phase == "game_over":
-            break
-    return game
