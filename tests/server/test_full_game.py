@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from shared.view import view_for
 
 
@@ -47,7 +49,9 @@ async def play_out(p, max_messages: int = 5000) -> dict:
 
 
 class TestFullGame:
-    async def test_one_person_three_computers_play_to_game_over_and_stats_are_written(self, server):
+    @pytest.mark.parametrize("workers", [0, 1], ids=["threads", "processes"])
+    async def test_one_person_three_computers_play_to_game_over_and_stats_are_written(self, make_server, workers):
+        server = await make_server(bot_workers=workers)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         token = p.welcome["player_token"]
         await p.send("fill_bots", level="easy")

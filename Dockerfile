@@ -1,0 +1,29 @@
+# Hartenjagen table server: web client, websocket and stats on one port, SQLite on a volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    HEARTS_HOST=0.0.0.0 \
+    HEARTS_PORT=8000 \
+    HEARTS_DB=/data/hearts.db \
+    HEARTS_CLIENT_DIR=/app/client \
+    HEARTS_MIGRATIONS_DIR=/app/migrations
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY shared ./shared
+COPY server ./server
+RUN pip install . && rm -rf build *.egg-info
+COPY client ./client
+COPY migrations ./migrations
+
+RUN useradd --create-home --uid 10001 hearts && mkdir -p /data && chown hearts:hearts /data
+USER hearts
+VOLUME ["/data"]
+EXPOSE 8000
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD python -c "import urllib.request, sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
+
+CMD ["hearts", "serve", "--host", "0.0.0.0"]

@@ -1,0 +1,139 @@
+"""One port for files, /healthz and stats; migrations; ``hearts serve`` starts, prints its address, stops cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+
+from server.db import Database, SchemaTooNew
+from server.table import CODE_ALPHABET, new_code
+
+
+class TestHttp:
+    async def test_healthz_counts_tables_and_connections(self, server):
+        await server.host("Anna")
+        status, headers, body = await server.get("/healthz")
+        assert status == 200 and headers["Content-Type"] == "application/json"
+        assert json.loads(body) == {"status": "ok", "tables": 1, "connections": 1}
+
+    async def test_static_files_index_for_table_links_types_and_no_traversal(self, server, tmp_path):
+        root = tmp_path / "client"
+        (root / "js").mkdir(parents=True)
+        (root / "index.html").write_text("<!doctype html><title>H</title>")
+        (root / "js" / "app.js").write_text("export {};")
+        (tmp_path / "secret.txt").write_text("no")
+        server.app.root = root
+        status, headers, body = await server.get("/")
+        assert status == 200 and headers["Content-Type"].startswith("text/html") and b"<title>H" in body
+        status, _, body2 = await server.get("/t/ABCDEF")
+        assert status == 200 and body2 == body
+        status, headers, _ = await server.get("/js/app.js")
+        assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+        for path in ("/../secret.txt", "/js/../../secret.txt", "/%2e%2e/secret.txt", "/missing.css", "/js/"):
+            status, _, _ = await server.get(path)
+            assert status == 404, path
+
+    async def test_missing_client_is_a_clean_404(self, server, tmp_path):
+        server.app.root = tmp_path / "nothing"
+        status, _, body = await server.get("/")
+        assert status == 404 and body == b"not found\n"
+
+    async def test_stats_need_a_known_token(self, server):
+        status, _, body = await server.get("/api/stats")
+        assert status == 400 and json.loads(body) == {"error": "missing_token"}
+        status, _, body = await server.get("/api/stats", {"X-Player-Token": "nobody"})
+        assert status == 404 and json.loads(body) == {"error": "unknown_player"}
+        p = await server.connect("Anna")
+        status, _, body = await server.get("/api/stats", {"X-Player-Token": p.welcome["player_token"]})
+        stats = json.loads(body)
+        assert status == 200 and stats["games_played"] == 0 and stats["lowest_score"] is None
+
+    async def test_a_returning_player_token_keeps_the_player(self, server):
+        p = await server.connect("Anna")
+        token = p.welcome["player_token"]
+        q = await server.connect("Anna B", token=token)
+        assert q.welcome["player_token"] == token and q.welcome["name"] == "Anna B"
+
+
+class TestCodes:
+    def test_codes_are_six_characters_without_look_alikes(self):
+        codes = {new_code(set()) for _ in range(200)}
+        assert len(codes) > 190  # random, not sequential
+        assert all(len(c) == 6 and set(c) <= set(CODE_ALPHABET) for c in codes)
+        assert not set("01OIL") & set(CODE_ALPHABET)
+
+
+class TestMigrations:
+    async def test_migrations_are_recorded_and_wal_is_on(self, tmp_path):
+        db = await Database.open(str(tmp_path / "a.db"))
+        assert await db.schema_version() == 1
+        await db.close()
+        con = sqlite3.connect(tmp_path / "a.db")
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [(1, "initial")]
+        con.close()
+        db = await Database.open(str(tmp_path / "a.db"))  # a second start applies nothing twice
+        assert await db.schema_version() == 1
+        await db.close()
+
+    async def test_a_newer_schema_is_refused(self, tmp_path):
+        path = tmp_path / "b.db"
+        await (await Database.open(str(path))).close()
+        con = sqlite3.connect(path)
+        con.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
+        con.commit()
+        con.close()
+        with pytest.raises(SchemaTooNew, match="99"):
+            await Database.open(str(path))
+
+    async def test_a_broken_migration_leaves_nothing_behind(self, tmp_path):
+        folder = tmp_path / "migs"
+        folder.mkdir()
+        (folder / "001_ok.sql").write_text("CREATE TABLE a (x INTEGER);")
+        (folder / "002_bad.sql").write_text("CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);")
+        with pytest.raises(sqlite3.OperationalError):
+            await Database.open(str(tmp_path / "c.db"), folder)
+        con = sqlite3.connect(tmp_path / "c.db")
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "a" in tables and "b" not in tables
+        assert con.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == 1
+        con.close()
+
+
+class TestServeCommand:
+    async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1001(self, tmp_path):
+        env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0")
+        hearts = Path(sys.executable).parent / "hearts"
+        proc = await asyncio.create_subprocess_exec(
+            str(hearts), "serve", "--port", "0", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+            match = re.match(r"Hartenjagen serving on http://127\.0\.0\.1:(\d+)/", line)
+            assert match, line
+            port = int(match.group(1))
+            async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+                await ws.send(json.dumps({"type": "hello", "version": 1, "name": "Anna"}))
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                proc.send_signal(signal.SIGTERM)
+                with pytest.raises(Exception):  # noqa: B017
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert ws.close_code == 1001
+            assert await asyncio.wait_for(proc.wait(), 10) == 0
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+        con = sqlite3.connect(tmp_path / "s.db")
+        assert con.execute("SELECT name FROM players").fetchall() == [("Anna",)]
+        con.close()
