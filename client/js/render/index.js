@@ -37,7 +37,7 @@ export function createRenderer(state, root) {
       reset(el.screen);
       if (kind === "table") patch(el.screen, TABLE_SKELETON);
     }
-    if (kind === "start") patch(el.screen, startHtml(state));
+    if (kind === "start") keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
     else drawTable(now);
     const hadFocus = el.overlay.contains(document.activeElement);
@@ -65,6 +65,22 @@ export function createRenderer(state, root) {
       if (again) again.focus();
     }
     patch(area("me"), meHtml(table));
+  }
+
+  // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen.
+  function keepingInputs(container, fn) {
+    const saved = [...container.querySelectorAll("input[id], select[id]")].map((e) => [e.id, e.type === "checkbox" ? e.checked : e.value]);
+    const focused = document.activeElement && container.contains(document.activeElement) ? document.activeElement.id : null;
+    if (!fn()) return;
+    for (const [id, value] of saved) {
+      const e = container.querySelector(`#${CSS.escape(id)}`);
+      if (!e) continue;
+      if (e.type === "checkbox") e.checked = value;
+      else e.value = value;
+    }
+    const variant = container.querySelector("#variant");
+    if (variant) for (const set of container.querySelectorAll(".variant-options")) set.hidden = set.dataset.variant !== variant.value;
+    if (focused) container.querySelector(`#${CSS.escape(focused)}`)?.focus();
   }
 
   // Held tricks and received-card highlights end by time: redraw when they do.

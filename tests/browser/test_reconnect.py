@@ -1,0 +1,46 @@
+"""A dropped connection: a visible reconnecting state, then the same seat and table as before."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .conftest import create_table, fill_and_start, hand_cards, play_one_legal, view
+
+
+def test_dropped_connection_reconnects_and_restores_the_table(open_page, shot):
+    page = open_page("/", name="Anna")
+    code = create_table(page, passing="off")
+    fill_and_start(page)
+    play_one_legal(page)
+    before = view(page)
+    seq = page.evaluate("() => window.hartenjagen.state.seq")
+
+    page.evaluate("() => window.hartenjagen.connection.drop()")
+    page.wait_for_selector("#conn .reconnecting")
+    shot(page, "reconnecting")
+    expect(page.locator("#conn .reconnecting")).to_have_count(0)
+    page.wait_for_function("() => window.hartenjagen.state.conn === 'online'")
+
+    # The same seat, the same hand and the same score; the table can be played on.
+    after = view(page)
+    assert page.evaluate("() => window.hartenjagen.state.session.code") == code
+    assert after["seat"] == before["seat"]
+    assert sorted(after["hand"]) == sorted(hand_cards(page))
+    assert set(after["hand"]) <= set(before["hand"])
+    assert page.evaluate("() => window.hartenjagen.state.seq") >= seq
+    assert page.url.endswith(f"/t/{code}")
+    play_one_legal(page)
+    shot(page, "restored")
+
+
+def test_reload_returns_to_the_same_seat(open_page, shot):
+    page = open_page("/", name="Anna")
+    code = create_table(page, passing="off")
+    fill_and_start(page)
+    play_one_legal(page)
+    hand = sorted(view(page)["hand"])
+    page.reload()
+    page.wait_for_selector(".hand .card")
+    assert sorted(hand_cards(page)) == hand
+    assert page.url.endswith(f"/t/{code}")
+    shot(page, "after-reload")
