@@ -17,6 +17,7 @@ from .deal import secure_deal, seeded_deal
 from .legal import legal_mask, refusal
 from .reasons import IllegalAction
 from .rules import PASS_NAMES, QS, Rules, make_rules
+from .scoring import hand_deltas, shooter_of
 
 DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = (
     "dealing",
@@ -216,7 +217,7 @@ class Game:
         """Play ``card`` for ``seat``; raise IllegalAction (state unchanged) if the rules refuse it."""
         if self.phase != PLAYING:
             raise IllegalAction("wrong_phase", seat, phase=self.phase)
-        if seat != self.turn:
+        if type(seat) is not int or seat != self.turn:
             raise IllegalAction("not_your_turn", seat)
         if type(card) is not int or not 0 <= card < 52:
             raise IllegalAction("bad_event", seat, detail=f"not a card: {card!r}")
@@ -259,8 +260,7 @@ class Game:
         rules = self.rules
         points = self.points_taken()
         self.moon_points = points
-        penalty = rules.penalty_mask
-        shooter = next((s for s in range(4) if penalty and self.taken[s] & penalty == penalty), -1)
+        shooter = shooter_of(rules, self.taken)
         if shooter >= 0 and not self.counting_down:
             if rules.moon == "choose":
                 self.moon_seat = shooter
@@ -284,16 +284,7 @@ class Game:
     def _score(self, shooter: int, choice: str | None) -> None:
         rules = self.rules
         points = self.moon_points
-        if choice is None:
-            sign = -1 if self.counting_down else 1
-            delta = [sign * p for p in points]
-        else:
-            bonus = [p - rules.points_of(t & rules.penalty_mask) for p, t in zip(points, self.taken, strict=False)]
-            total = rules.moon_total
-            if choice == "others":
-                delta = [b + (0 if s == shooter else total) for s, b in enumerate(bonus)]
-            else:
-                delta = [b - (total if s == shooter else 0) for s, b in enumerate(bonus)]
+        delta = hand_deltas(rules, self.taken, self.counting_down, choice)
         totals = self.totals
         for s in range(4):
             new = totals[s] + delta[s]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from .cards import HEARTS, SUIT_MASKS, Mask, mask_cards
 from .rules import QS, Rules
+from .scoring import hand_deltas
 
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 QS_BIT = 1 << QS
@@ -126,21 +127,10 @@ def playout(
 def score_hand(rules: Rules, taken: list[Mask], counting_down: bool = False, moon: str | None = None) -> list[int]:
     """Return the hand's score change per seat; a moon is scored by ``moon`` (default: the rule's).
 
-    With the rule "choose" a simulation scores the shooter's better choice, "others".
+    With the rule "choose" a simulation scores the shooter's choice as "others".
     """
-    points = [rules.points_of(t) for t in taken]
-    if counting_down:
-        return [-p for p in points]
-    penalty = rules.penalty_mask
-    for s in range(4):
-        if taken[s] & penalty == penalty:
-            total = rules.moon_total
-            choice = moon or rules.moon
-            bonus = [p - rules.points_of(t & penalty) for p, t in zip(points, taken, strict=False)]
-            if choice == "self":
-                return [b - (total if i == s else 0) for i, b in enumerate(bonus)]
-            return [b + (0 if i == s else total) for i, b in enumerate(bonus)]
-    return points
+    choice = moon or rules.moon
+    return hand_deltas(rules, taken, counting_down, "others" if choice == "choose" else choice)
 
 
 def random_hand(rules: Rules, rng: _random.Random) -> list[int]:

@@ -97,6 +97,12 @@ def test_counting_down_subtracts_the_points_and_a_mars_subtracts_15_from_the_tak
     ]
 
 
+def test_the_minus_ten_jack_still_lowers_your_total_while_a_dutch_game_counts_down():
+    rules = make_rules({"variant": "dutch", "jack_of_diamonds": -10})
+    assert score_hand(rules, _taken("JD 7H", "QS", "JC", "8H"), counting_down=True) == [-11, -5, -2, -1]
+    assert score_hand(rules, _taken("JD 7H", "QS", "JC", "8H")) == [-9, 5, 2, 1]
+
+
 # ------------------------------------------------------------------ whole hands through the game
 
 
