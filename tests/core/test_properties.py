@@ -108,7 +108,9 @@ def _check_hand_end(game: Game, totals_before: list[int], turned_before: bool) -
     assert last["moon"] == (full[0] if full else None)
     scores = last["scores"]
     if last["counting_down"]:
-        assert scores == [-p for p in points]
+        # penalty points count down; a bonus card (the -10 jack) still lowers the total
+        bonus = [rules.points_of(t & ~rules.penalty_mask) for t in game.taken]
+        assert scores == [b - (p - b) for p, b in zip(points, bonus, strict=True)]
     elif not full:
         assert scores == points
     expected_totals = []
