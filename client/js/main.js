@@ -84,7 +84,8 @@ const app = {
   request: renderer.request,
   setName(name) {
     if (name === prefs.name) return;
-    app.setPref("name", name);
+    prefs.name = name; // saved without a redraw: the player may be typing in the next field
+    savePrefs(prefs);
     // The name is told to the server in `hello`: greet again under the new name.
     if (conn.connected && helloName !== name && !state.session) conn.drop();
   },

@@ -70,7 +70,14 @@ export function createRenderer(state, root) {
   // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen.
   function keepingInputs(container, fn) {
     const saved = [...container.querySelectorAll("input[id], select[id]")].map((e) => [e.id, e.type === "checkbox" ? e.checked : e.value]);
-    const focused = document.activeElement && container.contains(document.activeElement) ? document.activeElement.id : null;
+    const active = document.activeElement && container.contains(document.activeElement) ? document.activeElement : null;
+    const focused = active ? active.id : null;
+    let caret = null;
+    try {
+      caret = active ? [active.selectionStart, active.selectionEnd] : null;
+    } catch {
+      caret = null; // number inputs have no selection
+    }
     if (!fn()) return;
     for (const [id, value] of saved) {
       const e = container.querySelector(`#${CSS.escape(id)}`);
@@ -80,7 +87,11 @@ export function createRenderer(state, root) {
     }
     const variant = container.querySelector("#variant");
     if (variant) for (const set of container.querySelectorAll(".variant-options")) set.hidden = set.dataset.variant !== variant.value;
-    if (focused) container.querySelector(`#${CSS.escape(focused)}`)?.focus();
+    const again = focused ? container.querySelector(`#${CSS.escape(focused)}`) : null;
+    if (again) {
+      again.focus();
+      if (caret && caret[0] !== null) try { again.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
+    }
   }
 
   // Held tricks and received-card highlights end by time: redraw when they do.

@@ -8,7 +8,7 @@ export function scoresHtml(state) {
   const v = table && table.view;
   if (!v) return `<p>${esc(t("no_hands_yet"))}</p>`;
   const order = seatsFromMe(table.you);
-  const head = order.map((s) => `<th scope="col">${esc(seatName(table, s))}</th>`).join("");
+  const head = order.map((s) => `<th scope="col"><span class="wind">${esc(t("seat_names")[s])}</span>${esc(seatName(table, s))}</th>`).join("");
   const rows = v.history.map((h, i) => {
     const cells = order.map((s) => {
       const moon = h.moon === s ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";
