@@ -1,14 +1,14 @@
 // The score table (seed 000's "Puntentabel"): per hand and running totals, moons marked, winners.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatName, seatsFromMe } from "./seats.js";
+import { seatName, plainName, seatsFromMe } from "./seats.js";
 
 export function scoresHtml(state) {
   const table = state.table;
   const v = table && table.view;
   if (!v) return `<p>${esc(t("no_hands_yet"))}</p>`;
   const order = seatsFromMe(table.you);
-  const head = order.map((s) => `<th scope="col"><span class="wind">${esc(t("seat_names")[s])}</span>${esc(seatName(table, s))}</th>`).join("");
+  const head = order.map((s) => `<th scope="col"><span class="wind">${esc(t("seat_names")[s])}</span>${esc(plainName(table, s))}</th>`).join("");
   const rows = v.history.map((h, i) => {
     const cells = order.map((s) => {
       const moon = h.moon === s ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";

@@ -11,7 +11,14 @@ export function position(seat, you) {
 export function seatName(table, seat) {
   const s = table.seats[seat];
   if (!s || s.kind === "empty" || !s.name) return `${t("seat_names")[seat]}`;
-  return s.name;
+  const shared = table.seats.some((o) => o.seat !== seat && o.name === s.name);
+  return shared ? `${s.name} (${t("seat_names")[seat]})` : s.name;
+}
+
+/** The name alone, for places that already show the seat's wind beside it. */
+export function plainName(table, seat) {
+  const s = table.seats[seat];
+  return s && s.kind !== "empty" && s.name ? s.name : t("seat_names")[seat];
 }
 
 /** The seats in the order the player sees them: self, left, top, right. */

@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
-import { position, seatName, moonTotal } from "./seats.js";
+import { position, seatName, plainName, moonTotal } from "./seats.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
@@ -37,7 +37,7 @@ export function opponentHtml(table, seat) {
   const backs = Array.from({ length: count }, () => cardBack(["mini"])).join("");
   const passed = v.phase === "passing" && v.has_passed && v.has_passed[seat] ? " has-passed" : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(seatName(table, seat))}</span> ${flags}</div>` +
+    `<div class="who"><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }
@@ -172,6 +172,6 @@ export function meHtml(table) {
   const me = table.you;
   const { acting, flags } = seatFlags(table, me);
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
-    `<span class="wind">${esc(t("seat_names")[me])}</span> <span class="name">${esc(seatName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
+    `<span class="wind">${esc(t("seat_names")[me])}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
     ` <span class="score">${scoreLine(v, me)}</span></div>`;
 }
