@@ -86,3 +86,15 @@ def test_a_short_game_ends_with_winners_a_new_game_button_and_statistics(open_pa
     page.click(".dialog-scores [data-action=new_game]")
     page.wait_for_selector(".lobby")
     expect(page.locator("[data-action=start]")).to_be_enabled()
+
+
+def test_dutch_table_deals_eight_cards_from_seven_up_and_skips_passing(open_page, shot):
+    page = open_page("/", viewport=PHONE, locale="nl-NL", name="Joke")
+    create_table(page, variant="dutch")
+    fill_and_start(page)
+    expect(page.locator(".hand .card")).to_have_count(8)
+    assert page.locator("[data-action=pass]").count() == 0
+    assert all(c[0] in "789TJQKA" for c in view(page)["hand"])
+    played = play_one_legal(page)
+    assert played[0] in "789TJQKA"
+    shot(page, "dutch")
