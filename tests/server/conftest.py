@@ -183,3 +183,60 @@ async def seat_four(server, options: dict | None = None) -> list[Player]:
         players.append(p)
     await host.until(lambda t: all(s["kind"] == "human" for s in t["seats"]))
     return players
+
+
+def events_of(p: Player) -> list[dict[str, Any]]:
+    """Every table event this client has received so far, oldest first, each once."""
+    seen: dict[int, dict[str, Any]] = {}
+    for msg in p.inbox:
+        if msg["type"] == "table":
+            for e in msg["events"]:
+                seen.setdefault(e["seq"], e)
+    return [seen[k] for k in sorted(seen)]
+
+
+def my_move(t: dict[str, Any]) -> bool:
+    """True when the table waits for this client's own pass, play or moon choice."""
+    view = t["view"]
+    return t["status"] == "playing" and view is not None and view["seat"] in view["to_act"]
+
+
+async def move_once(p: Player, choice: str = "others") -> None:
+    """Make this client's pending move with the first legal choice and read until the table shows it."""
+    view = p.table["view"]
+    if view["phase"] == "passing":
+        kind = "passed"
+        await p.send("pass", cards=view["hand"][: view["pass_count"]])
+    elif view["phase"] == "playing":
+        kind = "play"
+        await p.send("play", card=view["legal"][0])
+    else:
+        kind = "moon"
+        await p.send("moon", choice=choice)
+    while True:  # a table sent before the server saw this move does not count
+        msg = await p.recv()
+        assert msg["type"] != "error", msg
+        if msg["type"] == "table" and any(e["kind"] == kind and e.get("seat") == view["seat"] for e in msg["events"]):
+            return
+
+
+async def play_until(p: Player, stop: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+    """Answer this client's moves with the first legal choice until ``stop(table)`` holds; return that table."""
+    for _ in range(limit):
+        t = p.table
+        if stop(t):
+            return t
+        if my_move(t):
+            await move_once(p)
+        else:
+            await p.until(lambda t2, n=t["seq"]: t2["seq"] > n)
+    raise AssertionError("the condition never held")
+
+
+async def wait_for(cond: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+    """Wait until ``cond()`` holds (for server-side state no message announces)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        assert loop.time() < deadline, "timed out waiting for a condition"
+        await asyncio.sleep(0.02)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from shared.view import view_for
 
-from .conftest import seat_four
+from .conftest import events_of, play_until, seat_four
 
 
 async def to_mid_trick(players):
@@ -84,37 +82,28 @@ class TestReconnect:
         await friend.close()
         t = await host.until(lambda t: t["seats"][1]["away"], timeout=5)
         assert t["seats"][1]["kind"] == "human" and not t["seats"][1]["connected"]
-        # with Bram away a computer moves for him: Anna keeps playing and tricks go past his seat
-        for _ in range(400):
-            v = host.table["view"]
-            if any(e["kind"] == "play" and e["seat"] == 1 and e["auto"] for e in host.table["events"]):
-                break
-            if v["turn"] == 0:
-                await host.send("play", card=v["legal"][0])
-                await host.until(lambda t, n=host.table["seq"]: t["seq"] > n)
-            else:
-                await host.recv()
-        else:
-            raise AssertionError("nobody played for the away seat")
+
+        def auto_for_bram() -> list[dict]:
+            return [e for e in events_of(host) if e["kind"] == "play" and e["seat"] == 1 and e["auto"]]
+
+        # with Bram away a computer moves for him: Anna plays her cards and the trick goes past his seat.
+        # Bram must play in the first trick, and the hand cannot end while Anna holds back her next card.
+        await play_until(host, lambda t: bool(auto_for_bram()))
         back = await server.connect("Bram")
         await back.send("resume", code=code, seat_token=token)
         await back.expect("joined")
         t = await back.expect("table")
         assert t["seats"][1]["kind"] == "human" and t["seats"][1]["away"] is False and t["you"] == 1
-        seen = await host.until(lambda t: t["seats"][1]["connected"] and not t["seats"][1]["away"])
-        assert any(e["kind"] == "back" and e["seat"] == 1 for e in seen["events"])
-        # once back, nothing moves for him: when it is his turn the table waits
-        for _ in range(400):
-            v = host.table["view"]
-            if v["turn"] == 1 or v["phase"] != "playing":
-                break
-            if v["turn"] == 0:
-                await host.send("play", card=v["legal"][0])
-                await host.until(lambda t, n=host.table["seq"]: t["seq"] > n)
-            else:
-                await host.recv()
-        assert host.table["view"]["turn"] == 1
-        await back.drain()
-        seq = back.table["seq"]
-        await asyncio.sleep(0.5)
-        assert server.table(code).seq == seq
+        await host.until(lambda t: t["seats"][1]["connected"] and not t["seats"][1]["away"])
+        assert any(e["kind"] == "back" and e["seat"] == 1 for e in events_of(host))
+        autos = len(auto_for_bram())
+        # once back, nothing moves for him: the hand cannot end without his cards, so his turn comes
+        t = await play_until(host, lambda t: t["view"]["turn"] == 1)
+        table = server.table(code)
+        assert table.auto_seats() == [] and not server.app.hub._pending.get(code) and t["deadline"] is None
+        assert len(auto_for_bram()) == autos
+        # and the move is his own
+        t = await back.until(lambda t: t["view"]["turn"] == 1)
+        await back.send("play", card=t["view"]["legal"][0])
+        t = await host.until(lambda t: any(e["kind"] == "play" and e["seat"] == 1 for e in t["events"]))
+        assert [e["auto"] for e in t["events"] if e["kind"] == "play" and e["seat"] == 1] == [False]
