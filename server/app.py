@@ -139,7 +139,7 @@ class App:
             await asyncio.gather(writer, return_exceptions=True)
 
     async def start(self) -> Server:
-        """Start listening; return the websockets server."""
+        """Listen, then start the computer players' workers (off the event loop); return the websockets server."""
         self.server = await serve(
             self.handler,
             self.config.host,
@@ -148,6 +148,7 @@ class App:
             max_size=self.config.max_frame,
             server_header="Hartenjagen",
         )
+        await self.thinker.start()
         return self.server
 
     def address(self) -> tuple[str, int]:

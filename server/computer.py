@@ -7,7 +7,7 @@ import logging
 import multiprocessing
 import random
 import secrets
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from shared.bots import make_player
@@ -25,27 +25,70 @@ def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
     return make_player("random", random.randrange(2**32)).decide(view)
 
 
+def fits(intent: Any, view: dict[str, Any]) -> bool:
+    """Return True if ``intent`` is a move the game accepts from the seat of ``view`` (its own cards only)."""
+    if not isinstance(intent, dict):
+        return False
+    kind, phase = intent.get("type"), view.get("phase")
+    if kind == "pass" and phase == "passing":
+        cards = intent.get("cards")
+        hand = view["hand"]
+        return (
+            isinstance(cards, list)
+            and len(cards) == view["pass_count"]
+            and all(isinstance(c, str) and c in hand for c in cards)
+            and len(set(cards)) == len(cards)
+        )
+    if kind == "play" and phase == "playing":
+        return isinstance(intent.get("card"), str) and intent["card"] in view["legal"]
+    if kind == "moon" and phase == "moon_choice":
+        return intent.get("choice") in view["moon_choices"]
+    return False
+
+
+def _noop() -> None:
+    """Do nothing in a worker (used to start the pool's processes off the event loop)."""
+
+
 class Thinker:
     """Runs computer decisions away from the event loop; ``workers`` processes, or threads when 0."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor: Executor | None = None
+        self._lock: asyncio.Lock | None = None
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.workers > 0:
-                ctx = multiprocessing.get_context("forkserver")
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
-            else:
-                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
-        return self._executor
+    def _make(self) -> Executor:
+        """Create the pool and start a worker (blocking: starting the process server takes a while)."""
+        if self.workers <= 0:
+            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
+        ctx = multiprocessing.get_context("forkserver")
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        pool.submit(_noop).result()
+        return pool
+
+    async def start(self) -> Executor:
+        """Return the pool, creating it in a thread so that the event loop never waits for processes to start."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if self._executor is None:
+                self._executor = await asyncio.to_thread(self._make)
+            return self._executor
 
     async def decide(self, level: str, view: dict[str, Any]) -> dict[str, Any] | None:
         """Return the computer's intent for ``view``; on any failure fall back to a simple legal move."""
         loop = asyncio.get_running_loop()
+        pool = None
         try:
-            return await loop.run_in_executor(self._pool(), decide, level, secrets.randbits(32), view)
+            pool = await self.start()
+            return await loop.run_in_executor(pool, decide, level, secrets.randbits(32), view)
+        except BrokenExecutor:  # a worker died: start a fresh pool for the next decision
+            log.error("the computer players' worker pool broke; starting a new one")
+            if pool is not None and self._executor is pool:
+                self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            return fallback(view)
         except Exception:  # a broken computer player must never stall a table
             log.exception("computer player %s failed; playing a simple legal move", level)
             return fallback(view)

@@ -29,10 +29,11 @@ class Config:
     msg_burst: float = 40.0
     code_failures: int = 10
     code_window: float = 60.0
+    timer_min: int = 5
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
-        """Return the defaults overridden by HEARTS_HOST, HEARTS_PORT, HEARTS_DB, HEARTS_BOT_DELAY, ..."""
+        """Return the defaults overridden by HEARTS_<FIELD> variables (HEARTS_PORT, HEARTS_TIMER_MIN, ...)."""
         env = os.environ if env is None else env
         cfg = cls()
         for name, kind in (
@@ -43,6 +44,7 @@ class Config:
             ("grace", float),
             ("idle_timeout", float),
             ("bot_workers", int),
+            ("timer_min", int),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

@@ -11,14 +11,14 @@ from typing import Any
 from shared.rules import RulesError, make_rules
 from shared.view import view_for
 
-from .computer import Thinker, fallback
+from .computer import Thinker, fallback, fits
 from .config import Config
 from .db import Database
 from .errors import ProtocolError
-from .messages import PROTOCOL_VERSION
+from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .seat_view import hint_message, table_message
-from .table import FINISHED, Table, new_code
+from .table import FINISHED, PLAYING_STATUS, Table, new_code
 
 log = logging.getLogger("hearts.server")
 OUTBOX_LIMIT = 200
@@ -132,11 +132,10 @@ class Hub:
             intent = await self.thinker.decide(level, view)
             if self.tables.get(table.code) is not table or table.current_key() != key or s not in table.auto_seats():
                 return  # the table moved on (or the person came back) while the computer thought
-            try:
-                table.act(s, intent or {}, auto=for_human)
-            except (ProtocolError, KeyError):
-                log.warning("computer %s made a refused move %r at %s; playing a simple legal move", level, intent, s)
-                table.act(s, fallback(view_for(table.game, s)), auto=for_human)
+            if not fits(intent, view):
+                log.warning("computer %s chose %r at seat %s; playing a simple legal move", level, intent, s)
+                intent = fallback(view)
+            table.act(s, intent, auto=for_human)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -325,7 +324,12 @@ class Hub:
         self._host_action(client, "start")
 
     def _on_set_timer(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "set_timer", msg["seconds"])
+        seconds, low = msg["seconds"], self.config.timer_min
+        if seconds is not None and not low <= seconds <= TIMER_MAX:
+            raise ProtocolError(
+                "bad_message", field="seconds", detail=f"expected a whole number from {low} to {TIMER_MAX}"
+            )
+        self._host_action(client, "set_timer", seconds)
 
     def _on_new_game(self, client: Client, msg: dict[str, Any]) -> None:
         self._host_action(client, "new_game")
@@ -345,18 +349,19 @@ class Hub:
     async def _on_hint(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)
         game = table.game
-        if game is None or client.seat not in game.to_act():
+        if game is None or table.status != PLAYING_STATUS or client.seat not in game.to_act():
             raise ProtocolError("not_now", detail="a hint only when it is your move")
         view = view_for(game, client.seat)
-        intent = await self.thinker.decide("hard", view) or {}
-        if intent.get("type") == "pass":
+        intent = await self.thinker.decide("hard", view)
+        if not fits(intent, view):
+            log.warning("the hard computer player hinted %r; hinting a simple legal move instead", intent)
+            intent = fallback(view)
+        if intent["type"] == "pass":
             client.push(hint_message(list(intent["cards"]), None))
-        elif intent.get("type") == "play":
+        elif intent["type"] == "play":
             client.push(hint_message([intent["card"]], None))
-        elif intent.get("type") == "moon":
-            client.push(hint_message([], intent["choice"]))
         else:
-            client.push(hint_message([], None))
+            client.push(hint_message([], intent["choice"]))
 
     def _on_leave(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)

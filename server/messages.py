@@ -15,7 +15,7 @@ PROTOCOL_VERSION = 1
 MAX_NAME = 24
 MAX_TOKEN = 64
 CODE_LENGTH = 6
-TIMER_RANGE = (5, 300)
+TIMER_MAX = 300  # the lower bound is the server's ``timer_min`` (default 5), checked by the hub
 
 
 def _int_range(low: int, high: int) -> Callable[[Any], Any]:
@@ -82,7 +82,9 @@ def _choice(value: Any) -> str:
 def _timer(value: Any) -> int | None:
     if value is None:
         return None
-    return _int_range(*TIMER_RANGE)(value)
+    if type(value) is not int:
+        raise ValueError("a whole number of seconds or null")
+    return value  # the range (timer_min..TIMER_MAX) depends on the server's settings: the hub checks it
 
 
 def _last_seq(value: Any) -> int:

@@ -31,12 +31,19 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--bot-workers", type=int, default=env.bot_workers, help="processes for computer players (0: threads)"
     )
+    serve.add_argument(
+        "--timer-min",
+        type=int,
+        default=env.timer_min,
+        help=f"shortest turn timer a host may set, in seconds (HEARTS_TIMER_MIN, default {env.timer_min})",
+    )
     serve.set_defaults(func=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT."""
     from .app import run
+    from .messages import TIMER_MAX
 
     if not 0 <= args.port <= 65535:
         print(f"--port {args.port}: choose 0..65535", file=sys.stderr)
@@ -49,6 +56,7 @@ def serve_command(args: argparse.Namespace) -> int:
         grace=max(0.0, args.grace),
         idle_timeout=max(1.0, args.idle_timeout),
         bot_workers=max(0, args.bot_workers),
+        timer_min=min(max(1, args.timer_min), TIMER_MAX),
     )
     try:
         asyncio.run(run(config))

@@ -197,8 +197,9 @@ class Table:
 
     def seat_by_token(self, token: str) -> Seat | None:
         """Return the human seat whose secret token is ``token``."""
+        given = token.encode()  # bytes: compare_digest refuses str with non-ASCII characters
         for s in self.seats:
-            if s.kind == "human" and s.token and secrets.compare_digest(s.token, token):
+            if s.kind == "human" and s.token and secrets.compare_digest(s.token.encode(), given):
                 return s
         return None
 

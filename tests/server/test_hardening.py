@@ -1,0 +1,69 @@
+"""What a client or a broken computer player must not be able to do to a table or the server."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from .conftest import move_once, my_move, state_of
+from .test_full_game import play_out
+from .test_table_life import with_bots
+
+
+class TestHardening:
+    async def test_a_seat_token_with_non_ascii_characters_is_just_a_wrong_token(self, server):
+        host = await server.host("Anna")
+        code = host.joined["code"]
+        before = state_of(server.table(code))
+        eve = await server.connect("Eve")
+        err = await eve.error("resume", code=code, seat_token="é" * 20)
+        assert err["code"] == "bad_token"
+        assert state_of(server.table(code)) == before
+        await eve.send("ping")
+        assert (await eve.expect("pong"))["type"] == "pong"  # still connected
+
+    async def test_a_hint_from_a_misbehaving_computer_player_is_replaced_by_a_legal_card(self, server):
+        host = await with_bots(server, options={"variant": "classic", "passing": "off", "end_score": 100})
+        await host.send("start")
+        t = await host.until(my_move)
+        mine = set(t["view"]["hand"])
+        foreign = next(c for c in ("2C", "2D", "2S", "2H", "3C", "3D") if c not in mine)
+
+        async def wrong(level, view):
+            return {"type": "play", "card": foreign}  # a card from someone else's hand
+
+        server.app.hub.thinker.decide = wrong
+        await host.send("hint")
+        hint = await host.expect("hint")
+        assert len(hint["cards"]) == 1 and hint["cards"][0] in host.table["view"]["legal"]
+
+    async def test_computer_players_that_choose_nonsense_still_play_legal_cards(self, server):
+        host = await with_bots(server, options={"variant": "classic", "end_score": 25})
+        answers = iter([None, {"type": "play", "card": 5}, {"type": "pass", "cards": ["QS"]}, {"type": "dance"}])
+
+        async def nonsense(level, view):
+            return next(answers, {"type": "play", "card": "ZZ"})
+
+        server.app.hub.thinker.decide = nonsense
+        await host.send("start")
+        await host.until(lambda t: t["status"] == "playing")
+        final = await play_out(host)
+        assert final["status"] == "finished" and max(final["view"]["totals"]) >= 25
+
+    async def test_the_worker_processes_start_with_the_server_not_on_the_first_move(self, make_server):
+        server = await make_server(bot_workers=1)
+        pool = server.app.thinker._executor
+        assert pool is not None and pool._processes and all(p.is_alive() for p in pool._processes.values())
+
+    async def test_a_killed_worker_process_does_not_stop_the_game(self, make_server):
+        server = await make_server(bot_workers=1)
+        host = await with_bots(server, options={"variant": "classic", "passing": "off", "end_score": 25})
+        await host.send("start")
+        await host.until(my_move)
+        pool = server.app.thinker._executor
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        await move_once(host)
+        final = await play_out(host)
+        assert final["status"] == "finished"
+        assert server.app.thinker._executor is not pool  # a fresh pool took over
