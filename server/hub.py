@@ -348,20 +348,27 @@ class Hub:
 
     async def _on_hint(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)
-        game = table.game
-        if game is None or table.status != PLAYING_STATUS or client.seat not in game.to_act():
+        game, seat = table.game, client.seat
+        if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
             raise ProtocolError("not_now", detail="a hint only when it is your move")
-        view = view_for(game, client.seat)
+        if seat in table.hints:  # one hard-player search per decision, however often it is asked
+            client.push(table.hints[seat])
+            return
+        key = table.current_key()
+        view = view_for(game, seat)
         intent = await self.thinker.decide("hard", view)
         if not fits(intent, view):
             log.warning("the hard computer player hinted %r; hinting a simple legal move instead", intent)
             intent = fallback(view)
         if intent["type"] == "pass":
-            client.push(hint_message(list(intent["cards"]), None))
+            answer = hint_message(list(intent["cards"]), None)
         elif intent["type"] == "play":
-            client.push(hint_message([intent["card"]], None))
+            answer = hint_message([intent["card"]], None)
         else:
-            client.push(hint_message([], intent["choice"]))
+            answer = hint_message([], intent["choice"])
+        if table.current_key() == key == table.decision_key and client.seat == seat:
+            table.hints[seat] = answer
+        client.push(answer)
 
     def _on_leave(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)

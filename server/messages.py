@@ -126,7 +126,7 @@ def parse_message(frame: str | bytes) -> dict[str, Any]:
         raise ProtocolError("bad_json")
     try:
         data = json.loads(frame)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deep
         raise ProtocolError("bad_json") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json")

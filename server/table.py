@@ -78,6 +78,7 @@ class Table:
     decision_key: tuple | None = None
     timed_out: set[int] = field(default_factory=set)
     ready: set[int] = field(default_factory=set)
+    hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for the current decision only
     started_at: float = 0.0
     recorded: bool = False
     grace: float = 30.0
@@ -370,6 +371,7 @@ class Table:
         if key != self.decision_key:
             self.decision_key = key
             self.timed_out.clear()
+            self.hints.clear()
             waits_for_human = key is not None and any(self.seats[s].kind == "human" for s in self.game.to_act())
             self.deadline = now + self.timer if (self.timer and waits_for_human) else None
 

@@ -22,6 +22,8 @@ async def started_table(server):
 CASES = [
     ("not json", "bad_json"),
     ("[1, 2]", "bad_json"),
+    ("[" * 2000 + "]" * 2000, "bad_json"),  # nested deeper than the parser's recursion limit
+    ('{"type": "create", "options": {"a": ' + "[" * 1500 + "]" * 1500 + "}}", "bad_json"),
     ('{"type": "dance"}', "unknown_type"),
     ('{"no_type": 1}', "unknown_type"),
     ('{"type": "play"}', "bad_message"),

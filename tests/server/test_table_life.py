@@ -73,11 +73,23 @@ class TestHint:
         assert err["code"] == "not_now"  # before the start
         await host.send("start")
         t = await host.until(lambda t: t["status"] == "playing")
+        searches = []
+        decide = server.app.hub.thinker.decide
+
+        async def counted(level, view):
+            if level == "hard":  # the computer players at this table are easy
+                searches.append(level)
+            return await decide(level, view)
+
+        server.app.hub.thinker.decide = counted
         await host.send("hint")
         hint = await host.expect("hint")
         cards = hint["cards"]
         assert len(cards) == 3 and len(set(cards)) == 3 and set(cards) <= set(t["view"]["hand"])
         assert "choice" not in hint
+        # asking again for the same decision gives the same answer without a second search
+        await host.send("hint")
+        assert await host.expect("hint") == hint and searches == ["hard"]
         await host.send("pass", cards=cards)  # the hint is a pass the game accepts
         t = await host.until(lambda t: t["view"]["phase"] == "playing")
         assert sorted(t["view"]["passed"]) == sorted(cards)
@@ -85,6 +97,7 @@ class TestHint:
         await host.send("hint")
         hint = await host.expect("hint")
         assert len(hint["cards"]) == 1 and hint["cards"][0] in host.table["view"]["legal"]
+        assert searches == ["hard", "hard"]
         await host.send("play", card=hint["cards"][0])
         await host.until(lambda t: any(e["kind"] == "play" and e["seat"] == 0 for e in t["events"]))
 
