@@ -42,7 +42,7 @@ def hearts_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server_url() -> Iterator[str]:
     """Start `hearts serve` on port 0 with a temporary database and no bot delay; yield its address."""
     tmp = tempfile.mkdtemp(prefix="hearts-browser-")
@@ -87,7 +87,7 @@ def server_url() -> Iterator[str]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
