@@ -21,9 +21,9 @@ COPY migrations ./migrations
 RUN useradd --create-home --uid 10001 hearts && mkdir -p /data && chown hearts:hearts /data
 USER hearts
 VOLUME ["/data"]
-EXPOSE 8000
+EXPOSE ${HEARTS_PORT}
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-    CMD python -c "import urllib.request, sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
+    CMD python -c "import os, sys, urllib.request; url = 'http://127.0.0.1:%s/healthz' % os.environ.get('HEARTS_PORT', '8000'); sys.exit(0 if urllib.request.urlopen(url, timeout=4).status == 200 else 1)"
 
 CMD ["hearts", "serve", "--host", "0.0.0.0"]

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -63,6 +64,27 @@ class TestHttp:
         token = p.welcome["player_token"]
         q = await server.connect("Anna B", token=token)
         assert q.welcome["player_token"] == token and q.welcome["name"] == "Anna B"
+
+
+class TestDockerfile:
+    async def test_the_healthcheck_asks_the_port_in_hearts_port(self, server):
+        text = (Path(__file__).resolve().parents[2] / "Dockerfile").read_text()
+        command = re.search(r"HEALTHCHECK[^\n]*\\\n\s*CMD (.+)", text).group(1)
+        port = server.http.rsplit(":", 1)[1]
+        path = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+        async def check(hearts_port: str) -> int:
+            env = {**os.environ, "PATH": path, "HEARTS_PORT": hearts_port}
+            proc = await asyncio.create_subprocess_exec(
+                "sh", "-c", command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            return await proc.wait()
+
+        assert await check(port) == 0
+        with socket.socket() as sock:  # a port nothing listens on
+            sock.bind(("127.0.0.1", 0))
+            closed = str(sock.getsockname()[1])
+        assert await check(closed) != 0
 
 
 class TestCodes:
