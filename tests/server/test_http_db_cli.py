@@ -134,7 +134,7 @@ class TestMigrations:
 
 class TestServeCommand:
     async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1001(self, tmp_path):
-        env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0")
+        env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0", HEARTS_TIMER_MIN="2")
         hearts = Path(sys.executable).parent / "hearts"
         proc = await asyncio.create_subprocess_exec(
             str(hearts), "serve", "--port", "0", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -147,6 +147,13 @@ class TestServeCommand:
             async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
                 await ws.send(json.dumps({"type": "hello", "version": 1, "name": "Anna"}))
                 assert json.loads(await ws.recv())["type"] == "welcome"
+                # HEARTS_TIMER_MIN lowers the shortest turn timer a host may set
+                await ws.send(json.dumps({"type": "create", "options": {}}))
+                await ws.send(json.dumps({"type": "set_timer", "seconds": 2}))
+                while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "error":
+                    if msg["type"] == "table" and msg["turn_timer"] == 2:
+                        break
+                assert msg["type"] == "table", msg
                 proc.send_signal(signal.SIGTERM)
                 with pytest.raises(Exception):  # noqa: B017
                     await asyncio.wait_for(ws.recv(), 10)

@@ -1,0 +1,60 @@
+"""docs/protocol.md names exactly the messages, events, error codes and table fields the server uses."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from server.errors import MESSAGES
+from server.messages import SCHEMAS
+from server.seat_view import table_message
+from server.table import Table
+from shared.rules import make_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "protocol.md").read_text()
+
+
+def section(title: str) -> str:
+    """The text of one ``##``/``###`` section of the document."""
+    start = DOC.index(title)
+    rest = DOC[start + len(title) :]
+    end = re.search(r"\n#{2,3} ", rest)
+    return rest[: end.start()] if end else rest
+
+
+def first_column(text: str) -> set[str]:
+    """The backticked names in the first column of the markdown tables in ``text``."""
+    names: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("| `"):
+            names.update(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
+    return names
+
+
+def server_source() -> str:
+    """The modules that build what the table server sends."""
+    return "\n".join((ROOT / "server" / name).read_text() for name in ("app.py", "hub.py", "seat_view.py", "errors.py"))
+
+
+class TestProtocolDoc:
+    def test_every_client_message_is_documented_and_nothing_more(self):
+        assert first_column(section("## Messages: client to server")) == set(SCHEMAS)
+
+    def test_every_server_message_is_documented_and_nothing_more(self):
+        sent = set(re.findall(r'"type": "([a-z_]+)"', server_source()))
+        assert first_column(section("## Messages: server to client")) == sent
+
+    def test_every_error_code_is_documented_and_nothing_more(self):
+        assert first_column(section("## Errors")) == set(MESSAGES)
+
+    def test_every_event_is_documented_and_nothing_more(self):
+        emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table.py").read_text()))
+        assert first_column(section("### Events")) == emitted
+
+    def test_the_table_example_has_exactly_the_fields_the_server_sends(self):
+        example = json.loads(re.search(r"```json\n(.*?)```", section("### `table`"), re.S).group(1))
+        sent = table_message(Table("K7QXPM", {}, make_rules({"variant": "classic"})), 0, 0)
+        assert set(example) == set(sent)
+        assert set(example["seats"][0]) == set(sent["seats"][0])
