@@ -173,7 +173,7 @@ class Table:
         seat.kind, seat.level = kind, level
         self.ready.discard(seat.index)
         if kind == "bot":
-            seat.name = bot_name(level)
+            seat.name = bot_name(seat.index)
             self.emit("seated", seat=seat.index, name=seat.name, who="bot")
         else:
             seat.name = None
@@ -240,7 +240,7 @@ class Table:
         s = self.seats[seat]
         if s.kind != "empty":
             raise ProtocolError("seat_taken", seat=seat)
-        s.kind, s.level, s.name = "bot", level, bot_name(level)
+        s.kind, s.level, s.name = "bot", level, bot_name(seat)
         self.emit("seated", seat=seat, name=s.name, who="bot")
 
     def remove_bot(self, by: int, seat: int) -> None:
@@ -258,7 +258,7 @@ class Table:
         self._check_waiting("adding computer players")
         for s in self.seats:
             if s.kind == "empty":
-                s.kind, s.level, s.name = "bot", level, bot_name(level)
+                s.kind, s.level, s.name = "bot", level, bot_name(s.index)
                 self.emit("seated", seat=s.index, name=s.name, who="bot")
 
     def set_timer(self, by: int, seconds: int | None) -> None:
@@ -419,6 +419,9 @@ class Table:
         }
 
 
-def bot_name(level: str | None) -> str:
-    """Return the display name of a computer player."""
-    return f"Computer ({level})"
+BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne")
+
+
+def bot_name(seat: int) -> str:
+    """Return the display name of the computer player on ``seat`` (one name per chair, never twice)."""
+    return BOT_NAMES[seat]
