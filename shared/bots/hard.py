@@ -30,7 +30,7 @@ DEFAULT_MS = 200.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
 PLAYS_PER_MS = 1200.0
 #: Wall-clock stop, whatever the budget.
-MAX_MS = 900.0
+MAX_MS = 800.0
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
 #: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.

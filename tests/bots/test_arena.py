@@ -1,0 +1,50 @@
+"""The arena plays duplicate deals (every deal in every seating) and reports figures as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+from server.arena import run_arena
+from server.cli import main
+
+
+def test_every_deal_is_played_once_in_each_seating():
+    res = run_arena(["easy", "random", "random", "random"], hands=12, seed=4, keep_log=True)
+    assert res["hands"] == 12 and res["deals"] == 3
+    seats_of_easy = defaultdict(set)
+    for entry in res["log"]:
+        seats_of_easy[entry["deal"]].add(entry["seats"].index("easy"))
+    assert seats_of_easy == {0: {0, 1, 2, 3}, 1: {0, 1, 2, 3}, 2: {0, 1, 2, 3}}
+
+
+def test_the_same_seed_replays_the_same_scores():
+    a = run_arena(["medium", "easy", "easy", "easy"], hands=8, seed=2, keep_log=True)
+    b = run_arena(["medium", "easy", "easy", "easy"], hands=8, seed=2, jobs=2, keep_log=True)
+    key = lambda e: (e["deal"], e["rotation"])  # noqa: E731
+    assert sorted(a["log"], key=key) == sorted(b["log"], key=key)
+    assert a["players"][0]["points_per_hand"] == b["players"][0]["points_per_hand"]
+
+
+def test_json_output_has_the_figures_per_player(capsys):
+    assert main(["arena", "--players", "medium,easy,easy,random", "--hands", "8", "--seed", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    names = [p["name"] for p in out["players"]]
+    assert names == ["medium", "easy", "random"]
+    for p in out["players"]:
+        for field in ("points_per_hand", "ci95", "decision_ms_median", "decision_ms_max", "win_rate", "moons"):
+            assert field in p
+    seats = {p["name"]: p["seats"] for p in out["players"]}
+    assert seats == {"medium": 1, "easy": 2, "random": 1}
+    # every hand hands out the deck's points: per-hand scores over all seats add up to 26 or a moon's 78
+    total = sum(p["points_per_hand"] * p["seats"] for p in out["players"])
+    assert 26 <= total <= 78
+    assert {d["a"] for d in out["differences"]} == {"medium", "easy"}
+
+
+def test_text_report_and_bad_players(capsys):
+    assert main(["arena", "--players", "easy,easy,easy,easy", "--hands", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "pts/hand" in text and "easy" in text
+    assert main(["arena", "--players", "easy,easy,grandmaster,easy", "--hands", "4"]) == 2
+    assert main(["arena", "--players", "easy,easy", "--hands", "4"]) == 2
