@@ -15,6 +15,7 @@ this machine's rollouts run, and ``max_ms`` is a wall-clock safety stop.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUIT_MASKS, mask_names
@@ -110,7 +111,7 @@ def candidates(k: Knowledge) -> list[int]:
     return out
 
 
-def _valuer(k: Knowledge):
+def _valuer(k: Knowledge) -> Callable[[list[int]], float]:
     """Return a function scoring one hand's outcome (score change per seat) for this seat, game in mind."""
     rules, seat, totals = k.rules, k.seat, k.totals
     others = [s for s in range(4) if s != seat]
@@ -123,6 +124,7 @@ def _valuer(k: Knowledge):
     near = max(totals) + rules.moon_total >= end_score if reach else down
 
     def value(scores: list[int]) -> float:
+        """Return the worth of one outcome for this seat."""
         u = -scores[seat] + share * scores[rival]
         if near:
             new = [totals[s] + scores[s] for s in range(4)]
