@@ -93,9 +93,11 @@ class HardPlayer(Player):
 
 
 def candidates(k: Knowledge) -> list[int]:
-    """Return one legal card per group of equivalent cards (same suit and points, no unseen card between)."""
+    """Return one legal card per group of equal cards (same suit and points, nothing out or in the trick between)."""
     out: list[int] = []
     points = k.rules.card_points
+    # cards still out, and the cards of the current trick, tell two of our cards apart
+    gaps = k.unseen | sum(1 << c for _, c in k.trick)
     for s in range(4):
         m = k.legal & SUIT_MASKS[s]
         prev = -1
@@ -103,7 +105,7 @@ def candidates(k: Knowledge) -> list[int]:
             b = m & -m
             c = b.bit_length() - 1
             m ^= b
-            if prev >= 0 and points[prev] == points[c] and not (k.unseen >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
+            if prev >= 0 and points[prev] == points[c] and not (gaps >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
                 prev = c
                 continue
             out.append(c)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from shared.bots import make_player
+from shared.bots.hard import candidates
 from shared.bots.knowledge import Knowledge
 from shared.bots.sampling import Sampler
 from shared.cards import SUIT_MASKS, mask_names, parse_mask
@@ -114,3 +115,19 @@ def test_sampled_deals_respect_voids_passed_cards_and_sizes():
         assert not hands[1] & SUIT_MASKS[1] and not hands[2] & SUIT_MASKS[1]  # West and North showed no diamonds
         union = hands[0] | hands[1] | hands[2] | hands[3]
         assert union == k.rules.deck & ~k.played
+
+
+def test_hard_tells_apart_cards_split_by_the_card_led():
+    game = dealt(
+        NO_PASS,
+        [
+            "2C 5D 7D 2S 3S 4S 5S 6S 7S 8S 9S TS 2H",
+            "3C 5C 6C 7C 8C 9C TC JC QC KC 3H 4H 5H",
+            "4C 2D 3D 4D 8D 9D TD 6H 7H 8H 9H TH JH",
+            "AC 6D JD QD KD AD JS QS KS AS QH KH AH",
+        ],
+    )
+    play(game, "2C", "3C", "4C", "AC", "6D")
+    k = Knowledge(view_for(game, 0))
+    # nothing is out between 5♦ and 7♦, but the 6♦ led splits them: one ducks, the other wins
+    assert sorted(mask_names(sum(1 << c for c in candidates(k)))) == ["5D", "7D"]
