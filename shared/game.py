@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, Mask, mask_names, parse_card, parse_mask
+from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, Mask, mask_cards, mask_names, parse_card, parse_mask
 from .deal import secure_deal, seeded_deal
 from .legal import legal_mask, refusal
 from .reasons import IllegalAction
@@ -112,12 +112,12 @@ class Game:
         """Return, for every card in ``seat``'s hand it may not play now, the reason code and params."""
         hand = self.hands[seat]
         if self.phase != PLAYING:
-            return {c: ("wrong_phase", {"phase": self.phase}) for c in _cards(hand)}
+            return {c: ("wrong_phase", {"phase": self.phase}) for c in mask_cards(hand)}
         if seat != self.turn:
-            return {c: ("not_your_turn", {}) for c in _cards(hand)}
+            return {c: ("not_your_turn", {}) for c in mask_cards(hand)}
         led, first = self._context()
         legal = legal_mask(self.rules, hand, led, first, self.hearts_broken)
-        return {c: refusal(self.rules, hand, led, first, self.hearts_broken, c) for c in _cards(hand & ~legal)}
+        return {c: refusal(self.rules, hand, led, first, self.hearts_broken, c) for c in mask_cards(hand & ~legal)}
 
     def points_taken(self) -> list[int]:
         """Return the points each seat has taken so far in this hand."""
@@ -359,15 +359,6 @@ class Game:
             "moon_seat": self.moon_seat,
             "winners": list(self.winners),
         }
-
-
-def _cards(mask: Mask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _mask_strict(cards: Iterable[int]) -> Mask:

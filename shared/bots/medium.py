@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import HEARTS, SPADES, SUIT_MASKS, Mask, mask_names
+from ..cards import HEARTS, SPADES, SUIT_MASKS, Mask, mask_cards, mask_names
 from .base import Player
 from .knowledge import HEARTS_MASK, QS_BIT, Knowledge, low, rank_low, rank_top, top
 from .passing import AS, KS, choose_pass, is_moon_hand
@@ -45,7 +45,7 @@ def shooting(k: Knowledge) -> bool:
     if k.counting_down or any(k.taken[s] & pen for s in range(4) if s != k.seat):
         return False
     mine = k.rules.points_of(k.taken[k.seat] & pen)
-    losers = sum(1 for c in _cards(k.hand) if k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1))
+    losers = sum(1 for c in mask_cards(k.hand) if k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1))
     if mine * 2 >= k.rules.moon_total and losers <= 1:
         return True
     return k.tricks_done <= 1 and losers <= 2 and is_moon_hand(k.rules, k.hand)
@@ -159,7 +159,7 @@ def _shoot(k: Knowledge) -> int:
     """Going for the moon: win every trick with points, lead winners, throw away losers."""
     legal = k.legal
     if not k.trick:
-        winners = [c for c in _cards(legal) if not k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1)]
+        winners = [c for c in mask_cards(legal) if not k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1)]
         if winners:
             return max(winners, key=lambda c: (c // 13 != HEARTS, c % 13))
         return rank_top(legal)
@@ -233,12 +233,3 @@ def _bonus(k: Knowledge) -> Mask:
 def _after(k: Knowledge) -> list[int]:
     """Return the seats still to play to the current trick after this one."""
     return [(k.seat + i) % 4 for i in range(1, 4 - len(k.trick))]
-
-
-def _cards(m: Mask) -> list[int]:
-    out = []
-    while m:
-        b = m & -m
-        out.append(b.bit_length() - 1)
-        m ^= b
-    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS, Mask
+from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS, Mask, mask_cards
 from ..rules import QS, Rules
 
 AS, KS = QS + 2, QS + 1
@@ -17,8 +17,8 @@ def is_moon_hand(rules: Rules, hand: Mask) -> bool:
     spade_ok = hand >> QS & 1 or hand >> AS & 1 and hand >> KS & 1
     if not spade_ok:
         return False
-    high = sum(1 for c in _cards(hand) if c % 13 >= 9)
-    lows = sum(1 for c in _cards(hand & ~SUIT_MASKS[HEARTS]) if c % 13 < 6)
+    high = sum(1 for c in mask_cards(hand) if c % 13 >= 9)
+    lows = sum(1 for c in mask_cards(hand & ~SUIT_MASKS[HEARTS]) if c % 13 < 6)
     return high >= rules.hand_size * 0.55 and lows <= 1
 
 
@@ -50,7 +50,7 @@ def choose_pass(rules: Rules, hand: Mask, count: int) -> Mask:
         chosen |= shorts[0][2]
     # the rest: the most dangerous cards left
     rest = hand & ~chosen
-    ranked = sorted(_cards(rest), key=lambda c: _danger(c, hand, has_qs and not chosen >> QS & 1), reverse=True)
+    ranked = sorted(mask_cards(rest), key=lambda c: _danger(c, hand, has_qs and not chosen >> QS & 1), reverse=True)
     for c in ranked[: count - chosen.bit_count()]:
         chosen |= 1 << c
     return chosen
@@ -73,7 +73,7 @@ def _danger(c: int, hand: Mask, keeping_qs: bool) -> float:
 
 def _lowest(rules: Rules, hand: Mask, count: int) -> Mask:
     """Return the lowest non-heart cards (a moon hand passes its losers)."""
-    cards = sorted(_cards(hand), key=lambda c: (c // 13 == HEARTS, c % 13))
+    cards = sorted(mask_cards(hand), key=lambda c: (c // 13 == HEARTS, c % 13))
     m = 0
     for c in cards[:count]:
         m |= 1 << c
@@ -82,12 +82,3 @@ def _lowest(rules: Rules, hand: Mask, count: int) -> Mask:
 
 def _top_rank(m: Mask) -> int:
     return (m.bit_length() - 1) % 13
-
-
-def _cards(m: Mask) -> list[int]:
-    out = []
-    while m:
-        b = m & -m
-        out.append(b.bit_length() - 1)
-        m ^= b
-    return out
