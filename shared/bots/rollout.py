@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cards import SUIT_MASKS, Mask
+from ..legal import legal_mask
 from ..rules import Rules
 from ..sim import HEARTS_MASK, NEXT, QS_BIT, SUIT_OF_BIT
 
@@ -47,9 +48,7 @@ def rollout(
     """
     penalty = rules.penalty_mask
     no_points_first = first_trick and not rules.first_trick_points
-    must_break = rules.hearts_must_break
     qs_breaks = rules.queen_breaks_hearts
-    first_bit = 1 << rules.first_lead if rules.first_lead >= 0 else 0
     suit_of = SUIT_OF_BIT
     nxt = NEXT
     seat = leader
@@ -73,18 +72,7 @@ def rollout(
             h = hands[seat]
             if not h:
                 break
-            if first_trick and first_bit and h & first_bit:
-                legal = first_bit
-            else:
-                legal = h
-                if no_points_first:
-                    safe = legal & ~penalty
-                    if safe:
-                        legal = safe
-                if must_break and not hearts_broken:
-                    safe = legal & ~HEARTS_MASK
-                    if safe:
-                        legal = safe
+            legal = legal_mask(rules, h, -1, first_trick, hearts_broken)
             if legal & (legal - 1):
                 if rand() < whim:
                     k = int(rand() * legal.bit_count())
