@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,9 @@ def hearts_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
 
 
-@pytest.fixture(scope="package")
-def server_url() -> Iterator[str]:
-    """Start `hearts serve` on port 0 with a temporary database and no bot delay; yield its address."""
+@contextmanager
+def hearts_serve(*extra: str) -> Iterator[str]:
+    """Run `hearts serve` on port 0 with a temporary database, no bot delay and ``extra`` options; yield its address."""
     tmp = tempfile.mkdtemp(prefix="hearts-browser-")
     cmd = hearts_command() + [
         "serve",
@@ -56,6 +57,7 @@ def server_url() -> Iterator[str]:
         str(Path(tmp) / "hearts.db"),
         "--bot-delay",
         "0",
+        *extra,
     ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found: list[str] = []
@@ -88,6 +90,20 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="package")
+def server_url() -> Iterator[str]:
+    """The server most tests share (a dropped player is marked away after the default 30 s)."""
+    with hearts_serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="package")
+def quick_away_url() -> Iterator[str]:
+    """A second server, started only when asked for, that marks a dropped player away after 1 s (`--grace 1`)."""
+    with hearts_serve("--grace", "1") as url:
+        yield url
+
+
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
@@ -103,14 +119,21 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
     contexts = []
     errors: list[str] = []
 
-    def open_(path: str = "/", viewport: dict | None = None, locale: str = "en-GB", name: str | None = None) -> Page:
+    def open_(
+        path: str = "/",
+        viewport: dict | None = None,
+        locale: str = "en-GB",
+        name: str | None = None,
+        server: str | None = None,
+    ) -> Page:
+        """Open ``path`` on ``server`` (default: the shared server_url)."""
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda err: errors.append(str(err)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.goto(server_url.rstrip("/") + path)
+        page.goto((server or server_url).rstrip("/") + path)
         if name:
             page.fill("#name", name)
         return page
