@@ -3,7 +3,7 @@ import { patch, reset } from "./dom.js";
 import { headerHtml, connHtml } from "./header.js";
 import { startHtml } from "./start.js";
 import { lobbyHtml } from "./lobby.js";
-import { TABLE_SKELETON, opponentHtml, centerHtml, statusHtml, handHtml, meHtml } from "./table.js";
+import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
 import { overlayHtml } from "./panels.js";
 import { position } from "./seats.js";
 
@@ -57,6 +57,7 @@ export function createRenderer(state, root) {
       patch(area(position(seat, table.you)), opponentHtml(table, seat));
     }
     patch(area("center"), centerHtml(state, now));
+    patch(area("caption"), captionHtml(state, now));
     patch(area("status"), statusHtml(state));
     const handEl = area("hand");
     const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.card : null;

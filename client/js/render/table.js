@@ -9,6 +9,7 @@ export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="top"></div>
   <div class="opp" data-area="right"></div>
   <div class="center" data-area="center" role="region"></div>
+  <div class="under-trick" data-area="caption"></div>
   <div class="status" data-area="status"></div>
   <div class="hand-area" data-area="hand"></div>
   <div class="me" data-area="me"></div>
@@ -50,28 +51,45 @@ function shownTrick(state, now) {
   return { trick: v.trick, sliding: false, done: false };
 }
 
+// The card last played slides in once: a later redraw (a language switch, a notice) draws it at rest.
+const ENTER_MS = 300;
+let entering = { key: null, since: 0 };
+
+function entersNow(v, card, now) {
+  const key = `${v.hand_no}:${v.tricks.length}:${card}`;
+  if (entering.key !== key) entering = { key, since: now };
+  return now - entering.since < ENTER_MS;
+}
+
 export function centerHtml(state, now) {
   const table = state.table;
-  const v = table.view;
   const { trick, sliding, done } = shownTrick(state, now);
   let cards = "";
   if (trick) {
     const n = trick.cards.length;
     cards = trick.cards.map(({ seat, card }, i) => {
       const pos = position(seat, table.you);
-      const enter = !done && i === n - 1 ? ` enter-${pos}` : "";
+      const enter = !done && i === n - 1 && entersNow(table.view, card, now) ? ` enter-${pos}` : "";
       return `<div class="slot slot-${pos}">${cardFace(card, { classes: [`played${enter}`], label: t("card_played", { name: seatName(table, seat), card: cardName(card) }) })}</div>`;
     }).join("");
   }
   const winner = done && trick.winner !== null ? trick.winner : null;
   const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
+  return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>`;
+}
+
+/** Under the trick, in a row of its own so it never lies over a card: who took the trick, and the hand number. */
+export function captionHtml(state, now) {
+  const table = state.table;
+  const v = table.view;
+  const { trick, done } = shownTrick(state, now);
+  const winner = done && trick.winner !== null ? trick.winner : null;
   const caption = winner !== null
     ? `<p class="trick-caption" role="status">${esc(t("trick_won_by", { name: seatName(table, winner) }))}</p>` : "";
   const info = [];
   if (v.rules.variant === "classic" && v.hearts_broken) info.push(t("hearts_broken"));
   if (v.counting_down) info.push(t("counting_down"));
-  return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>${caption}` +
-    `<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}</p>`;
+  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}</p>`;
 }
 
 function passDirText(v) {
