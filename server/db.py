@@ -208,11 +208,11 @@ class Database:
         ) as cur:
             games = await cur.fetchall()
         async with self.conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(gh.points), 0), COALESCE(SUM(gh.moon), 0) FROM game_hands gh "
+            "SELECT COUNT(*), COALESCE(SUM(gh.score), 0), COALESCE(SUM(gh.moon), 0) FROM game_hands gh "
             "JOIN game_seats gs ON gs.game_id = gh.game_id AND gs.seat = gh.seat WHERE gs.player_id = ?",
             (pid,),
         ) as cur:
-            hands, points, moons = await cur.fetchone()
+            hands, scored, moons = await cur.fetchone()
         streak = best = 0
         for g in games:
             streak = streak + 1 if g[1] else 0
@@ -229,5 +229,5 @@ class Database:
             "best_streak": best,
             "moons": moons,
             "hands": hands,
-            "avg_points_per_hand": round(points / hands, 2) if hands else None,
+            "avg_points_per_hand": round(scored / hands, 2) if hands else None,
         }

@@ -78,5 +78,5 @@ class TestFullGame:
         assert stats["hands"] == len(view["history"])
         won = 0 in view["winners"]
         assert (stats["current_streak"], stats["best_streak"]) == ((1, 1) if won else (0, 0))
-        points = sum(h["points"][0] for h in view["history"])
-        assert stats["avg_points_per_hand"] == round(points / len(view["history"]), 2)
+        scored = sum(h["scores"][0] for h in view["history"])
+        assert stats["avg_points_per_hand"] == round(scored / len(view["history"]), 2)

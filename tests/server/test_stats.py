@@ -66,7 +66,7 @@ class TestStatsCountMoons:
         assert [s["name"] for s in stats] == list(names)
         assert [s["moons"] for s in stats] == [1, 0, 0, 0]
         assert [s["hands"] for s in stats] == [2, 2, 2, 2]
-        # points taken, not scores: the shooter took 2 then 26; the others' moon hand counts as 0 taken
-        assert [s["avg_points_per_hand"] for s in stats] == [14.0, 0.5, 9.5, 2.0]
+        # what each hand added to the total: the shooter's moon hand counts 0, the others' 26
+        assert [s["avg_points_per_hand"] for s in stats] == [1.0, 13.5, 22.5, 15.0]
         assert [s["games_won"] for s in stats] == [1, 0, 0, 0]
         assert [s["lowest_score"] for s in stats] == [2, 27, 45, 30]
