@@ -88,6 +88,8 @@ export function bindEvents({ state, app }) {
       app.setName(target.value.trim());
     } else if (target.id === "level") {
       app.setPref("level", target.value);
+    } else if (target.dataset.change === "timer") {
+      app.send({ type: "set_timer", seconds: target.value === "off" ? null : Number(target.value) });
     }
   });
 

@@ -51,6 +51,7 @@ function applyTable(state, msg, now) {
   const before = state.table && state.table.view;
   state.table = msg;
   state.seq = Math.max(state.seq, msg.seq || 0);
+  state.deadlineAt = msg.deadline == null ? null : now + msg.deadline * 1000;
   state.screen = "table";
   const v = msg.view;
   if (!v) return;

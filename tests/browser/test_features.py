@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .conftest import PHONE, create_table, fill_and_start, play_one_legal, view
@@ -98,3 +100,24 @@ def test_dutch_table_deals_eight_cards_from_seven_up_and_skips_passing(open_page
     played = play_one_legal(page)
     assert played[0] in "789TJQKA"
     shot(page, "dutch")
+
+
+def test_the_host_sets_a_turn_timer_and_the_table_counts_down(open_page, shot):
+    page = open_page("/", name="Anna")
+    create_table(page)
+    page.select_option("#turn-timer", "15")
+    page.wait_for_function("window.hartenjagen.state.table.turn_timer === 15")
+    expect(page.locator("#turn-timer")).to_have_value("15")
+    fill_and_start(page)
+    status = page.locator(".turn-line")
+    expect(status).to_contain_text("s left")
+    first = int(page.evaluate("window.hartenjagen.state.table.deadline"))
+    assert 10 <= first <= 15
+    start = int(re.search(r"(\d+) s left", status.inner_text()).group(1))
+    page.wait_for_function(
+        "n => /(\\d+) s left/.test(document.querySelector('.turn-line').innerText)"
+        " && Number(document.querySelector('.turn-line').innerText.match(/(\\d+) s left/)[1]) < n",
+        arg=start,
+        timeout=4000,
+    )
+    shot(page, "timer")

@@ -77,6 +77,10 @@ export default {
   start_game: "Start",
   need_four: "The game starts with four players.",
   waiting_for_host: "Waiting for the host to start…",
+  timer_label: "Turn timer",
+  timer_off: "off",
+  timer_seconds: "{n} s per move",
+  timer_left: "{s} s left",
 
   // table
   your_turn: "Your turn",

@@ -74,6 +74,10 @@ export default {
   start_game: "Beginnen",
   need_four: "Het spel begint met vier spelers.",
   waiting_for_host: "Wachten tot de gastheer begint…",
+  timer_label: "Bedenktijd",
+  timer_off: "uit",
+  timer_seconds: "{n} s per zet",
+  timer_left: "nog {s} s",
 
   your_turn: "Jij bent aan de beurt",
   turn_of: "{name} is aan de beurt",

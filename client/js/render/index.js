@@ -101,6 +101,7 @@ export function createRenderer(state, root) {
     const moments = [];
     if (state.trickShow) moments.push(state.trickShow.until, state.trickShow.slideUntil);
     if (state.received.until) moments.push(state.received.until);
+    if (state.deadlineAt > now) moments.push(now + ((state.deadlineAt - now) % 1000 || 1000));
     const next = moments.filter((m) => m > now).sort((a, b) => a - b)[0];
     if (next) timer = setTimeout(request, next - now + 10);
   }

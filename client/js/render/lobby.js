@@ -12,6 +12,18 @@ function badges(table, s) {
   return out.join(" ");
 }
 
+export const TIMER_CHOICES = [10, 15, 30, 60];
+
+/** The turn timer: a choice for the host, the setting for everyone else. */
+function timerHtml(table, isHost) {
+  const label = esc(t("timer_label"));
+  const text = (n) => (n ? t("timer_seconds", { n }) : t("timer_off"));
+  if (!isHost) return `<p class="muted timer-setting">${label}: ${esc(text(table.turn_timer))}</p>`;
+  const options = [null, ...TIMER_CHOICES].map((n) =>
+    `<option value="${n ?? "off"}"${(table.turn_timer ?? null) === n ? " selected" : ""}>${esc(text(n))}</option>`).join("");
+  return `<p class="timer-setting"><label for="turn-timer">${label}</label> <select id="turn-timer" data-change="timer">${options}</select></p>`;
+}
+
 export function lobbyHtml(state) {
   const table = state.table;
   const isHost = table.host === table.you;
@@ -36,6 +48,7 @@ export function lobbyHtml(state) {
         ${full ? "" : `<p class="muted">${esc(t("need_four"))}</p>`}
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
+  const timer = timerHtml(table, isHost);
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
   return `<section class="lobby">
   <h2>${esc(t("waiting_title"))}</h2>
@@ -47,6 +60,7 @@ export function lobbyHtml(state) {
   </div>
   ${notice}
   <ul class="seats">${seats}</ul>
+  ${timer}
   ${host}
 </section>`;
 }

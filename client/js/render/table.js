@@ -132,7 +132,11 @@ export function statusHtml(state) {
     } else {
       lines.push(t("moon_waiting", { name: seatName(table, v.moon_seat) }));
     }
-  } else if (v.game_over) {
+  }
+  if (state.deadlineAt && ["passing", "playing", "moon_choice"].includes(v.phase)) {
+    lines.push(t("timer_left", { s: Math.max(0, Math.ceil((state.deadlineAt - Date.now()) / 1000)) }));
+  }
+  if (v.game_over) {
     lines.push(t("game_over"));
   } else if (v.phase === "hand_over") {
     lines.push(table.ready && table.ready.includes(me) ? t("ready_waiting") : t("scores_title"));
