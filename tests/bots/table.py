@@ -16,21 +16,8 @@ def bot(level: str, seed: int):
 
 def play_game(levels: list[str], options: dict, seed: int, max_hands: int = 40, on_view=None) -> Game:
     """Play a game (at most ``max_hands`` hands) with bots; Game.apply refuses any illegal intent."""
-    rules = make_rules(options)
-    game = Game(rules)
     players = [bot(level, seed * 4 + s) for s, level in enumerate(levels)]
-    for hand in range(max_hands):
-        if game.phase == GAME_OVER:
-            break
-        game.deal_seeded(seed * 1000 + hand)
-        while game.phase in (PASSING, PLAYING, MOON_CHOICE):
-            for seat in game.to_act():
-                view = view_for(game, seat)
-                intent = players[seat].decide(view)
-                if on_view:
-                    on_view(seat, view, intent)
-                game.apply({**intent, "seat": seat})
-    return game
+    return play_hands(players, options, seed * 1000, max_hands, on_view)
 
 
 def play_hands(players: list, options: dict, deal_seed: int, hands: int, on_view=None) -> Game:
