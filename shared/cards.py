@@ -33,11 +33,6 @@ _BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 _BY_NAME.update({("10" + name[1]): c for name, c in _BY_NAME.items() if name[0] == "T"})
 
 
-def card(rank: str, suit: str) -> Card:
-    """Return the card for a rank letter and a suit letter, e.g. ``card("Q", "S")``."""
-    return parse_card(rank + suit)
-
-
 def parse_card(name: str) -> Card:
     """Parse a card name such as ``"QS"``, ``"TD"`` or ``"10D"``; raise ValueError otherwise."""
     if isinstance(name, str):
@@ -97,8 +92,3 @@ def parse_mask(names: Iterable[str]) -> Mask:
             raise ValueError(f"duplicate card: {name!r}")
         m |= b
     return m
-
-
-def popcount(m: Mask) -> int:
-    """Return the number of cards in a mask."""
-    return m.bit_count()

@@ -7,7 +7,6 @@ from shared.cards import (
     FULL_DECK,
     RANKS_FROM_7,
     SUIT_MASKS,
-    card,
     card_name,
     mask_cards,
     mask_names,
@@ -46,10 +45,6 @@ def test_anything_that_is_not_a_card_name_is_refused_with_its_value(text):
 def test_every_card_round_trips_through_its_name():
     assert [parse_card(card_name(c)) for c in range(52)] == list(range(52))
     assert len(set(CARD_NAMES)) == 52
-
-
-def test_card_builds_from_a_rank_and_a_suit_letter():
-    assert card("Q", "S") == parse_card("QS")
 
 
 def test_within_a_suit_a_higher_rank_is_a_higher_int():
