@@ -16,12 +16,14 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from .api import Api
 from .computer import Thinker
 from .config import Config, client_dir
-from .db import Database
 from .errors import ProtocolError
 from .hub import Client, Hub
 from .messages import parse_message
+from .sqlite_store import SQLiteStore
+from .store import Store
 
 log = logging.getLogger("hearts.server")
 
@@ -38,6 +40,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 CLOSE_FLOOD = 1008
+CLOSE_RESTART = 1012  # service restart: the client shows "the server is restarting" and comes back by itself
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
@@ -62,7 +65,7 @@ def json_response(status: HTTPStatus, data: Any) -> Response:
 def static_file(root: Path, path: str) -> Response:
     """Return the file under ``root`` for a URL path (``/`` and ``/t/CODE`` give index.html), or a 404."""
     path = path.split("?", 1)[0].split("#", 1)[0]
-    if path == "/" or path.startswith("/t/"):
+    if path == "/" or path.startswith("/t/") or path.startswith("/r/"):
         rel = "index.html"
     else:
         rel = path.lstrip("/")
@@ -84,11 +87,12 @@ def static_file(root: Path, path: str) -> Response:
 class App:
     """The running server: the hub, the database, the websocket server."""
 
-    def __init__(self, config: Config, db: Database) -> None:
+    def __init__(self, config: Config, store: Store) -> None:
         self.config = config
-        self.db = db
+        self.db = store
         self.thinker = Thinker(config.bot_workers)
-        self.hub = Hub(config, db, self.thinker)
+        self.hub = Hub(config, store, self.thinker)
+        self.api = Api(store)
         self.root = client_dir()
         self.server: Server | None = None
 
@@ -99,14 +103,9 @@ class App:
             return None
         if path == "/healthz":
             return json_response(HTTPStatus.OK, self.hub.health())
-        if path == "/api/stats":
-            token = request.headers.get("X-Player-Token", "").strip()
-            if not token:
-                return json_response(HTTPStatus.BAD_REQUEST, {"error": "missing_token"})
-            stats = await self.db.stats(token[:64])
-            if stats is None:
-                return json_response(HTTPStatus.NOT_FOUND, {"error": "unknown_player"})
-            return json_response(HTTPStatus.OK, stats)
+        if path.startswith("/api/"):
+            status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
+            return json_response(status, body)
         return static_file(self.root, path)
 
     async def handler(self, ws: ServerConnection) -> None:
@@ -139,7 +138,10 @@ class App:
             await asyncio.gather(writer, return_exceptions=True)
 
     async def start(self) -> Server:
-        """Listen, then start the computer players' workers (off the event loop); return the websockets server."""
+        """Restore open tables, listen, then start the computer players' workers; return the websockets server."""
+        restored = await self.hub.tables.restore()
+        if restored:
+            log.info("restored %d open tables", restored)
         self.server = await serve(
             self.handler,
             self.config.host,
@@ -158,9 +160,9 @@ class App:
         return host, port
 
     async def stop(self) -> None:
-        """Close every connection with 1001, stop computer players, close the database."""
+        """Close every connection with 1012 (service restart), store what is pending, close the database."""
         if self.server is not None:
-            self.server.close()
+            self.server.close(code=CLOSE_RESTART, reason="service restart")
             await self.server.wait_closed()
         await self.hub.shutdown()
         self.thinker.close()
@@ -169,7 +171,7 @@ class App:
 
 async def run(config: Config, ready: asyncio.Future | None = None) -> None:
     """Run the server until SIGTERM or SIGINT."""
-    db = await Database.open(config.db)
+    db = await SQLiteStore.open(config.db)
     app = App(config, db)
     await app.start()
     host, port = app.address()

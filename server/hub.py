@@ -1,4 +1,4 @@
-"""The live server state: open tables, connected clients, and the one dispatcher for client messages."""
+"""Connected clients and the one dispatcher for their messages; tables live in ``table_life``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from shared.view import view_for
 
 from .computer import Thinker, fallback, fits
 from .config import Config
-from .db import Database
+from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .seat_view import hint_message, table_message
-from .table import FINISHED, PLAYING_STATUS, Table, new_code
+from .store import Store
+from .table import PLAYING_STATUS, Table, new_code
+from .table_life import Tables
 
 log = logging.getLogger("hearts.server")
 OUTBOX_LIMIT = 200
@@ -36,153 +38,49 @@ class Client:
         self.seat: int | None = None
         self.seen = 0
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue one message; a client that stops reading is cut off instead of growing memory."""
         if self.outbox.qsize() > OUTBOX_LIMIT:
-            self.outbox.put_nowait(None)
+            self.close_soon(1008, "not reading")
             return
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` once the messages queued before are sent."""
+        self.outbox.put_nowait((code, reason))
 
     async def writer(self) -> None:
         """Send queued messages in order until told to stop."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
-                await self.ws.close(1008, "not reading")
+            item = await self.outbox.get()
+            if isinstance(item, tuple):
+                await self.ws.close(*item)
                 return
-            await self.ws.send(text)
+            await self.ws.send(item)
 
 
 class Hub:
-    """Tables by code and every connected client; all table changes go through ``changed``."""
+    """Checks who may do what and hands each message to its table; every change then goes through ``changed``."""
 
-    def __init__(self, config: Config, db: Database, thinker: Thinker) -> None:
+    def __init__(self, config: Config, store: Store, thinker: Thinker) -> None:
         self.config = config
-        self.db = db
+        self.store = store
         self.thinker = thinker
-        self.tables: dict[str, Table] = {}
+        self.tables = Tables(config, store, thinker)
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
-        self._pending: dict[str, set[int]] = {}
-        self._wake: dict[str, asyncio.TimerHandle] = {}
-        self._idle: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task] = set()
-        self._records: set[asyncio.Task] = set()
-
-    # ------------------------------------------------------------------ plumbing
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def send_table(self, client: Client, resumed: str | None = None) -> None:
-        """Send ``client`` its seat's table message with the events it has not seen."""
-        table = client.table
-        client.push(table_message(table, client.seat, client.seen, resumed))
-        client.seen = table.seq
 
     def changed(self, table: Table) -> None:
-        """After any change: away marks, next deal, timers, recording, broadcast, computer moves."""
-        if self.tables.get(table.code) is not table:
-            return
-        now = time.monotonic()
-        table.mark_away(now, self.config.grace)
-        table.maybe_deal()
-        table.refresh_deadline(now)
-        if table.status == FINISHED and not table.recorded:
-            table.recorded = True
-            task = asyncio.get_running_loop().create_task(self._record(table.record()))
-            self._records.add(task)
-            task.add_done_callback(self._records.discard)
-        for seat in table.seats:
-            if seat.client is not None:
-                self.send_table(seat.client)
-        if not table.humans():
-            self.close_table(table)
-            return
-        self._schedule_bots(table)
-        self._schedule_wake(table, now)
-        self._schedule_idle(table)
+        """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
+        self.tables.changed(table)
 
-    async def _record(self, record: dict[str, Any]) -> None:
-        try:
-            await self.db.record_game(record)
-        except Exception:
-            log.exception("could not record the game of table %s", record["code"])
-
-    def _schedule_bots(self, table: Table) -> None:
-        pending = self._pending.setdefault(table.code, set())
-        for s in table.auto_seats():
-            if s not in pending:
-                pending.add(s)
-                self._spawn(self._computer_move(table, s))
-
-    async def _computer_move(self, table: Table, s: int) -> None:
-        try:
-            key = table.current_key()
-            seat = table.seats[s]
-            level = seat.level if seat.kind == "bot" else table.bot_level
-            for_human = seat.kind == "human"
-            view = view_for(table.game, s)
-            if self.config.bot_delay > 0:
-                await asyncio.sleep(self.config.bot_delay)
-            intent = await self.thinker.decide(level, view)
-            if self.tables.get(table.code) is not table or table.current_key() != key or s not in table.auto_seats():
-                return  # the table moved on (or the person came back) while the computer thought
-            if not fits(intent, view):
-                log.warning("computer %s chose %r at seat %s; playing a simple legal move", level, intent, s)
-                intent = fallback(view)
-            table.act(s, intent, auto=for_human)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("computer move failed at table %s seat %s", table.code, s)
-        finally:
-            self._pending.get(table.code, set()).discard(s)
-            self.changed(table)
-
-    def _schedule_wake(self, table: Table, now: float) -> None:
-        handle = self._wake.pop(table.code, None)
-        if handle is not None:
-            handle.cancel()
-        times = [table.deadline] if table.deadline is not None else []
-        for s in table.humans():
-            if s.client is None and not s.away and s.disconnected_at is not None:
-                times.append(s.disconnected_at + self.config.grace)
-        if times:
-            delay = max(0.0, min(times) - now) + 0.01
-            self._wake[table.code] = asyncio.get_running_loop().call_later(delay, self._wake_up, table)
-
-    def _wake_up(self, table: Table) -> None:
-        self._wake.pop(table.code, None)
-        table.expire_timer(time.monotonic())
-        self.changed(table)
-
-    def _schedule_idle(self, table: Table) -> None:
-        handle = self._idle.get(table.code)
-        if table.connected_humans():
-            if handle is not None:
-                handle.cancel()
-                del self._idle[table.code]
-        elif handle is None:
-            loop = asyncio.get_running_loop()
-            self._idle[table.code] = loop.call_later(self.config.idle_timeout, self.close_table, table)
-
-    def close_table(self, table: Table) -> None:
-        """Forget a table (its finished games stay in the database)."""
-        if self.tables.get(table.code) is table:
-            del self.tables[table.code]
-        for handles in (self._wake, self._idle):
-            handle = handles.pop(table.code, None)
-            if handle is not None:
-                handle.cancel()
-        self._pending.pop(table.code, None)
-        for seat in table.seats:
-            if seat.client is not None and seat.client.table is table:
-                seat.client.table = seat.client.seat = None
+    def send_table(self, client: Client, resumed: str | None = None) -> None:
+        """Send ``client`` its seat's table message with the events it has not seen (after the log is stored)."""
+        table = client.table
+        self.tables.send(table, client, table_message(table, client.seat, client.seen, resumed))
+        client.seen = table.seq
 
     # ------------------------------------------------------------------ connections
 
@@ -211,7 +109,7 @@ class Hub:
     async def _on_hello(self, client: Client, msg: dict[str, Any]) -> None:
         if msg["version"] != PROTOCOL_VERSION:
             raise ProtocolError("bad_version", version=msg["version"])
-        pid, token, name = await self.db.player(msg["name"], msg.get("player_token"))
+        pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
         client.player_id, client.name = pid, name
         client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
 
@@ -233,40 +131,54 @@ class Hub:
             raise ProtocolError("unknown_table", table=code[:16])
         return table
 
-    def _attach(self, client: Client, table: Table, seat: int) -> None:
+    def _attach(self, client: Client, table: Table, seat: int, token: str) -> None:
         client.table, client.seat, client.seen = table, seat, table.seq
-        s = table.seats[seat]
-        client.push(
+        self.tables.send(
+            table,
+            client,
             {
                 "type": "joined",
                 "code": table.code,
                 "seat": seat,
-                "seat_token": s.token,
+                "seat_token": token,
                 "link": f"/t/{table.code}",
                 "host": table.host == seat,
-            }
+            },
         )
 
-    def _on_create(self, client: Client, msg: dict[str, Any]) -> None:
+    async def _on_create(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
-        try:
-            rules = make_rules(msg["options"])
-        except RulesError as exc:
-            raise ProtocolError("bad_option", field=exc.option, detail=str(exc)) from None
-        except (TypeError, ValueError) as exc:
-            raise ProtocolError("bad_option", field="options", detail=str(exc)) from None
-        table = Table(new_code(self.tables), dict(rules.to_json()), rules, grace=self.config.grace)
-        table.bot_level = msg.get("bot_level", "medium")
-        self.tables[table.code] = table
-        seat = table.seat_human(client, client.player_id, client.name, msg.get("seat", 0))
-        self._attach(client, table, seat.index)
+        if msg.get("daily"):
+            day = today()
+            counts = not await self.store.daily_played(day, client.player_id)
+            self._check_free(client)  # the connection may have sat down elsewhere meanwhile
+            rules, deal, daily, level = make_rules({}), daily_deal(day), {"date": day, "counts": counts}, DAILY_LEVEL
+        else:
+            options = dict(msg["options"])
+            deal = options.pop("deal", None)
+            if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
+                detail = f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}"
+                raise ProtocolError("bad_option", field="deal", detail=detail)
+            try:
+                rules = make_rules(options)
+            except RulesError as exc:
+                raise ProtocolError("bad_option", field=exc.option, detail=str(exc)) from None
+            except (TypeError, ValueError) as exc:
+                raise ProtocolError("bad_option", field="options", detail=str(exc)) from None
+            daily, level = None, msg.get("bot_level", "medium")
+        table = Table.create(new_code(self.tables.by_code), rules, level, deal, daily, grace=self.config.grace)
+        self.tables.add(table)
+        seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
+        self._attach(client, table, seat.index, token)
+        if daily is not None:
+            table.fill_bots(seat.index, DAILY_LEVEL)
         self.changed(table)
 
     def _on_join(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
         table = self._find(client, msg["code"])
-        seat = table.seat_human(client, client.player_id, client.name, msg.get("seat"))
-        self._attach(client, table, seat.index)
+        seat, token = table.seat_human(client, client.player_id, client.name, msg.get("seat"))
+        self._attach(client, table, seat.index, token)
         self.changed(table)
 
     def _on_resume(self, client: Client, msg: dict[str, Any]) -> None:
@@ -279,12 +191,12 @@ class Hub:
         old = seat.client
         if old is not None and old is not client:
             old.table = old.seat = None  # the newer connection wins the seat
-            old.push({"type": "left", "code": table.code})
+            self.tables.send(table, old, {"type": "left", "code": table.code})
         table.reconnect(seat.index, client)
-        self._attach(client, table, seat.index)
+        self._attach(client, table, seat.index, msg["seat_token"])
         last = msg.get("last_seq")
-        if last is not None and table.events_since(min(last, table.seq)) is not None:
-            client.seen, resumed = min(last, table.seq), "events"
+        if last is not None and last <= table.seq and table.events_since(last) is not None:
+            client.seen, resumed = last, "events"  # a last_seq the table never reached (lost power) gets a snapshot
         else:
             client.seen, resumed = table.seq, "snapshot"
         self.send_table(client, resumed)
@@ -292,18 +204,10 @@ class Hub:
 
     def _on_sit(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)
-        seat = table.move(client.seat, msg["seat"])
-        client.seat = seat.index
-        client.push(
-            {
-                "type": "joined",
-                "code": table.code,
-                "seat": seat.index,
-                "seat_token": seat.token,
-                "link": f"/t/{table.code}",
-                "host": table.host == seat.index,
-            }
-        )
+        seen = client.seen
+        seat, token = table.move(client.seat, msg["seat"])
+        self._attach(client, table, seat.index, token)
+        client.seen = seen  # the next table message shows the seat change's own events too
         self.changed(table)
 
     def _host_action(self, client: Client, method: str, *args: Any) -> None:
@@ -322,6 +226,9 @@ class Hub:
 
     def _on_start(self, client: Client, msg: dict[str, Any]) -> None:
         self._host_action(client, "start")
+
+    def _on_restart(self, client: Client, msg: dict[str, Any]) -> None:
+        self._host_action(client, "restart")
 
     def _on_set_timer(self, client: Client, msg: dict[str, Any]) -> None:
         seconds, low = msg["seconds"], self.config.timer_min
@@ -374,8 +281,8 @@ class Hub:
         table = self._seated(client)
         seat = client.seat
         client.table = client.seat = None
-        client.push({"type": "left", "code": table.code})
         table.leave(seat)
+        self.tables.send(table, client, {"type": "left", "code": table.code})
         self.changed(table)
 
     def health(self) -> dict[str, Any]:
@@ -383,13 +290,5 @@ class Hub:
         return {"status": "ok", "tables": len(self.tables), "connections": len(self.clients)}
 
     async def shutdown(self) -> None:
-        """Cancel timers and computer moves; let games being recorded finish."""
-        for handles in (self._wake, self._idle):
-            for handle in handles.values():
-                handle.cancel()
-            handles.clear()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._records:
-            await asyncio.wait(self._records, timeout=5)
+        """Stop timers and computer moves; wait until every logged change is stored."""
+        await self.tables.shutdown()

@@ -73,6 +73,12 @@ def _options(value: Any) -> dict[str, Any]:
     return value
 
 
+def _true(value: Any) -> bool:
+    if value is not True:
+        raise ValueError("true (or leave it out)")
+    return value
+
+
 def _choice(value: Any) -> str:
     if value not in ("others", "self"):
         raise ValueError('"others" or "self"')
@@ -100,7 +106,12 @@ def _version(value: Any) -> int:
 # type -> {field: (check, required)}
 SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "hello": {"version": (_version, True), "name": (_text(MAX_NAME), True), "player_token": (_text(MAX_TOKEN), False)},
-    "create": {"options": (_options, True), "seat": (_seat, False), "bot_level": (_level, False)},
+    "create": {
+        "options": (_options, True),
+        "seat": (_seat, False),
+        "bot_level": (_level, False),
+        "daily": (_true, False),
+    },
     "join": {"code": (_code, True), "seat": (_seat, False)},
     "resume": {"code": (_code, True), "seat_token": (_text(MAX_TOKEN), True), "last_seq": (_last_seq, False)},
     "sit": {"seat": (_seat, True)},
@@ -110,6 +121,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "start": {},
     "set_timer": {"seconds": (_timer, True)},
     "new_game": {},
+    "restart": {},
     "pass": {"cards": (_cards, True)},
     "play": {"card": (_card, True)},
     "moon": {"choice": (_choice, True)},

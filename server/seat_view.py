@@ -32,6 +32,9 @@ def table_message(table: Table, seat: int, since: int, resumed: str | None = Non
         "view": view_for(table.game, seat) if table.game is not None else None,
         "events": events,
         "resumed": resumed,
+        "deal": table.deal,
+        "daily": table.daily,
+        "replay": table.replay,
     }
 
 

@@ -7,7 +7,7 @@ import asyncio
 import sys
 
 from .config import Config
-from .db import SchemaTooNew
+from .store import SchemaTooNew
 
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> None:

@@ -1,19 +1,26 @@
-"""A table: four seats, the host, one game at a time, and its numbered public events. No I/O here."""
+"""A table as the fold of its log: four seats, the host, one game at a time, and its numbered public events.
+
+Every change is a log entry (``{"k": kind, ...}``) applied by ``_apply``: live methods check first,
+then log; ``Table.restore`` folds a stored log. Entries not yet stored wait in ``unsaved``. No I/O here.
+"""
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.cards import parse_card
+from shared.cards import mask_names, parse_card, parse_mask
+from shared.deal import secure_deal, seeded_deal
 from shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
 from shared.reasons import IllegalAction
-from shared.rules import Rules
+from shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
+from .store import token_hash
 
 # Table codes: no look-alikes (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -30,16 +37,20 @@ def new_code(taken: set[str] | dict) -> str:
             return code
 
 
+class DamagedLog(ValueError):
+    """A stored table log that cannot be folded back into a table."""
+
+
 @dataclass
 class Seat:
-    """One seat: empty, a human (with a secret seat token) or a computer player."""
+    """One seat: empty, a human (known by the hash of a secret seat token) or a computer player."""
 
     index: int
     kind: str = "empty"
     name: str | None = None
     level: str | None = None
     player_id: int | None = None
-    token: str | None = None
+    token_hash: str | None = None
     client: Any = None  # the live connection, or None
     disconnected_at: float | None = None
     away: bool = False
@@ -65,10 +76,13 @@ class Seat:
 class Table:
     """The state of one table; every method checks first and changes nothing when it raises ProtocolError."""
 
-    code: str
-    options: dict[str, Any]
-    rules: Rules
+    table_id: str = ""
+    code: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    rules: Rules | None = None
     bot_level: str = "medium"
+    deal: int | None = None
+    daily: dict[str, Any] | None = None
     status: str = WAITING
     host: int | None = None
     game: Game | None = None
@@ -79,11 +93,196 @@ class Table:
     timed_out: set[int] = field(default_factory=set)
     ready: set[int] = field(default_factory=set)
     hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for the current decision only
+    opened_at: float = 0.0
     started_at: float = 0.0
     recorded: bool = False
+    replay: dict[str, Any] | None = None  # {"id", "share"} of the finished game
+    closed: bool = False
     grace: float = 30.0
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
+    participants: set[int] = field(default_factory=set)  # players who sat in this game at some moment
+    logged: int = 0  # entries in the log so far
+    unsaved: list[tuple[int, str]] = field(default_factory=list)  # (n, JSON) not yet handed to the store
+
+    # ------------------------------------------------------------------ the log
+
+    @classmethod
+    def create(
+        cls,
+        code: str,
+        rules: Rules,
+        bot_level: str = "medium",
+        deal: int | None = None,
+        daily: dict[str, Any] | None = None,
+        grace: float = 30.0,
+    ) -> Table:
+        """Open a new table: its first log entry holds the options."""
+        table = cls(table_id=secrets.token_hex(8), grace=grace)
+        table._log(
+            "created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=time.time()
+        )
+        return table
+
+    @classmethod
+    def restore(cls, table_id: str, entries: list[str], grace: float = 30.0) -> Table:
+        """Fold a stored log (JSON texts, in order) back into the table; raise DamagedLog if it does not fold."""
+        table = cls(table_id=table_id, grace=grace)
+        for n, text in enumerate(entries, 1):
+            try:
+                entry = json.loads(text)
+                if not isinstance(entry, dict) or (n == 1) != (entry.get("k") == "created"):
+                    raise ValueError("the log must start with one 'created' entry")
+                table._apply(entry)
+            except (ValueError, KeyError, TypeError, IndexError, IllegalAction, ProtocolError) as exc:
+                raise DamagedLog(f"entry {n}: {exc}") from None
+        if not entries:
+            raise DamagedLog("the log is empty")
+        table.logged = len(entries)
+        return table
+
+    def _log(self, kind: str, **fields: Any) -> None:
+        """Apply one change and keep it for the store (applied first: a change that fails is never logged)."""
+        entry = {"k": kind, **fields}
+        self._apply(entry)
+        self.logged += 1
+        self.unsaved.append((self.logged, json.dumps(entry, separators=(",", ":"))))
+
+    def take_unsaved(self) -> list[tuple[int, str]]:
+        """Return and forget the entries not yet handed to the store."""
+        out, self.unsaved = self.unsaved, []
+        return out
+
+    def _apply(self, e: dict[str, Any]) -> None:
+        getattr(self, "_apply_" + e["k"])(e)
+
+    def _apply_created(self, e: dict[str, Any]) -> None:
+        self.code, self.rules = e["code"], make_rules(e["options"])
+        self.options = dict(self.rules.to_json())
+        self.bot_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
+        self.opened_at = e["at"]
+
+    def _apply_seated(self, e: dict[str, Any]) -> None:
+        s = self.seats[e["seat"]]
+        s.kind, s.name = e["who"], e["name"]
+        s.level = e.get("level") if s.kind == "bot" else None
+        s.player_id = e.get("player_id")
+        s.token_hash = e.get("token_hash")
+        s.client = s.disconnected_at = None
+        s.away = False
+        if s.kind == "human" and self.status == PLAYING_STATUS and s.player_id is not None:
+            self.participants.add(s.player_id)
+        self.emit("seated", seat=s.index, name=s.name, who=s.kind)
+
+    def _apply_vacated(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
+        seat.away = False
+        seat.kind, seat.level = e["to"], e.get("level")
+        self.ready.discard(seat.index)
+        if seat.kind == "bot":
+            seat.name = bot_name(seat.index)
+            self.emit("seated", seat=seat.index, name=seat.name, who="bot")
+        else:
+            seat.name = None
+            self.emit("vacated", seat=seat.index)
+
+    def _apply_host(self, e: dict[str, Any]) -> None:
+        self.host = e["seat"]
+        if self.host is not None:
+            self.emit("host", seat=self.host)
+
+    def _apply_away(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].away = True
+        self.emit("away", seat=e["seat"])
+
+    def _apply_back(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].away = False
+        self.emit("back", seat=e["seat"])
+
+    def _apply_timer(self, e: dict[str, Any]) -> None:
+        self.timer = e["seconds"]
+        self.decision_key = None
+        self.emit("timer", seconds=self.timer)
+
+    def _new_game_state(self, at: float) -> None:
+        self.game = Game(self.rules)
+        self.status = PLAYING_STATUS
+        self.started_at = at
+        self.recorded = False
+        self.replay = None
+        self.ready.clear()
+        self.participants = {s.player_id for s in self.humans() if s.player_id is not None}
+
+    def _apply_start(self, e: dict[str, Any]) -> None:
+        self.deals = []
+        self._new_game_state(e["at"])
+
+    def _apply_restart(self, e: dict[str, Any]) -> None:
+        self._new_game_state(e["at"])
+        self.deadline = self.decision_key = None
+        self.emit("restart")
+
+    def _apply_deal(self, e: dict[str, Any]) -> None:
+        hands = [parse_mask(h) for h in e["hands"]]
+        self.game.deal(hands)
+        if self.game.hand_no == len(self.deals):
+            self.deals.append(hands)
+        self.ready.clear()
+        self.emit("deal", hand_no=self.game.hand_no)
+
+    def _apply_pass(self, e: dict[str, Any]) -> None:
+        game, seat = self.game, e["seat"]
+        game.pass_cards(seat, [parse_card(c) for c in e["cards"]])
+        self.emit("passed", seat=seat)
+        if game.phase != PASSING:
+            self.emit("exchanged")
+        self._after_move()
+
+    def _apply_play(self, e: dict[str, Any]) -> None:
+        game, seat = self.game, e["seat"]
+        tricks_before = len(game.tricks)
+        game.play(seat, parse_card(e["card"]))
+        self.emit("play", seat=seat, card=e["card"], auto=e["auto"])
+        if len(game.tricks) > tricks_before:
+            self.emit("trick", winner=game.tricks[-1].winner)
+        self._after_move()
+
+    def _apply_moon(self, e: dict[str, Any]) -> None:
+        self.game.choose_moon(e["seat"], e["choice"])
+        self.emit("moon", seat=e["seat"], choice=e["choice"])
+        self._after_move()
+
+    def _after_move(self) -> None:
+        game = self.game
+        if game.phase in (HAND_OVER, GAME_OVER):  # only the hand's last move gets here in these phases
+            last = game.history[-1]
+            self.emit("hand_over", hand_no=last["hand_no"], scores=last["scores"], totals=last["totals"])
+            self.ready.clear()
+        if game.phase == GAME_OVER:
+            self.status = FINISHED
+            self.emit("game_over", winners=list(game.winners), totals=list(game.totals))
+
+    def _apply_ready(self, e: dict[str, Any]) -> None:
+        self.ready.add(e["seat"])
+        self.emit("ready", seat=e["seat"])
+
+    def _apply_recorded(self, e: dict[str, Any]) -> None:
+        self.recorded = True
+        self.replay = {"id": e["id"], "share": e["share"]}
+
+    def _apply_new_game(self, e: dict[str, Any]) -> None:
+        self.status, self.game = WAITING, None
+        self.ready.clear()
+        self.deals, self.replay = [], None
+        self.deadline = self.decision_key = None
+        if self.daily is not None:
+            self.daily = {**self.daily, "counts": False}  # the day's first complete game was this table's last
+        self.emit("new_game")
+
+    def _apply_closed(self, e: dict[str, Any]) -> None:
+        self.closed = True
 
     # ------------------------------------------------------------------ events
 
@@ -122,8 +321,20 @@ class Table:
         if self.status != WAITING:
             raise ProtocolError("not_now", detail=f"{what} only before the start")
 
-    def seat_human(self, client: Any, player_id: int | None, name: str, seat: int | None) -> Seat:
-        """Seat a person: on ``seat`` (empty, or a computer player's between hands) or the first empty seat."""
+    def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
+        """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
+        token = secrets.token_urlsafe(24)
+        self._log("seated", seat=seat, who="human", name=name, player_id=player_id, token_hash=token_hash(token))
+        self.seats[seat].client = client
+        return token
+
+    def seat_human(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
+        """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
+
+        Returns the seat and its secret token.
+        """
+        if self.daily is not None and self.humans():
+            raise ProtocolError("table_full")  # the daily deal is played alone
         if seat is None:
             free = [s for s in self.seats if s.kind == "empty"]
             if not free:
@@ -133,17 +344,12 @@ class Table:
             target = self.seats[seat]
             if not (target.kind == "empty" or (target.kind == "bot" and self.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
-        target.kind, target.name, target.level = "human", name, None
-        target.player_id, target.client = player_id, client
-        target.token = secrets.token_urlsafe(24)
-        target.disconnected_at, target.away = None, False
         if self.host is None:
-            self.host = target.index
-            self.emit("host", seat=target.index)
-        self.emit("seated", seat=target.index, name=name, who="human")
-        return target
+            self._log("host", seat=target.index)
+        token = self._seat_person(target.index, name, player_id, client)
+        return target, token
 
-    def move(self, old: int, new: int) -> Seat:
+    def move(self, old: int, new: int) -> tuple[Seat, str]:
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
         if new == old:
             raise ProtocolError("seat_taken", seat=new)
@@ -152,55 +358,37 @@ class Table:
             self._check_waiting("changing seats")
         elif not (target.kind == "bot" and self.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
-        if self.status != WAITING:
-            # mid-game the old seat cannot stay empty: a computer player keeps it
-            source_kind, source_level = "bot", self.bot_level
+        name, player_id, client = source.name, source.player_id, source.client
+        if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
+            self._log("vacated", seat=old, to="bot", level=self.bot_level)
         else:
-            source_kind, source_level = "empty", None
-        target.kind, target.name, target.level = "human", source.name, None
-        target.player_id, target.client, target.token = source.player_id, source.client, secrets.token_urlsafe(24)
-        target.disconnected_at, target.away = None, False
-        self._vacate(source, source_kind, source_level)
+            self._log("vacated", seat=old, to="empty")
         if self.host == old:
-            self.host = new
-            self.emit("host", seat=new)
-        self.emit("seated", seat=new, name=target.name, who="human")
-        return target
-
-    def _vacate(self, seat: Seat, kind: str, level: str | None) -> None:
-        seat.client = seat.token = seat.player_id = seat.disconnected_at = None
-        seat.away = False
-        seat.kind, seat.level = kind, level
-        self.ready.discard(seat.index)
-        if kind == "bot":
-            seat.name = bot_name(seat.index)
-            self.emit("seated", seat=seat.index, name=seat.name, who="bot")
-        else:
-            seat.name = None
-            self.emit("vacated", seat=seat.index)
+            self._log("host", seat=new)
+        token = self._seat_person(new, name, player_id, client)
+        return target, token
 
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
-        s = self.seats[seat]
         if self.status == PLAYING_STATUS:
-            self._vacate(s, "bot", self.bot_level)
+            self._log("vacated", seat=seat, to="bot", level=self.bot_level)
         else:
-            self._vacate(s, "empty", None)
+            self._log("vacated", seat=seat, to="empty")
         if self.host == seat:
             self.pass_host()
 
     def pass_host(self) -> None:
         """Give hosting to a connected person (else any person), or nobody."""
         candidates = self.connected_humans() or self.humans()
-        self.host = candidates[0].index if candidates else None
-        if self.host is not None:
-            self.emit("host", seat=self.host)
+        new = candidates[0].index if candidates else None
+        if new != self.host:
+            self._log("host", seat=new)
 
     def seat_by_token(self, token: str) -> Seat | None:
-        """Return the human seat whose secret token is ``token``."""
-        given = token.encode()  # bytes: compare_digest refuses str with non-ASCII characters
+        """Return the human seat whose secret token is ``token`` (compared by its hash)."""
+        given = token_hash(token).encode()
         for s in self.seats:
-            if s.kind == "human" and s.token and secrets.compare_digest(s.token.encode(), given):
+            if s.kind == "human" and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
                 return s
         return None
 
@@ -214,22 +402,25 @@ class Table:
         """A person is back on their seat."""
         s = self.seats[seat]
         was_gone = s.client is None
-        s.client, s.disconnected_at = client, None
         if s.away or was_gone:
-            s.away = False
-            self.emit("back", seat=seat)
+            self._log("back", seat=seat)
+        s.client, s.disconnected_at = client, None
 
     def mark_away(self, now: float, grace: float) -> bool:
         """Mark people disconnected for longer than ``grace`` as away; return True if anything changed."""
         changed = False
         for s in self.humans():
             if s.client is None and not s.away and s.disconnected_at is not None and now - s.disconnected_at >= grace:
-                s.away = True
-                self.emit("away", seat=s.index)
+                self._log("away", seat=s.index)
                 changed = True
                 if self.host == s.index and any(h.client is not None for h in self.humans()):
                     self.pass_host()
         return changed
+
+    def restored(self, now: float) -> None:
+        """After a restore: every person is disconnected, their grace period starting now."""
+        for s in self.humans():
+            s.client, s.disconnected_at = None, now
 
     # ------------------------------------------------------------------ host actions
 
@@ -237,20 +428,17 @@ class Table:
         """Host: put a computer player of ``level`` on an empty seat before the start."""
         self._check_host(by)
         self._check_waiting("adding a computer player")
-        s = self.seats[seat]
-        if s.kind != "empty":
+        if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", seat=seat)
-        s.kind, s.level, s.name = "bot", level, bot_name(seat)
-        self.emit("seated", seat=seat, name=s.name, who="bot")
+        self._log("seated", seat=seat, who="bot", name=bot_name(seat), level=level)
 
     def remove_bot(self, by: int, seat: int) -> None:
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
         self._check_waiting("removing a computer player")
-        s = self.seats[seat]
-        if s.kind != "bot":
+        if self.seats[seat].kind != "bot":
             raise ProtocolError("not_now", detail=f"seat {seat} has no computer player")
-        self._vacate(s, "empty", None)
+        self._log("vacated", seat=seat, to="empty")
 
     def fill_bots(self, by: int, level: str) -> None:
         """Host: computer players of ``level`` on every empty seat."""
@@ -258,15 +446,12 @@ class Table:
         self._check_waiting("adding computer players")
         for s in self.seats:
             if s.kind == "empty":
-                s.kind, s.level, s.name = "bot", level, bot_name(s.index)
-                self.emit("seated", seat=s.index, name=s.name, who="bot")
+                self._log("seated", seat=s.index, who="bot", name=bot_name(s.index), level=level)
 
     def set_timer(self, by: int, seconds: int | None) -> None:
         """Host: the turn timer in seconds per move, or None for off."""
         self._check_host(by)
-        self.timer = seconds
-        self.decision_key = None
-        self.emit("timer", seconds=seconds)
+        self._log("timer", seconds=seconds)
 
     def start(self, by: int) -> None:
         """Host: deal the first hand once all four seats are filled."""
@@ -274,74 +459,62 @@ class Table:
         self._check_waiting("starting")
         if any(s.kind == "empty" for s in self.seats):
             raise ProtocolError("seats_empty")
-        self.game = Game(self.rules)
-        self.status = PLAYING_STATUS
-        self.started_at = time.time()
-        self.recorded = False
-        self.ready.clear()
-        self.game.deal_secure()
-        self.emit("deal", hand_no=self.game.hand_no)
+        self._log("start", at=time.time())
+        self._deal_next()
+
+    def restart(self, by: int) -> None:
+        """Host: the game starts over from its first hand, with the same deals, seats and options."""
+        self._check_host(by)
+        if self.daily is not None:
+            raise ProtocolError("not_now", detail="the daily deal cannot be restarted")
+        if self.status == WAITING or self.game is None:
+            raise ProtocolError("not_now", detail="a restart only once the game has started")
+        self._log("restart", at=time.time())
+        self._deal_next()
 
     def new_game(self, by: int) -> None:
         """Host: after game over, back to waiting with the same seats and options."""
         self._check_host(by)
         if self.status != FINISHED:
             raise ProtocolError("not_now", detail="a new game only after game over")
-        self.status, self.game = WAITING, None
-        self.ready.clear()
-        self.deadline = self.decision_key = None
-        self.emit("new_game")
+        self._log("new_game")
+
+    def _deal_next(self) -> None:
+        """Deal the next hand: numbered deal, or the hand this game got before a restart, or fresh secure cards."""
+        hand_no = self.game.hand_no + 1
+        if self.deal is not None:
+            hands = seeded_deal(self.rules, self.deal, hand_no)
+        elif hand_no < len(self.deals):
+            hands = self.deals[hand_no]
+        else:
+            hands = secure_deal(self.rules)
+        self._log("deal", hands=[mask_names(h) for h in hands])
 
     # ------------------------------------------------------------------ moves
 
     def act(self, seat: int, intent: dict[str, Any], auto: bool = False) -> None:
         """Apply a pass, play or moon intent for ``seat``; the game core's refusal becomes an ``illegal`` error."""
-        game = self.game
-        if game is None or self.status != PLAYING_STATUS:
+        if self.game is None or self.status != PLAYING_STATUS:
             raise ProtocolError("not_now", detail="no game is being played")
         kind = intent["type"]
-        tricks_before = len(game.tricks)
         try:
             if kind == "pass":
-                game.pass_cards(seat, [parse_card(c) for c in intent["cards"]])
+                self._log("pass", seat=seat, cards=list(intent["cards"]))
             elif kind == "play":
-                card = parse_card(intent["card"])
-                game.play(seat, card)
+                self._log("play", seat=seat, card=intent["card"], auto=auto)
             elif kind == "moon":
-                game.choose_moon(seat, intent["choice"])
+                self._log("moon", seat=seat, choice=intent["choice"])
             else:
                 raise ProtocolError("unknown_type", type=repr(kind))
         except IllegalAction as exc:
             raise ProtocolError("illegal", reason=exc.reason) from None
-        if kind == "pass":
-            self.emit("passed", seat=seat)
-            if game.phase != PASSING:
-                self.emit("exchanged")
-        elif kind == "play":
-            self.emit("play", seat=seat, card=intent["card"], auto=auto)
-            if len(game.tricks) > tricks_before:
-                self.emit("trick", winner=game.tricks[-1].winner)
-        else:
-            self.emit("moon", seat=seat, choice=intent["choice"])
-        self._after_move()
-
-    def _after_move(self) -> None:
-        game = self.game
-        if game.phase in (HAND_OVER, GAME_OVER):
-            last = game.history[-1]
-            self.emit("hand_over", hand_no=last["hand_no"], scores=last["scores"], totals=last["totals"])
-            self.ready.clear()
-        if game.phase == GAME_OVER:
-            self.status = FINISHED
-            self.emit("game_over", winners=list(game.winners), totals=list(game.totals))
 
     def set_ready(self, seat: int) -> None:
         """A person is ready for the next hand."""
         if self.status != PLAYING_STATUS or self.game is None or self.game.phase != HAND_OVER:
             raise ProtocolError("not_now", detail="ready only between hands")
         if seat not in self.ready:
-            self.ready.add(seat)
-            self.emit("ready", seat=seat)
+            self._log("ready", seat=seat)
 
     def maybe_deal(self) -> bool:
         """Deal the next hand when every connected person is ready (and someone is there); return True if dealt."""
@@ -351,10 +524,20 @@ class Table:
         present = self.connected_humans()
         if not present or any(s.index not in self.ready for s in present):
             return False
-        self.ready.clear()
-        game.deal_secure()
-        self.emit("deal", hand_no=game.hand_no)
+        self._deal_next()
         return True
+
+    def finish(self) -> dict[str, Any] | None:
+        """Once the game is over: log its replay id and share key; return the record to store (else None)."""
+        if self.status != FINISHED or self.recorded or self.game is None:
+            return None
+        self._log("recorded", id=secrets.randbelow(2**40) + 1, share=secrets.token_urlsafe(16))
+        return self.record()
+
+    def close(self) -> None:
+        """Log that the table is closed (its finished games stay)."""
+        if not self.closed:
+            self._log("closed", at=time.time())
 
     # ------------------------------------------------------------------ who moves automatically
 
@@ -396,16 +579,23 @@ class Table:
         return out
 
     def record(self) -> dict[str, Any]:
-        """Return the finished game as a record for the database."""
+        """Return the finished game as a record for the database (derived from the log's fold)."""
         game = self.game
         return {
+            "id": self.replay["id"],
+            "share": self.replay["share"],
+            "table_id": self.table_id,
             "code": self.code,
             "options": dict(self.rules.to_json()),
+            "deal": self.deal,
+            "daily": self.daily,
             "started_at": self.started_at,
             "finished_at": time.time(),
             "history": [dict(h) for h in game.history],
             "totals": list(game.totals),
             "winners": list(game.winners),
+            "events": [dict(e) for e in game.events],
+            "participants": sorted(self.participants),
             "seats": [
                 {
                     "seat": s.index,

@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 
 from server.app import App
 from server.config import Config
-from server.db import Database
+from server.sqlite_store import SQLiteStore as Database
 
 TIMEOUT = 10.0
 
@@ -118,7 +118,7 @@ class Server:
         return p
 
     def table(self, code: str):
-        return self.app.hub.tables[code]
+        return self.app.hub.tables.by_code[code]
 
     async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
         """GET over plain HTTP (in a thread, so the server in this loop keeps running)."""

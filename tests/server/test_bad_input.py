@@ -96,7 +96,7 @@ class TestBadInput:
         assert err["code"] == "bad_option" and err["field"] == "end_score"
         err = await p.error("create", options={"variant": "dutch", "end_score": 100})
         assert err["code"] == "bad_option"
-        assert server.app.hub.tables == {}
+        assert server.app.hub.tables.by_code == {}
 
     async def test_unknown_code_full_table_taken_seat_and_wrong_token(self, server):
         host = await server.host("Anna")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -16,7 +17,9 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from server.db import Database, SchemaTooNew
+from server.sqlite_store import SQLiteStore as Database
+from server.sqlite_store import migrations_dir
+from server.store import SchemaTooNew
 from server.table import CODE_ALPHABET, new_code
 
 
@@ -98,15 +101,39 @@ class TestCodes:
 class TestMigrations:
     async def test_migrations_are_recorded_and_wal_is_on(self, tmp_path):
         db = await Database.open(str(tmp_path / "a.db"))
-        assert await db.schema_version() == 1
+        assert await db.schema_version() == 2
         await db.close()
         con = sqlite3.connect(tmp_path / "a.db")
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [(1, "initial")]
+        assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [
+            (1, "initial"),
+            (2, "table_log"),
+        ]
         con.close()
         db = await Database.open(str(tmp_path / "a.db"))  # a second start applies nothing twice
-        assert await db.schema_version() == 1
+        assert await db.schema_version() == 2
         await db.close()
+
+    async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path):
+        first = tmp_path / "migs"
+        first.mkdir()
+        (first / "001_initial.sql").write_text((migrations_dir() / "001_initial.sql").read_text())
+        path = str(tmp_path / "old.db")
+        await (await Database.open(path, first)).close()  # a database of the first release
+        con = sqlite3.connect(path)
+        con.execute("INSERT INTO players (token, name, created_at, last_seen) VALUES ('old-secret', 'Anna', 0, 0)")
+        con.commit()
+        con.close()
+        db = await Database.open(path)
+        try:
+            con = sqlite3.connect(path)
+            stored = con.execute("SELECT token_hash FROM players").fetchall()
+            con.close()
+            assert stored == [(hashlib.sha256(b"old-secret").hexdigest(),)]  # never the token in clear
+            pid, token, name = await db.player("Anna B", "old-secret")
+            assert (pid, token, name) == (1, "old-secret", "Anna B")
+        finally:
+            await db.close()
 
     async def test_a_newer_schema_is_refused(self, tmp_path):
         path = tmp_path / "b.db"

@@ -55,6 +55,6 @@ class TestProtocolDoc:
 
     def test_the_table_example_has_exactly_the_fields_the_server_sends(self):
         example = json.loads(re.search(r"```json\n(.*?)```", section("### `table`"), re.S).group(1))
-        sent = table_message(Table("K7QXPM", {}, make_rules({"variant": "classic"})), 0, 0)
+        sent = table_message(Table.create("K7QXPM", make_rules({"variant": "classic"})), 0, 0)
         assert set(example) == set(sent)
         assert set(example["seats"][0]) == set(sent["seats"][0])

@@ -100,7 +100,7 @@ class TestReconnect:
         # once back, nothing moves for him: the hand cannot end without his cards, so his turn comes
         t = await play_until(host, lambda t: t["view"]["turn"] == 1)
         table = server.table(code)
-        assert table.auto_seats() == [] and not server.app.hub._pending.get(code) and t["deadline"] is None
+        assert table.auto_seats() == [] and not server.app.hub.tables._pending.get(code) and t["deadline"] is None
         assert len(auto_for_bram()) == autos
         # and the move is his own
         t = await back.until(lambda t: t["view"]["turn"] == 1)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from server.table import FINISHED, Table
-from shared.cards import card_name, mask_cards, parse_mask
-from shared.game import Game
+from shared.cards import card_name, mask_cards
 from shared.rules import make_rules
 
 OPTIONS = {"variant": "classic", "passing": "off", "end_score": 25}
@@ -28,9 +27,9 @@ MOON = (
 
 
 def play_hand(table: Table, hands: tuple[str, ...], highest: set[int]) -> None:
-    """Deal ``hands`` and play the hand out through the table: seats in ``highest`` play their highest legal card."""
+    """Log a deal of ``hands`` and play the hand out through the table: ``highest`` seats play their top legal card."""
+    table._log("deal", hands=[h.split() for h in hands])  # the table log's own deal entry, with chosen cards
     game = table.game
-    game.deal([parse_mask(h.split()) for h in hands])
     while game.phase == "playing":
         seat = game.turn
         legal = list(mask_cards(game.legal(seat)))
@@ -44,11 +43,10 @@ class TestStatsCountMoons:
         names = ("Anna", "Bram", "Cor", "Dirk")
         players = [await db.player(name, None) for name in names]  # what a hello does: (id, token, name)
         rules = make_rules(OPTIONS)
-        table = Table("MOONAB", dict(rules.to_json()), rules)  # as the hub builds a table
+        table = Table.create("MOONAB", rules)  # as the hub builds a table
         for pid, _, name in players:
             table.seat_human(None, pid, name, None)
-        table.start(0)
-        table.game = Game(rules)  # same rules, but the hands below instead of a secure deal
+        table._log("start", at=0.0)  # what start() logs, before the hand below instead of a secure deal
         play_hand(table, ORDINARY, highest=set())
         assert table.game.history[0]["points"] == [2, 1, 19, 4] and table.game.history[0]["moon"] is None
         play_hand(table, MOON, highest={0})
@@ -56,7 +54,7 @@ class TestStatsCountMoons:
         assert last["moon"] == 0 and last["points"] == [26, 0, 0, 0] and last["scores"] == [0, 26, 26, 26]
         assert table.status == FINISHED and table.game.winners == [0]
 
-        await db.record_game(table.record())  # what the hub does once a table is finished
+        await db.record_game(table.finish())  # what the hub stores with the table's last entries
 
         stats = []
         for _, token, _ in players:

@@ -202,7 +202,6 @@ class TestNewGame:
         await host.send("start")
         t = await host.until(lambda t: t["status"] == "playing")
         assert t["view"]["hand_no"] == first and t["view"]["totals"] == [0, 0, 0, 0] and t["view"]["history"] == []
-        await asyncio.gather(*server.app.hub._records)
         status, _, body = await server.get("/api/stats", {"X-Player-Token": host.welcome["player_token"]})
         assert status == 200 and json.loads(body)["games_played"] == 1
 
@@ -237,15 +236,14 @@ class TestNobodyThere:
         codes = {p.joined["code"]: p.joined["seat_token"] for p in (host, bram)}
         await host.close()
         await bram.close()
-        await wait_for(lambda: not codes.keys() & server.app.hub.tables.keys())
+        await wait_for(lambda: not codes.keys() & server.app.hub.tables.by_code.keys())
         status, _, body = await server.get("/healthz")
         assert status == 200 and json.loads(body)["tables"] == 1
-        assert cor.joined["code"] in server.app.hub.tables
+        assert cor.joined["code"] in server.app.hub.tables.by_code
         again = await server.connect("Anna")
         for code, token in codes.items():
             assert (await again.error("resume", code=code, seat_token=token))["code"] == "unknown_table"
         # the finished game is in the database
-        await asyncio.gather(*server.app.hub._records)
         status, _, body = await server.get("/api/stats", {"X-Player-Token": host.welcome["player_token"]})
         stats = json.loads(body)
         assert status == 200 and stats["games_played"] == 1 and stats["hands"] == len(final["view"]["history"])

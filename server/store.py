@@ -1,0 +1,155 @@
+"""The storage interface: table logs (group-committed), players, finished games, replays and the daily board."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("hearts.store")
+
+
+def token_hash(token: str) -> str:
+    """Return the SHA-256 (hex) under which a secret token is stored: never the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class TableWrite:
+    """What one table appends in one go: log entries, and the rows they imply (opened, closed, a finished game)."""
+
+    table_id: str
+    code: str
+    entries: list[tuple[int, str]]  # (n, JSON text) in order
+    opened_at: float | None = None  # set when the entries start the table
+    closed_at: float | None = None  # set when the entries close it
+    finished: dict[str, Any] | None = None  # the finished game's record (see Table.record)
+
+
+@dataclass
+class StoredTable:
+    """An open table's log as read back on start: ``entries`` are the JSON texts in order."""
+
+    table_id: str
+    code: str
+    entries: list[str] = field(default_factory=list)
+    gaps: bool = False  # the entry numbers are not 1..N
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer server than this one."""
+
+
+class GroupCommit:
+    """Queue writes and commit every write that arrived meanwhile in one transaction, in arrival order."""
+
+    def __init__(self, write_batch: Callable[[list[TableWrite]], Awaitable[None]]) -> None:
+        self._write_batch = write_batch
+        self._queue: list[tuple[TableWrite, asyncio.Future]] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+        self.batches = 0
+        self.writes = 0
+
+    def submit(self, write: TableWrite) -> asyncio.Future:
+        """Queue ``write``; the future resolves once it is committed (or fails with the commit's error)."""
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run())
+        fut = loop.create_future()
+        self._queue.append((write, fut))
+        self._wake.set()
+        return fut
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._queue = self._queue, []
+            if not batch:
+                continue
+            try:
+                await self._write_batch([w for w, _ in batch])
+            except asyncio.CancelledError:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.cancel()
+                raise
+            except Exception as exc:
+                log.exception("a group commit of %d writes failed", len(batch))
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            self.batches += 1
+            self.writes += len(batch)
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop the committer."""
+        if self._queue:
+            futures = [f for _, f in self._queue]
+            await asyncio.gather(*futures, return_exceptions=True)
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+
+class Store(ABC):
+    """Everything the server keeps: one implementation per database (SQLite here; PostgreSQL for a cluster)."""
+
+    @abstractmethod
+    def submit(self, write: TableWrite) -> asyncio.Future:
+        """Queue ``write`` for the next group commit; the future resolves once it is durable, in submission order."""
+
+    async def append(self, write: TableWrite) -> None:
+        """Commit ``write`` and wait until it is durable."""
+        await self.submit(write)
+
+    @abstractmethod
+    async def open_tables(self) -> list[StoredTable]:
+        """Return the log of every table that is not closed, oldest table first."""
+
+    @abstractmethod
+    async def mark_damaged(self, table_id: str, why: str) -> None:
+        """Close a table whose log cannot be replayed, keeping the reason."""
+
+    @abstractmethod
+    async def player(self, name: str, token: str | None) -> tuple[int, str, str]:
+        """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or of a new player."""
+
+    @abstractmethod
+    async def player_id(self, token: str) -> int | None:
+        """Return the id of the player with ``token``, or None."""
+
+    @abstractmethod
+    async def stats(self, token: str) -> dict[str, Any] | None:
+        """Return the stats of the player with ``token`` (None if unknown)."""
+
+    @abstractmethod
+    async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
+        """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""
+
+    @abstractmethod
+    async def game(self, game_id: int, token: str | None = None, share: str | None = None) -> dict[str, Any] | None:
+        """Return the stored game ``game_id`` for a player who sat in it, or by its share key; else None."""
+
+    @abstractmethod
+    async def daily_played(self, day: str, player_id: int) -> bool:
+        """Return True if the player already has a counted daily game on ``day``."""
+
+    @abstractmethod
+    async def daily_board(self, day: str, token: str | None, limit: int = 50) -> dict[str, Any]:
+        """Return the counted final totals of ``day``'s daily deal, lowest first, and the asker's place."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Commit what is queued and close the database."""

@@ -1,0 +1,253 @@
+"""A table's life: its log written ahead of every message, restore on start, timers and computer moves."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from shared.view import view_for
+
+from .computer import Thinker, fallback, fits
+from .config import Config
+from .seat_view import table_message
+from .store import Store, TableWrite
+from .table import DamagedLog, Table
+
+log = logging.getLogger("hearts.server")
+
+
+class Tables:
+    """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
+
+    def __init__(self, config: Config, store: Store, thinker: Thinker) -> None:
+        self.config = config
+        self.store = store
+        self.thinker = thinker
+        self.by_code: dict[str, Table] = {}
+        self._outgoing: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+        self._tails: dict[str, asyncio.Task] = {}
+        self._pending: dict[str, set[int]] = {}
+        self._wake: dict[str, asyncio.TimerHandle] = {}
+        self._idle: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    # ------------------------------------------------------------------ lookup
+
+    def get(self, code: str) -> Table | None:
+        """Return the open table with ``code``."""
+        return self.by_code.get(code)
+
+    def __len__(self) -> int:
+        return len(self.by_code)
+
+    def add(self, table: Table) -> None:
+        """Register a new table (its first entries are stored by the first ``changed``)."""
+        self.by_code[table.code] = table
+
+    # ------------------------------------------------------------------ write-ahead delivery
+
+    def send(self, table: Table, client: Any, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
+        self._outgoing.setdefault(table.table_id, []).append((client, message))
+
+    def _flush(self, table: Table, record: dict[str, Any] | None = None) -> None:
+        """Hand the table's new entries to the store; deliver its queued messages once they are committed."""
+        entries = table.take_unsaved()
+        outgoing = self._outgoing.pop(table.table_id, [])
+        previous = self._tails.get(table.table_id)
+        if not entries and previous is None:
+            for client, message in outgoing:
+                client.push(message)
+            return
+        committed = None
+        if entries:
+            write = TableWrite(
+                table.table_id,
+                table.code,
+                entries,
+                opened_at=table.opened_at if entries[0][0] == 1 else None,
+                closed_at=time.time() if table.closed else None,
+                finished=record,
+            )
+            committed = self.store.submit(write)
+        task = asyncio.get_running_loop().create_task(self._deliver(table, previous, committed, outgoing))
+        self._tails[table.table_id] = task
+        task.add_done_callback(lambda t, tid=table.table_id: self._tails.get(tid) is t and self._tails.pop(tid))
+
+    async def _deliver(
+        self, table: Table, previous: asyncio.Task | None, committed: asyncio.Future | None, outgoing: list
+    ) -> None:
+        if previous is not None:
+            await asyncio.gather(previous, return_exceptions=True)
+        if committed is not None:
+            try:
+                await committed
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.error("table %s: its log could not be stored; closing it in memory", table.code)
+                self._storage_failed(table)
+                return
+        for client, message in outgoing:
+            client.push(message)
+
+    def _storage_failed(self, table: Table) -> None:
+        """The database refused the table's log: drop it here (a restart restores what was committed)."""
+        clients = [s.client for s in table.seats if s.client is not None]
+        self.forget(table)
+        for client in clients:
+            client.close_soon(1011, "storage failed")
+
+    # ------------------------------------------------------------------ the one path after every change
+
+    def changed(self, table: Table) -> None:
+        """After any change: away marks, next deal, timers, recording, store, broadcast, computer moves."""
+        if self.by_code.get(table.code) is not table:
+            return
+        now = time.monotonic()
+        table.mark_away(now, self.config.grace)
+        table.maybe_deal()
+        table.refresh_deadline(now)
+        record = table.finish()
+        for seat in table.seats:
+            client = seat.client
+            if client is not None:
+                self.send(table, client, table_message(table, client.seat, client.seen))
+                client.seen = table.seq
+        if not table.humans():
+            table.close()
+            self._flush(table, record)
+            self.forget(table)
+            return
+        self._flush(table, record)
+        self._schedule_bots(table)
+        self._schedule_wake(table, now)
+        self._schedule_idle(table)
+
+    def close(self, table: Table) -> None:
+        """Close a table: log it closed and forget it (its finished games stay)."""
+        if self.by_code.get(table.code) is not table:
+            return
+        table.close()
+        self._flush(table)
+        self.forget(table)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table from memory, with its timers, and unseat its connections."""
+        if self.by_code.get(table.code) is table:
+            del self.by_code[table.code]
+        for handles in (self._wake, self._idle):
+            handle = handles.pop(table.code, None)
+            if handle is not None:
+                handle.cancel()
+        self._pending.pop(table.code, None)
+        for seat in table.seats:
+            if seat.client is not None and seat.client.table is table:
+                seat.client.table = seat.client.seat = None
+
+    # ------------------------------------------------------------------ restore
+
+    async def restore(self) -> int:
+        """Fold every open table's stored log back into a live table; a damaged log closes that table only."""
+        now = time.monotonic()
+        count = 0
+        for stored in await self.store.open_tables():
+            try:
+                if stored.gaps:
+                    raise DamagedLog("entries are missing from the log")
+                table = Table.restore(stored.table_id, stored.entries, grace=self.config.grace)
+                if table.code != stored.code or table.code in self.by_code:
+                    raise DamagedLog(f"the log is for table {table.code}, stored as {stored.code}")
+            except DamagedLog as exc:
+                log.error("table %s (%s) could not be restored and stays closed: %s", stored.code, stored.table_id, exc)
+                await self.store.mark_damaged(stored.table_id, str(exc))
+                continue
+            table.restored(now)
+            self.by_code[table.code] = table
+            count += 1
+        for table in list(self.by_code.values()):
+            self.changed(table)
+        return count
+
+    # ------------------------------------------------------------------ computer players
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _schedule_bots(self, table: Table) -> None:
+        pending = self._pending.setdefault(table.code, set())
+        for s in table.auto_seats():
+            if s not in pending:
+                pending.add(s)
+                self._spawn(self._computer_move(table, s))
+
+    async def _computer_move(self, table: Table, s: int) -> None:
+        try:
+            key = table.current_key()
+            seat = table.seats[s]
+            level = seat.level if seat.kind == "bot" else table.bot_level
+            for_human = seat.kind == "human"
+            view = view_for(table.game, s)
+            if self.config.bot_delay > 0:
+                await asyncio.sleep(self.config.bot_delay)
+            intent = await self.thinker.decide(level, view)
+            if self.by_code.get(table.code) is not table or table.current_key() != key or s not in table.auto_seats():
+                return  # the table moved on (or the person came back) while the computer thought
+            if not fits(intent, view):
+                log.warning("computer %s chose %r at seat %s; playing a simple legal move", level, intent, s)
+                intent = fallback(view)
+            table.act(s, intent, auto=for_human)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer move failed at table %s seat %s", table.code, s)
+        finally:
+            self._pending.get(table.code, set()).discard(s)
+            self.changed(table)
+
+    # ------------------------------------------------------------------ timers
+
+    def _schedule_wake(self, table: Table, now: float) -> None:
+        handle = self._wake.pop(table.code, None)
+        if handle is not None:
+            handle.cancel()
+        times = [table.deadline] if table.deadline is not None else []
+        for s in table.humans():
+            if s.client is None and not s.away and s.disconnected_at is not None:
+                times.append(s.disconnected_at + self.config.grace)
+        if times:
+            delay = max(0.0, min(times) - now) + 0.01
+            self._wake[table.code] = asyncio.get_running_loop().call_later(delay, self._wake_up, table)
+
+    def _wake_up(self, table: Table) -> None:
+        self._wake.pop(table.code, None)
+        table.expire_timer(time.monotonic())
+        self.changed(table)
+
+    def _schedule_idle(self, table: Table) -> None:
+        handle = self._idle.get(table.code)
+        if table.connected_humans():
+            if handle is not None:
+                handle.cancel()
+                del self._idle[table.code]
+        elif handle is None:
+            loop = asyncio.get_running_loop()
+            self._idle[table.code] = loop.call_later(self.config.idle_timeout, self.close, table)
+
+    async def shutdown(self) -> None:
+        """Cancel timers and computer moves; wait until every logged change is stored and delivered."""
+        for handles in (self._wake, self._idle):
+            for handle in handles.values():
+                handle.cancel()
+            handles.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for table in list(self.by_code.values()):
+            self._flush(table)
+        if self._tails:
+            await asyncio.wait(list(self._tails.values()), timeout=5)
