@@ -129,16 +129,22 @@ class Table:
     def restore(cls, table_id: str, entries: list[str], grace: float = 30.0) -> Table:
         """Fold a stored log (JSON texts, in order) back into the table; raise DamagedLog if it does not fold."""
         table = cls(table_id=table_id, grace=grace)
+        if not entries:
+            raise DamagedLog("the log is empty")
+        try:
+            parsed = json.loads("[" + ",".join(entries) + "]")  # one parse for the whole log
+        except ValueError:
+            parsed = None
+        if parsed is not None and len(parsed) != len(entries):
+            parsed = None  # an entry that is not one JSON value: find it below
         for n, text in enumerate(entries, 1):
             try:
-                entry = json.loads(text)
+                entry = parsed[n - 1] if parsed is not None else json.loads(text)  # else: find the broken entry
                 if not isinstance(entry, dict) or (n == 1) != (entry.get("k") == "created"):
                     raise ValueError("the log must start with one 'created' entry")
                 table._apply(entry)
             except (ValueError, KeyError, TypeError, IndexError, IllegalAction, ProtocolError) as exc:
                 raise DamagedLog(f"entry {n}: {exc}") from None
-        if not entries:
-            raise DamagedLog("the log is empty")
         table.logged = len(entries)
         return table
 

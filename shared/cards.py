@@ -35,6 +35,9 @@ _BY_NAME.update({("10" + name[1]): c for name, c in _BY_NAME.items() if name[0] 
 
 def parse_card(name: str) -> Card:
     """Parse a card name such as ``"QS"``, ``"TD"`` or ``"10D"``; raise ValueError otherwise."""
+    c = _BY_NAME.get(name) if type(name) is str else None  # the common case: an exact name
+    if c is not None:
+        return c
     if isinstance(name, str):
         c = _BY_NAME.get(name.strip().upper())
         if c is not None:

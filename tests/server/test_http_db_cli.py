@@ -160,7 +160,7 @@ class TestMigrations:
 
 
 class TestServeCommand:
-    async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1001(self, tmp_path):
+    async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1012(self, tmp_path):
         env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0", HEARTS_TIMER_MIN="2")
         hearts = Path(sys.executable).parent / "hearts"
         proc = await asyncio.create_subprocess_exec(
@@ -184,7 +184,7 @@ class TestServeCommand:
                 proc.send_signal(signal.SIGTERM)
                 with pytest.raises(Exception):  # noqa: B017
                     await asyncio.wait_for(ws.recv(), 10)
-                assert ws.close_code == 1001
+                assert ws.close_code == 1012  # service restart: the client comes back by itself
             assert await asyncio.wait_for(proc.wait(), 10) == 0
         finally:
             if proc.returncode is None:

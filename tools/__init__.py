@@ -1,0 +1,1 @@
+"""Command-line tools beside the server: benchmarks and the computer players' arena."""
