@@ -27,7 +27,21 @@ export function bindEvents({ state, app }) {
 
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.overlay) app.closeOverlay();
+    else if (state.replay && !state.overlay) replayKey(event);
   });
+
+  // The replay viewer: arrows step one card (with Shift one trick), Home and End go to the hand's start and end.
+  function replayKey(event) {
+    const tag = event.target && event.target.tagName;
+    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const moves = {
+      ArrowRight: event.shiftKey ? "next_trick" : "next", ArrowLeft: event.shiftKey ? "prev_trick" : "prev",
+      PageDown: "next_trick", PageUp: "prev_trick", Home: "start", End: "end",
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    app.replayMove(moves[event.key]);
+  }
 
   screen.addEventListener("click", (event) => {
     const target = event.target.closest("[data-action]");
@@ -76,7 +90,9 @@ export function bindEvents({ state, app }) {
     } else if (form.dataset.form === "create") {
       const variant = form.elements.variant.value;
       app.setPref("level", form.elements.level.value);
-      app.createTable(readOptions(form, variant), form.elements.level.value);
+      app.createTable({ ...readOptions(form, variant), ...readDeal(form) }, form.elements.level.value);
+    } else if (form.dataset.form === "daily") {
+      app.createDaily();
     }
   });
 
@@ -88,6 +104,8 @@ export function bindEvents({ state, app }) {
       app.setName(target.value.trim());
     } else if (target.id === "level") {
       app.setPref("level", target.value);
+    } else if (target.dataset.change === "replay_hand") {
+      app.replayGo({ hand: Number(target.value), step: 0 });
     } else if (target.dataset.change === "timer") {
       app.send({ type: "set_timer", seconds: target.value === "off" ? null : Number(target.value) });
     }
@@ -111,11 +129,26 @@ export function bindEvents({ state, app }) {
     next.focus();
   });
 
+  // Actions that mean the same wherever their button is: the top bar, the table, a dialog or the replay viewer.
   function common(target) {
     const action = target.dataset.action;
     if (action === "open") app.openOverlay(target.dataset.overlay);
     else if (action === "lang") app.setPref("lang", target.dataset.lang);
     else if (action === "leave") app.leave();
+    else if (action === "restart_confirm") app.restart();
+    else if (action === "replay") app.openReplay({ id: Number(target.dataset.id) }, state.table ? state.table.you : null, target.dataset.share || null);
+    else if (action === "open_game") openGame(target);
+    else if (action === "copy_share") app.copyShare(target.dataset.share);
+    else if (action === "replay_close") app.closeReplay();
+    else if (action === "replay_hand") app.replayGo({ hand: Number(target.dataset.hand), step: 0 });
+    else if (action.startsWith("replay_")) app.replayMove(action.slice("replay_".length));
+  }
+
+  function openGame(target) {
+    const id = Number(target.dataset.id);
+    const game = Array.isArray(state.games) ? state.games.find((g) => g.id === id) : null;
+    const you = target.dataset.you === "" ? null : Number(target.dataset.you);
+    app.openReplay({ id }, you, game ? game.share : null);
   }
 
   function cardClicked(card) {
@@ -145,6 +178,13 @@ function parsePref(value) {
   if (value === "true") return true;
   if (value === "false") return false;
   return value;
+}
+
+/** The deal number, when one was given: a whole number goes as an integer, anything else as typed (the server says why not). */
+export function readDeal(form) {
+  const text = form.elements.deal ? form.elements.deal.value.trim() : "";
+  if (!text) return {};
+  return { deal: /^\d{1,15}$/.test(text) ? Number(text) : text };
 }
 
 /** The options of the chosen variant from the create form, typed as shared/rules.py wants them. */

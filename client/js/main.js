@@ -8,6 +8,8 @@ import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
 import { soundFor, yourTurnSound } from "./sound.js";
+import { createRemote } from "./remote.js";
+import { createViewer, shareInPath } from "./viewer.js";
 
 const prefs = loadPrefs(browserLanguage());
 setLanguage(prefs.lang);
@@ -20,15 +22,22 @@ let pending = null; // an intent waiting for the connection (create or join)
 let greeted = false;
 let helloName = null;
 
+const remote = createRemote(state, renderer.request);
+const viewer = createViewer({ state, remote, request: renderer.request });
+
 const codeInPath = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
 if (codeInPath) state.wantedCode = codeInPath[1].toUpperCase();
+// /?deal=N puts deal number N in the new-table form.
+const dealInQuery = (new URLSearchParams(location.search).get("deal") || "").trim();
+if (/^\d{1,12}$/.test(dealInQuery)) state.dealPrefill = dealInQuery;
 
 const conn = createConnection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
   onOpen: hello,
   onMessage,
-  onStatus(status) {
+  onStatus(status, closeCode) {
     state.conn = status;
+    if (closeCode === 1012) state.restarting = true; // the server is restarting: it will be back, and so will we
     if (status !== "online") greeted = false;
     renderer.request();
   },
@@ -43,13 +52,24 @@ function onMessage(msg) {
   const before = state.table && state.table.view;
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();
-  if (msg.type === "joined") history.replaceState(null, "", msg.link || `/t/${msg.code}`);
-  if (msg.type === "left") history.pushState(null, "", "/");
+  if (msg.type === "joined" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
+  if (msg.type === "left") {
+    if (!state.replay) history.pushState(null, "", "/"); // the replay viewer keeps its own address
+    remote.loadDaily();
+  }
   if (msg.type === "table") {
     soundFor(msg.events, msg.you, prefs);
     const v = msg.view;
     if (v && v.turn === msg.you && (!before || before.turn !== msg.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
   }
+  if (msg.type === "error" && state.fieldError) {
+    renderer.drawNow();
+    const field = document.getElementById(state.fieldError.field);
+    if (field) field.focus();
+    return;
+  }
+  // Back on the start screen (a table that closed, a refused code): today's board belongs there.
+  if (state.screen === "start" && !state.replay && !state.daily) remote.loadDaily();
   renderer.request();
 }
 
@@ -98,7 +118,20 @@ const app = {
   },
   createTable(options, level) {
     state.notice = null;
+    state.fieldError = null;
     send({ type: "create", options, bot_level: level });
+    renderer.request();
+  },
+  createDaily() {
+    state.notice = null;
+    state.fieldError = null;
+    send({ type: "create", options: {}, daily: true });
+    renderer.request();
+  },
+  restart() {
+    state.overlay = null;
+    send({ type: "restart" });
+    renderer.request();
   },
   joinTable(code) {
     state.notice = null;
@@ -116,13 +149,28 @@ const app = {
     else {
       leftTable(state);
       history.pushState(null, "", "/");
+      remote.loadDaily();
     }
     renderer.request();
   },
   openOverlay(kind) {
     state.overlay = kind;
-    if (kind === "stats") loadStats();
+    if (kind === "stats") remote.loadStats();
+    if (kind === "games") remote.loadGames();
     renderer.request();
+  },
+  openReplay: viewer.open,
+  closeReplay: viewer.close,
+  replayGo: viewer.go,
+  replayMove: viewer.move,
+  async copyShare(share) {
+    await copyText(`${location.origin}/r/${share}`);
+    state.shareCopied = true;
+    renderer.request();
+    setTimeout(() => {
+      state.shareCopied = false;
+      renderer.request();
+    }, 2000);
   },
   closeOverlay() {
     state.overlay = null;
@@ -147,30 +195,31 @@ const app = {
   },
 };
 
-async function loadStats() {
-  state.stats = null;
-  if (!state.playerToken) {
-    state.stats = { games_played: 0 };
-    renderer.request();
-    return;
-  }
+/** Put text on the clipboard; where the browser refuses, copy it from a hidden field. */
+async function copyText(text) {
   try {
-    const res = await fetch("/api/stats", { headers: { "X-Player-Token": state.playerToken } });
-    if (res.status === 404) state.stats = { games_played: 0 };
-    else if (!res.ok) state.stats = "error";
-    else state.stats = await res.json();
+    await navigator.clipboard.writeText(text);
   } catch {
-    state.stats = "error";
+    const field = document.createElement("textarea");
+    field.value = text;
+    field.setAttribute("readonly", "");
+    field.style.position = "fixed";
+    field.style.opacity = "0";
+    document.body.append(field);
+    field.select();
+    document.execCommand("copy");
+    field.remove();
   }
-  renderer.request();
 }
 
 bindEvents({ state, app });
 window.addEventListener("resize", () => renderer.request());
-window.addEventListener("popstate", () => renderer.request());
+window.addEventListener("popstate", viewer.followAddress);
 
-// Start: back to our seat at /t/CODE when we have its token; join it when we have a name.
-if (state.wantedCode) {
+// Start: a replay link opens the viewer; back to our seat at /t/CODE when we have its token; join it when we have a name.
+if (shareInPath()) {
+  remote.loadReplay({ share: shareInPath() });
+} else if (state.wantedCode) {
   const saved = loadSession(state.wantedCode);
   if (saved) {
     state.session = saved;
@@ -179,6 +228,8 @@ if (state.wantedCode) {
   } else if (prefs.name) {
     app.joinTable(state.wantedCode);
   }
+} else {
+  remote.loadDaily();
 }
 renderer.drawNow();
 

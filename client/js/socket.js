@@ -1,4 +1,6 @@
 // The websocket: JSON in and out, and automatic reconnection with growing pauses.
+// onStatus(status, closeCode): closeCode is the code of the close that started a reconnect
+// (1012: the server is restarting), else undefined.
 export function createConnection({ url, onOpen, onMessage, onStatus }) {
   let ws = null;
   let attempt = 0;
@@ -24,11 +26,11 @@ export function createConnection({ url, onOpen, onMessage, onStatus }) {
       }
       onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       ws = null;
       if (closedByUs) return;
       attempt += 1;
-      onStatus("reconnecting");
+      onStatus("reconnecting", event.code);
       retry = setTimeout(open, Math.min(250 * 2 ** (attempt - 1), 4000));
     });
   }

@@ -1,10 +1,11 @@
-// The client's state as plain data. Only update.js changes it; render/ reads it.
+// The client's state as plain data. update.js changes it for server messages, remote.js for the HTTP
+// answers (stats, board, games, replays), viewer.js for the replay viewer; render/ only reads it.
 export function createState(prefs) {
   return {
     prefs,
     conn: "connecting", // connecting | online | reconnecting
     playerToken: null,
-    screen: "start", // start | joining | table
+    screen: "start", // start | joining | table (the replay viewer, when open, covers any of them)
     wantedCode: null, // code from /t/CODE or the join form, until joined
     session: null, // {code, seat, seat_token, link} of the table we sit at
     table: null, // the last `table` message
@@ -13,13 +14,20 @@ export function createState(prefs) {
     hint: [], // cards the hint highlights
     hintKey: null, // the moment the hint belongs to
     notice: null, // {text, kind} shown under the table (refusal reasons, errors)
-    overlay: null, // rules | stats | options | scores
+    overlay: null, // rules | stats | options | scores | last_trick | restart | games
     stats: null, // stats from the server, or "error"
     received: { handNo: null, until: 0 }, // highlight of the received cards
     trickShow: null, // {trick, until, slide} a finished trick kept visible briefly
     tricksSeen: { handNo: null, count: 0 },
     scoresSeen: 0, // number of hands whose score table the player has already been shown
     readySent: -1, // history length for which `ready` was sent
-    copied: false,
+    copied: false, // the invitation link was just copied
+    shareCopied: false, // the replay's share link was just copied
+    restarting: false, // the server closed with 1012 and we have not been welcomed back yet
+    dealPrefill: "", // the deal number from /?deal=N, put in the new-table form
+    fieldError: null, // {field, text}: a refusal the server tied to one field of the new-table form
+    daily: null, // {date, status: loading | ok | error, data}: today's board from /api/daily/{date}
+    games: null, // "loading" | "error" | [games] from /api/games
+    replay: null, // the replay viewer: {status: loading | ok | not_found | error, data, hand, pos, you}
   };
 }

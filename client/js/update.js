@@ -10,6 +10,7 @@ export const RECEIVED_MS = 3500;
 export function applyMessage(state, msg, now = Date.now()) {
   switch (msg.type) {
     case "welcome":
+      state.restarting = false; // the server is back
       state.playerToken = msg.player_token;
       savePlayerToken(msg.player_token);
       return;
@@ -55,7 +56,9 @@ function applyTable(state, msg, now) {
   state.screen = "table";
   const v = msg.view;
   if (!v) return;
-  if (!before || before.hand_no !== v.hand_no) {
+  const restarted = (msg.events || []).some((e) => e.kind === "restart");
+  if (restarted) startedOver(state);
+  if (restarted || !before || before.hand_no !== v.hand_no) {
     state.selected = [];
     state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
     state.trickShow = null;
@@ -80,8 +83,18 @@ function applyTable(state, msg, now) {
   if (v.history.length < state.scoresSeen) state.scoresSeen = v.history.length; // a new game
 }
 
+/** The host started the game over: forget everything that belonged to the abandoned game. */
+function startedOver(state) {
+  state.received = { handNo: null, until: 0 };
+  state.scoresSeen = 0;
+  state.readySent = -1;
+  if (["scores", "last_trick", "restart"].includes(state.overlay)) state.overlay = null;
+  state.notice = { text: t("game_restarted"), kind: "info" };
+}
+
 function applyError(state, msg) {
   const lang = language();
+  state.fieldError = null;
   if (msg.reason) {
     state.notice = { text: `${t("refusal_prefix")} ${msg.reason[lang] || msg.reason.en}`, kind: "refusal" };
     return;
@@ -96,6 +109,12 @@ function applyError(state, msg) {
     state.screen = "start";
   }
   const text = msg.code === "unknown_table" ? t("error_no_table") : (lang === "nl" ? msg.nl : msg.message) || msg.code;
+  // A refused deal number is shown at its field in the new-table form.
+  if (msg.code === "bad_option" && msg.field === "deal" && state.screen !== "table") {
+    state.fieldError = { field: "deal", text: t("deal_refused", { message: text }) };
+    state.notice = null;
+    return;
+  }
   state.notice = { text, kind: "error" };
 }
 

@@ -43,22 +43,9 @@ def hearts_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
 
 
-@contextmanager
-def hearts_serve(*extra: str) -> Iterator[str]:
-    """Run `hearts serve` on port 0 with a temporary database, no bot delay and ``extra`` options; yield its address."""
-    tmp = tempfile.mkdtemp(prefix="hearts-browser-")
-    cmd = hearts_command() + [
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--db",
-        str(Path(tmp) / "hearts.db"),
-        "--bot-delay",
-        "0",
-        *extra,
-    ]
+def start_hearts(*args: str) -> tuple[subprocess.Popen, str]:
+    """Start `hearts serve` with ``args`` on the loopback address; return the process and the address it printed."""
+    cmd = hearts_command() + ["serve", "--host", "127.0.0.1", "--bot-delay", "0", *args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found: list[str] = []
     seen: list[str] = []
@@ -78,14 +65,27 @@ def hearts_serve(*extra: str) -> Iterator[str]:
     if not found:
         proc.kill()
         pytest.fail("hearts serve printed no address:\n" + "".join(seen))
+    return proc, found[0]
+
+
+def stop_hearts(proc: subprocess.Popen) -> None:
+    """Stop a server as a deploy does (SIGTERM), or kill it when it does not stop."""
+    proc.terminate()
     try:
-        yield found[0]
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@contextmanager
+def hearts_serve(*extra: str) -> Iterator[str]:
+    """Run `hearts serve` on port 0 with a temporary database, no bot delay and ``extra`` options; yield its address."""
+    tmp = tempfile.mkdtemp(prefix="hearts-browser-")
+    proc, url = start_hearts("--port", "0", "--db", str(Path(tmp) / "hearts.db"), *extra)
+    try:
+        yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_hearts(proc)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -125,14 +125,21 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
         locale: str = "en-GB",
         name: str | None = None,
         server: str | None = None,
+        expected: tuple[str, ...] = (),
     ) -> Page:
-        """Open ``path`` on ``server`` (default: the shared server_url)."""
+        """Open ``path`` on ``server`` (default: the shared server_url); console errors containing one of
+        ``expected`` (such as the browser's own note on a 404 the test asks for) are not failures."""
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda err: errors.append(str(err)))
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+
+        def console(msg) -> None:
+            if msg.type == "error" and not any(text in msg.text for text in expected):
+                errors.append(msg.text)
+
+        page.on("console", console)
         page.goto((server or server_url).rstrip("/") + path)
         if name:
             page.fill("#name", name)
@@ -203,3 +210,43 @@ def play_one_legal(page: Page) -> str:
     page.wait_for_function("c => !window.hartenjagen.state.table.view.hand.includes(c)", arg=card)
     page.wait_for_selector(f'.hand .card[data-card="{card}"]', state="detached")
     return card
+
+
+# What the page should do next, read from the view the server sent it: pass, play, say ready, or nothing
+# (the game is over, or it waits for the others).
+NEXT_MOVE = """() => {
+    const t = window.hartenjagen.state.table;
+    const v = t && t.view;
+    if (!v) return false;
+    if (v.game_over) return 'over';
+    if (v.phase === 'passing' && !v.passed) return 'pass';
+    if (v.phase === 'playing' && v.turn === v.seat) return 'play';
+    if (v.phase === 'hand_over' && !(t.ready || []).includes(t.you)) return 'ready';
+    return false;
+}"""
+
+
+def play_until_game_over(page: Page, hands: int = 20) -> dict:
+    """Play this page's seat until game over like a player would (pass the first three cards, play the
+    first card that stands up, press Next hand in the score table); return the final view."""
+    for _ in range(hands * 20):
+        move = page.wait_for_function(NEXT_MOVE).json_value()
+        if move == "over":
+            return view(page)
+        if move != "ready" and page.locator(".dialog").count():
+            page.keyboard.press("Escape")  # the score table of the hand before
+            page.wait_for_selector(".dialog", state="detached")
+        if move == "pass":
+            for card in hand_cards(page)[:3]:
+                click_card(page, card)
+            page.click("[data-action=pass]")
+            page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
+        elif move == "play":
+            play_one_legal(page)
+        else:
+            page.click(".dialog-scores [data-action=ready]")
+            page.wait_for_function(
+                "() => { const t = window.hartenjagen.state.table;"
+                " return t.view.phase !== 'hand_over' || (t.ready || []).includes(t.you); }"
+            )
+    raise AssertionError("the game did not end")

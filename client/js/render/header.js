@@ -8,7 +8,11 @@ export function headerHtml(state) {
       ` aria-pressed="${l === language()}" lang="${l}">${l.toUpperCase()}</button>`,
   ).join("");
   const leave = state.session ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
-  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>` +
+  // The deal number, so that friends playing the same numbered deal can compare.
+  const table = state.screen === "table" && !state.replay ? state.table : null;
+  const deal = table && table.deal !== null && table.deal !== undefined
+    ? `<span class="deal-no" data-deal="${esc(table.deal)}">${esc(t("deal_no", { n: table.deal }))}</span>` : "";
+  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${deal}` +
     `<nav aria-label="${esc(t("app_title"))}">` +
     `<button type="button" data-action="open" data-overlay="rules">${esc(t("nav_rules"))}</button>` +
     `<button type="button" data-action="open" data-overlay="stats">${esc(t("nav_stats"))}</button>` +
@@ -17,6 +21,9 @@ export function headerHtml(state) {
 }
 
 export function connHtml(state) {
+  if (state.restarting && state.conn !== "online") {
+    return `<p class="conn restarting" data-conn="restarting" role="status">${esc(t("conn_restarting"))}</p>`;
+  }
   if (state.conn === "reconnecting") return `<p class="conn reconnecting" data-conn="reconnecting">${esc(t("conn_reconnecting"))}</p>`;
   if (state.conn === "connecting" && state.screen !== "start") return `<p class="conn" data-conn="connecting">${esc(t("conn_connecting"))}</p>`;
   return "";

@@ -6,6 +6,7 @@ import { lobbyHtml } from "./lobby.js";
 import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
 import { overlayHtml } from "./panels.js";
 import { position } from "./seats.js";
+import { replayHtml } from "./replay.js";
 
 export function createRenderer(state, root) {
   const el = {
@@ -19,6 +20,7 @@ export function createRenderer(state, root) {
   let screenKind = null;
 
   function screenOf() {
+    if (state.replay) return "replay";
     if (state.screen !== "table" || !state.table) return "start";
     if (state.table.status === "waiting" || !state.table.view) return "lobby";
     return "table";
@@ -39,6 +41,7 @@ export function createRenderer(state, root) {
     }
     if (kind === "start") keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
+    else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));
     else drawTable(now);
     const hadFocus = el.overlay.contains(document.activeElement);
     if (patch(el.overlay, overlayHtml(state)) && state.overlay && !hadFocus) {
@@ -92,6 +95,18 @@ export function createRenderer(state, root) {
     if (again) {
       again.focus();
       if (caret && caret[0] !== null) try { again.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
+    }
+  }
+
+  // A redraw of the replay viewer puts the focus back on the button (by id) that had it, or on an enabled neighbour.
+  function keepingFocus(container, fn) {
+    const active = document.activeElement && container.contains(document.activeElement) ? document.activeElement.id : null;
+    if (!fn() || !active) return;
+    const again = container.querySelector(`#${CSS.escape(active)}`);
+    if (again && !again.disabled) again.focus();
+    else {
+      const other = container.querySelector(".rp-controls button:not([disabled])");
+      if (other) other.focus();
     }
   }
 

@@ -24,16 +24,24 @@ function timerHtml(table, isHost) {
   return `<p class="timer-setting"><label for="turn-timer">${label}</label> <select id="turn-timer" data-change="timer">${options}</select></p>`;
 }
 
+function dailyHtml(table) {
+  const d = table.daily;
+  const counts = d.counts !== false;
+  return `<div class="daily-box" data-counts="${counts}">` +
+    `<p class="daily-date">${esc(t("daily_of", { date: d.date }))}</p>` +
+    `<p class="notice ${counts ? "info" : "warning"}" role="status" data-daily-counts="${counts}">${esc(t(counts ? "daily_counts" : "daily_not_counts"))}</p></div>`;
+}
+
 export function lobbyHtml(state) {
   const table = state.table;
   const isHost = table.host === table.you;
-  const level = state.prefs.level;
+  const manage = isHost && !table.daily; // a daily table's computer players stay
   const seats = seatsFromMe(table.you).map((n) => {
     const s = table.seats[n];
     const empty = s.kind === "empty";
     let action = "";
-    if (isHost && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
-    else if (isHost && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
+    if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
+    else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
     if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
     const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
     return `<li class="seat-card pos-${position(n, table.you)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
@@ -43,21 +51,23 @@ export function lobbyHtml(state) {
   const link = new URL(table.link || `/t/${table.code}`, location.href).href;
   const host = isHost
     ? `<div class="host-actions">
-        <button type="button" data-action="fill_bots"${full ? " disabled" : ""}>${esc(t("fill_bots"))}</button>
+        ${manage ? `<button type="button" data-action="fill_bots"${full ? " disabled" : ""}>${esc(t("fill_bots"))}</button>` : ""}
         <button type="button" class="primary" data-action="start"${full ? "" : " disabled"}>${esc(t("start_game"))}</button>
         ${full ? "" : `<p class="muted">${esc(t("need_four"))}</p>`}
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
   const timer = timerHtml(table, isHost);
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
-  return `<section class="lobby">
-  <h2>${esc(t("waiting_title"))}</h2>
-  <div class="code-box">
+  // A daily table has no one to invite; before the start it says whether this game counts for the board.
+  const top = table.daily ? dailyHtml(table) : `<div class="code-box">
     <span class="code-label">${esc(t("code_label"))}</span>
     <strong class="code" data-code="${esc(table.code)}">${esc(table.code)}</strong>
     <input class="link" readonly value="${esc(link)}" aria-label="${esc(t("copy_link"))}">
     <button type="button" data-action="copy" data-link="${esc(link)}">${esc(state.copied ? t("link_copied") : t("copy_link"))}</button>
-  </div>
+  </div>`;
+  return `<section class="lobby">
+  <h2>${esc(t(table.daily ? "daily_title" : "waiting_title"))}</h2>
+  ${top}
   ${notice}
   <ul class="seats">${seats}</ul>
   ${timer}

@@ -1,14 +1,19 @@
-// Overlays: rules, statistics, options and the score table, each in one dialog frame.
+// Overlays: rules, statistics, options, the score table, the last trick, start over and my games, each in one dialog frame.
 import { t, LANGS, TABLES, language } from "../i18n.js";
 import { esc } from "../html.js";
 import { CHOICES } from "../prefs.js";
 import { scoresHtml } from "./scores.js";
+import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
 
 function rulesHtml() {
   return t("rules").map((s) => `<h3>${esc(s.h)}</h3>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}`).join("");
 }
 
 function statsHtml(state) {
+  return `${statsBody(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
+}
+
+function statsBody(state) {
   const s = state.stats;
   if (s === "error") return `<p>${esc(t("stats_error"))}</p>`;
   if (!s) return `<p>${esc(t("conn_connecting"))}</p>`;
@@ -40,12 +45,17 @@ function optionsHtml(state) {
     `<div class="opt"><span class="opt-label">${esc(t("opt_language"))}</span><div class="choices" role="group">${langs}</div></div>`;
 }
 
-const TITLES = { rules: "rules_title", stats: "stats_title", options: "options_title", scores: "scores_title" };
+const TITLES = {
+  rules: "rules_title", stats: "stats_title", options: "options_title", scores: "scores_title",
+  last_trick: "last_trick_title", restart: "restart_title", games: "games_title",
+};
+const BODIES = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml,
+  last_trick: lastTrickHtml, restart: restartHtml, games: gamesHtml };
 
 export function overlayHtml(state) {
   const kind = state.overlay;
   if (!kind) return "";
-  const body = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml }[kind](state);
+  const body = BODIES[kind](state);
   return `<div class="backdrop" data-action="close"></div>` +
     `<div class="dialog dialog-${kind}" role="dialog" aria-modal="true" aria-labelledby="dialog-title" data-dialog="${kind}">` +
     `<header><h2 id="dialog-title">${esc(t(TITLES[kind]))}</h2>` +

@@ -2,6 +2,7 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatName, plainName, seatsFromMe } from "./seats.js";
+import { gameButtons } from "./table.js";
 
 export function scoresHtml(state) {
   const table = state.table;
@@ -29,9 +30,10 @@ export function scoresHtml(state) {
     const names = v.winners.map((s) => seatName(table, s));
     const text = names.length > 1 ? t("winner_many", { names: joinNames(names) }) : t("winner_one", { names: names[0] });
     footer = `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(text)}</p>` +
-      (table.host === table.you
-        ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>`
-        : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
+      `<div class="dialog-actions">${table.host === table.you
+        ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>` : ""}` +
+      `${gameButtons(state).join("")}</div>` +
+      (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
   } else if (v.phase === "hand_over") {
     footer = table.ready && table.ready.includes(table.you)
       ? `<p class="muted" role="status">${esc(t("ready_waiting"))}</p>`

@@ -1,6 +1,7 @@
 // The start screen: name, create a table with its options, or join one by code.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
+import { dailyPanelHtml } from "./daily.js";
 
 // Options per variant with their defaults, as shared/rules.py knows them.
 export const VARIANT_OPTIONS = {
@@ -46,6 +47,19 @@ function field(variant, [option, kind, def]) {
   return `<label for="${id}">${esc(t(option))}</label><select id="${id}" name="${name}">${opts}</select>`;
 }
 
+/** The optional deal number: the same number deals the same cards, on every machine. */
+function dealField(state) {
+  const error = state.fieldError && state.fieldError.field === "deal" ? state.fieldError.text : null;
+  const invalid = error ? ' aria-invalid="true" aria-describedby="deal-error"' : ' aria-describedby="deal-help"';
+  return `<div class="grid deal-field">
+      <label for="deal">${esc(t("deal_field"))}</label>
+      <input id="deal" name="deal" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="12"` +
+    ` placeholder="${esc(t("deal_placeholder"))}" value="${esc(state.dealPrefill)}"${invalid}>
+      <p id="deal-help" class="field-help">${esc(t("deal_help"))}</p>
+      ${error ? `<p id="deal-error" class="field-error" role="alert">${esc(error)}</p>` : ""}
+    </div>`;
+}
+
 export function startHtml(state) {
   const p = state.prefs;
   const levels = ["easy", "medium", "hard"].map(
@@ -75,6 +89,7 @@ export function startHtml(state) {
       <button type="submit" class="primary">${esc(t("join_button"))}</button>
     </div>
   </form>
+  ${dailyPanelHtml(state)}
   <form class="panel" data-form="create">
     <h2>${esc(t("create_title"))}</h2>
     <div class="grid">
@@ -84,6 +99,7 @@ export function startHtml(state) {
       <select id="level" name="level">${levels}</select>
     </div>
     ${sets}
+    ${dealField(state)}
     <button type="submit" class="primary">${esc(t("create_button"))}</button>
   </form>
 </section>`;

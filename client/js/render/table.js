@@ -144,10 +144,31 @@ export function statusHtml(state) {
   if (v.received && v.received.length && v.pass_from !== null && state.received.handNo === v.hand_no && Date.now() < state.received.until) {
     received = `<span class="received-line">${esc(t("received_from", { name: seatName(table, v.pass_from) }))}: ${esc(v.received.map(shortName).join(" "))}</span>`;
   }
+  if (["playing", "moon_choice"].includes(v.phase) && v.tricks.length) {
+    buttons.push(`<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>`);
+  }
   buttons.push(`<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`);
+  buttons.push(...gameButtons(state));
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${received}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
+}
+
+/** Start over (the host, not at a daily table), and after game over the replay and its share link. */
+export function gameButtons(state) {
+  const table = state.table;
+  const out = [];
+  if (table.status === "finished" && table.replay) {
+    out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
+    out.push(`<button type="button" data-action="copy_share" data-share="${esc(table.replay.share)}">` +
+      `${esc(state.shareCopied ? t("share_copied") : t("share_link"))}</button>`);
+  }
+  if (canRestart(table)) out.push(`<button type="button" data-action="open" data-overlay="restart">${esc(t("restart_button"))}</button>`);
+  return out;
+}
+
+export function canRestart(table) {
+  return table.host === table.you && !table.daily && ["playing", "finished"].includes(table.status);
 }
 
 /** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */

@@ -1,0 +1,92 @@
+// The HTTP side of the server: statistics, today's board, my finished games and replays.
+// Each loader puts what it got (or "error") in the state and asks for a redraw.
+
+/** Today's date in UTC as YYYY-MM-DD: the day the daily deal belongs to. */
+export function todayUtc(now = new Date()) {
+  return now.toISOString().slice(0, 10);
+}
+
+async function getJson(path, token) {
+  const headers = token ? { "X-Player-Token": token } : {};
+  const res = await fetch(path, { headers });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  return { status: res.status, ok: res.ok, data };
+}
+
+export function createRemote(state, request) {
+  async function loadStats() {
+    state.stats = null;
+    if (!state.playerToken) {
+      state.stats = { games_played: 0 };
+      request();
+      return;
+    }
+    try {
+      const res = await getJson("/api/stats", state.playerToken);
+      if (res.status === 404) state.stats = { games_played: 0 };
+      else state.stats = res.ok ? res.data : "error";
+    } catch {
+      state.stats = "error";
+    }
+    request();
+  }
+
+  async function loadDaily() {
+    const date = todayUtc();
+    if (state.daily && state.daily.date === date && state.daily.status === "loading") return;
+    state.daily = { date, status: "loading", data: state.daily && state.daily.date === date ? state.daily.data : null };
+    request();
+    let daily;
+    try {
+      const res = await getJson(`/api/daily/${date}`, state.playerToken);
+      daily = res.ok && res.data ? { date, status: "ok", data: res.data } : { date, status: "error", data: null };
+    } catch {
+      daily = { date, status: "error", data: null };
+    }
+    state.daily = daily;
+    request();
+  }
+
+  async function loadGames() {
+    state.games = "loading";
+    request();
+    if (!state.playerToken) {
+      state.games = [];
+      request();
+      return;
+    }
+    try {
+      const res = await getJson("/api/games", state.playerToken);
+      if (res.status === 404 || res.status === 400) state.games = [];
+      else if (!res.ok || !res.data || !Array.isArray(res.data.games)) state.games = "error";
+      else state.games = [...res.data.games].sort((a, b) => (b.finished_at || 0) - (a.finished_at || 0));
+    } catch {
+      state.games = "error";
+    }
+    request();
+  }
+
+  /** Open the replay viewer on a finished game: `{share}` (anyone with the key) or `{id}` (a game I sat in). */
+  async function loadReplay(key, you = null) {
+    state.replay = { status: "loading", key, data: null, hand: 0, step: 0, you };
+    request();
+    const path = key.share ? `/api/replays/${encodeURIComponent(key.share)}` : `/api/games/${encodeURIComponent(key.id)}`;
+    let replay;
+    try {
+      const res = await getJson(path, key.share ? null : state.playerToken);
+      if (res.ok && res.data && Array.isArray(res.data.hands)) replay = { ...state.replay, status: "ok", data: res.data };
+      else replay = { ...state.replay, status: res.status === 404 ? "not_found" : "error" };
+    } catch {
+      replay = { ...state.replay, status: "error" };
+    }
+    if (state.replay && state.replay.key === key) state.replay = replay; // not closed or replaced meanwhile
+    request();
+  }
+
+  return { loadStats, loadDaily, loadGames, loadReplay };
+}

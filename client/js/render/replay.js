@@ -1,0 +1,140 @@
+// The replay viewer: all four hands open, the passes, the trick being played, step by step.
+import { t } from "../i18n.js";
+import { esc } from "../html.js";
+import { cardFace, cardName, shortName, sortHand } from "../cards.js";
+import { position } from "./seats.js";
+import { snapshot, stepRange, passTarget, hasPasses, canStep } from "../replay.js";
+
+function seatLabel(data, seat) {
+  const s = data.seats.find((x) => x.seat === seat) || {};
+  return s.name || t("seat_names")[seat];
+}
+
+function who(data, seat, you) {
+  const mine = seat === you ? ` <span class="badge you">${esc(t("you_suffix"))}</span>` : "";
+  return `<span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(seatLabel(data, seat))}</span>${mine}`;
+}
+
+function seatHtml(data, hand, snap, seat, you) {
+  const cards = sortHand(snap.holds[seat]);
+  const received = new Set(snap.received[seat]);
+  const passing = snap.stage === "dealt" && hasPasses(hand) ? new Set(hand.passes[seat] || []) : new Set();
+  const faces = cards.map((card) => {
+    const classes = [received.has(card) ? "received" : "", passing.has(card) ? "passing" : ""].filter(Boolean);
+    return cardFace(card, { classes, label: cardName(card) });
+  }).join("");
+  const score = hand.scores[seat];
+  return `<div class="rp-seat pos-${position(seat, you ?? 0)}" data-seat="${seat}">` +
+    `<div class="rp-who">${who(data, seat, you)}</div>` +
+    `<div class="rp-score"><span>${esc(t("replay_tricks", { n: snap.tricksWon[seat] }))}</span>` +
+    ` <span data-score="${seat}">${esc(t("replay_hand_score", { n: `${score > 0 ? "+" : ""}${score}` }))}</span>` +
+    ` <span data-total="${seat}">${esc(t("total", { n: hand.totals[seat] }))}</span></div>` +
+    `<div class="rp-hand" role="img" aria-label="${esc(t("replay_holds", { name: seatLabel(data, seat), n: cards.length }))}" data-count="${cards.length}">${faces}</div></div>`;
+}
+
+function centerHtml(data, hand, snap, step) {
+  let title;
+  if (snap.stage === "dealt") title = t("replay_dealt");
+  else if (snap.stage === "exchanged") title = t("replay_exchanged");
+  else title = t("replay_trick_no", { n: snap.trick.index + 1, of: hand.tricks.length });
+  const cards = snap.stage === "play" ? snap.trick.cards.map(({ seat, card }) =>
+    `<figure class="lt-card${snap.trick.complete && seat === snap.trick.winner ? " won" : ""}" data-seat="${seat}">` +
+    `${cardFace(card, { label: t("card_played", { name: seatLabel(data, seat), card: cardName(card) }) })}` +
+    `<figcaption>${esc(seatLabel(data, seat))}</figcaption></figure>`).join("") : "";
+  const taker = snap.stage === "play" && snap.trick.complete && snap.trick.winner !== null
+    ? `<p class="rp-taker">${esc(t("trick_won_by", { name: seatLabel(data, snap.trick.winner) }))}</p>` : "";
+  const { last } = stepRange(hand);
+  const moon = step === last && hand.moon !== null && hand.moon !== undefined
+    ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatLabel(data, hand.moon) }))}</p>` : "";
+  return `<div class="rp-center" aria-live="polite"><p class="rp-stage">${esc(title)}</p>` +
+    `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}</div>`;
+}
+
+function passesHtml(data, hand) {
+  if (!hasPasses(hand)) return `<p class="muted">${esc(t("replay_no_pass"))}</p>`;
+  const lines = hand.passes.map((cards, seat) => `<li>${esc(t("replay_pass_line", {
+    from: seatLabel(data, seat), to: seatLabel(data, passTarget(hand, seat)), cards: (cards || []).map(shortName).join(" "),
+  }))}</li>`).join("");
+  return `<p class="muted">${esc(t(`replay_passed_${hand.pass_direction}`))}</p><ul class="rp-pass-list">${lines}</ul>`;
+}
+
+function totalsHtml(data, current, you) {
+  const order = [0, 1, 2, 3];
+  const head = order.map((s) => `<th scope="col">${esc(seatLabel(data, s))}</th>`).join("");
+  const rows = data.hands.map((h, i) => `<tr class="${i === current ? "current" : ""}">` +
+    `<th scope="row"><button type="button" class="link-button" data-action="replay_hand" data-hand="${i}"` +
+    ` aria-current="${i === current}">${i + 1}</button></th>` +
+    order.map((s) => `<td><span class="hand-score">${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}</span><span class="running">${h.totals[s]}</span></td>`).join("") +
+    "</tr>").join("");
+  const winners = data.winners || [];
+  const totals = order.map((s) => `<td class="grand${winners.includes(s) ? " winner" : ""}${s === you ? " you" : ""}">${(data.totals || [])[s] ?? ""}</td>`).join("");
+  return `<div class="table-wrap"><table class="scores"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+    `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t("totals_row"))}</th>${totals}</tr></tfoot></table></div>`;
+}
+
+// Step icons drawn as SVG (the fonts of many phones lack the media-control symbols).
+const BAR_L = '<rect x="3" y="4" width="2.5" height="16"/>';
+const BAR_R = '<rect x="18.5" y="4" width="2.5" height="16"/>';
+const ICONS = {
+  start: `${BAR_L}<path d="M19 4v16L7 12z"/>`,
+  prev_trick: '<path d="M12 4v16L2 12zM22 4v16L12 12z"/>',
+  prev: '<path d="M17 4v16L5 12z"/>',
+  next: '<path d="M7 4v16l12-8z"/>',
+  next_trick: '<path d="M2 4v16l10-8zM12 4v16l10-8z"/>',
+  end: `<path d="M5 4v16l12-8z"/>${BAR_R}`,
+};
+
+function controlsHtml(hands, at) {
+  const back = canStep(hands, at, -1);
+  const forward = canStep(hands, at, 1);
+  const button = (move, key, enabled) =>
+    `<button type="button" id="rp-${move.replace("_", "-")}" data-action="replay_${move}" aria-label="${esc(t(key))}" title="${esc(t(key))}"${enabled ? "" : " disabled"}>` +
+    `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" fill="currentColor">${ICONS[move]}</svg></button>`;
+  return `<div class="rp-controls" role="toolbar" aria-label="${esc(t("replay_steps"))}">` +
+    button("start", "replay_first", at.step > 0) +
+    button("prev_trick", "replay_prev_trick", back) +
+    button("prev", "replay_prev", back) +
+    button("next", "replay_next", forward) +
+    button("next_trick", "replay_next_trick", forward) +
+    button("end", "replay_last", at.step < stepRange(hands[at.hand]).last) +
+    `</div>`;
+}
+
+function facts(data) {
+  const out = [["classic", "dutch"].includes(data.options && data.options.variant) ? t(`variant_${data.options.variant}`) : ""];
+  if (data.deal !== null && data.deal !== undefined) out.push(t("deal_no", { n: data.deal }));
+  if (data.finished_at) {
+    out.push(new Date(data.finished_at * 1000).toLocaleDateString(document.documentElement.lang || undefined,
+      { day: "numeric", month: "long", year: "numeric" }));
+  }
+  return out.filter(Boolean).join(" · ");
+}
+
+export function replayHtml(state) {
+  const r = state.replay;
+  const back = `<button type="button" data-action="replay_close">${esc(t("replay_back"))}</button>`;
+  if (r.status !== "ok") {
+    const text = { loading: "replay_loading", not_found: "replay_not_found", error: "replay_error" }[r.status];
+    const kind = r.status === "loading" ? "info" : "error";
+    return `<section class="replay"><h2>${esc(t("replay_title"))}</h2>` +
+      `<p class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}" data-replay="${r.status}">${esc(t(text))}</p>${back}</section>`;
+  }
+  const data = r.data;
+  const hand = data.hands[r.hand];
+  if (!hand) return `<section class="replay"><h2>${esc(t("replay_title"))}</h2><p class="notice error" role="alert">${esc(t("replay_error"))}</p>${back}</section>`;
+  const snap = snapshot(hand, r.step);
+  const total = data.hands.length;
+  const hands = data.hands.map((h, i) =>
+    `<option value="${i}"${i === r.hand ? " selected" : ""}>${esc(t("replay_hand_of", { n: i + 1, total }))}</option>`).join("");
+  const seats = [0, 1, 2, 3].map((s) => seatHtml(data, hand, snap, s, r.you)).join("");
+  return `<section class="replay" data-hand="${r.hand}" data-step="${r.step}">
+  <div class="rp-head"><h2>${esc(t("replay_title"))}</h2>` +
+    `<label for="replay-hand" class="sr-only">${esc(t("replay_hand"))}</label><select id="replay-hand" data-change="replay_hand">${hands}</select>` +
+    `${back}<p class="muted rp-facts">${esc(facts(data))}</p></div>
+  <div class="rp-board">${seats}${centerHtml(data, hand, snap, r.step)}</div>
+  ${controlsHtml(data.hands, { hand: r.hand, step: r.step })}
+  <p class="muted rp-keys">${esc(t("replay_keys"))}</p>
+  <section class="rp-passes"><h3>${esc(t("replay_passes"))}</h3>${passesHtml(data, hand)}</section>
+  <section class="rp-totals"><h3>${esc(t("scores_title"))}</h3>${totalsHtml(data, r.hand, r.you)}</section>
+</section>`;
+}

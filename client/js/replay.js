@@ -1,0 +1,104 @@
+// Replays as plain data: where a hand stands after a number of steps, and how steps move.
+// A hand's steps: 0 = the cards as dealt; with passing, 1 = after the exchange; then one step per card played.
+
+// Where each seat passes to: as shared/rules.py's PASS_OFFSETS.
+const PASS_OFFSETS = { hold: 0, left: 1, across: 2, right: 3 };
+
+/** Whether cards were passed in this hand of a replay. */
+export function hasPasses(hand) {
+  return Boolean(hand.passes && hand.passes.some((p) => p && p.length));
+}
+
+/** The first step at which cards are played, and the last step of the hand. */
+export function stepRange(hand) {
+  const first = hasPasses(hand) ? 1 : 0;
+  const played = hand.tricks.reduce((n, trick) => n + trick.cards.length, 0);
+  return { first, last: first + played };
+}
+
+/** The steps at which a trick is complete. */
+function trickEnds(hand) {
+  const ends = [];
+  let at = stepRange(hand).first;
+  for (const trick of hand.tricks) {
+    at += trick.cards.length;
+    ends.push(at);
+  }
+  return ends;
+}
+
+/** Who a seat passes to in this hand (null without passing). */
+export function passTarget(hand, seat) {
+  const offset = PASS_OFFSETS[hand.pass_direction] || 0;
+  return offset ? (seat + offset) % 4 : null;
+}
+
+/**
+ * The table at `step` of `hand`: the cards each seat still holds, the trick on the table
+ * (with its winner once complete), how many tricks each seat has taken, and the stage.
+ */
+export function snapshot(hand, step) {
+  const { first } = stepRange(hand);
+  const holds = hand.dealt.map((cards) => [...cards]);
+  const received = [[], [], [], []];
+  const exchanged = hasPasses(hand) && step >= 1;
+  if (exchanged) {
+    hand.passes.forEach((cards, seat) => {
+      const to = passTarget(hand, seat);
+      for (const card of cards || []) {
+        holds[seat].splice(holds[seat].indexOf(card), 1);
+        holds[to].push(card);
+        received[to].push(card);
+      }
+    });
+  }
+  let left = Math.max(0, step - first);
+  let trick = null;
+  const tricksWon = [0, 0, 0, 0];
+  for (const [index, t] of hand.tricks.entries()) {
+    if (left <= 0) break;
+    const cards = t.cards.slice(0, left);
+    for (const { seat, card } of cards) holds[seat].splice(holds[seat].indexOf(card), 1);
+    const complete = cards.length === t.cards.length;
+    if (complete && t.winner !== null && t.winner !== undefined) tricksWon[t.winner] += 1;
+    trick = { index, leader: t.leader, cards, complete, winner: complete ? t.winner : null };
+    left -= cards.length;
+  }
+  let stage = "play";
+  if (step < first || (step === first && !exchanged)) stage = "dealt";
+  else if (step === first) stage = "exchanged";
+  return { holds, received: exchanged && step === first ? received : [[], [], [], []], trick, tricksWon, stage };
+}
+
+/** The position one step from (hand, step) in `direction` (+1 or -1), crossing into the next or previous hand. */
+export function stepCard(hands, at, direction) {
+  const { last } = stepRange(hands[at.hand]);
+  const step = at.step + direction;
+  if (step >= 0 && step <= last) return { hand: at.hand, step };
+  if (direction > 0 && at.hand + 1 < hands.length) return { hand: at.hand + 1, step: 0 };
+  if (direction < 0 && at.hand > 0) return { hand: at.hand - 1, step: stepRange(hands[at.hand - 1]).last };
+  return at;
+}
+
+/** The end of the next trick (+1) or of the previous one (-1), else the hand's start or end. */
+export function stepTrick(hands, at, direction) {
+  const hand = hands[at.hand];
+  const ends = trickEnds(hand);
+  const { first, last } = stepRange(hand);
+  if (direction > 0) {
+    const next = ends.find((e) => e > at.step);
+    if (next !== undefined) return { hand: at.hand, step: next };
+    return at.step < last ? { hand: at.hand, step: last } : stepCard(hands, at, 1);
+  }
+  const previous = ends.filter((e) => e < at.step).pop();
+  if (previous !== undefined) return { hand: at.hand, step: previous };
+  if (at.step > first) return { hand: at.hand, step: first };
+  if (at.step > 0) return { hand: at.hand, step: 0 };
+  return stepCard(hands, at, -1);
+}
+
+/** Whether a step is possible in `direction` at all. */
+export function canStep(hands, at, direction) {
+  const to = stepCard(hands, at, direction);
+  return to.hand !== at.hand || to.step !== at.step;
+}
