@@ -50,7 +50,7 @@ class TestProtocolDoc:
         assert first_column(section("## Errors")) == set(MESSAGES)
 
     def test_every_event_is_documented_and_nothing_more(self):
-        emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table.py").read_text()))
+        emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table_state.py").read_text()))
         assert first_column(section("### Events")) == emitted
 
     def test_the_table_example_has_exactly_the_fields_the_server_sends(self):

@@ -1,0 +1,296 @@
+"""A table's state as the fold of its log: seats, host, game, public events, and how each log entry changes them.
+
+Every change is a log entry (``{"k": kind, ...}``) applied by ``_apply``; ``TableState.restore`` folds a
+stored log back. ``server.table.Table`` adds the checked commands that log entries. No I/O here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from shared.cards import parse_card, parse_mask
+from shared.game import GAME_OVER, HAND_OVER, PASSING, Game
+from shared.reasons import IllegalAction
+from shared.rules import Rules, make_rules
+
+from .errors import ProtocolError
+
+LOG_SIZE = 500
+WAITING, PLAYING_STATUS, FINISHED = "waiting", "playing", "finished"
+
+
+class DamagedLog(ValueError):
+    """A stored table log that cannot be folded back into a table."""
+
+
+@dataclass
+class Seat:
+    """One seat: empty, a human (known by the hash of a secret seat token) or a computer player."""
+
+    index: int
+    kind: str = "empty"
+    name: str | None = None
+    level: str | None = None
+    player_id: int | None = None
+    token_hash: str | None = None
+    client: Any = None  # the live connection, or None
+    disconnected_at: float | None = None
+    away: bool = False
+
+    @property
+    def connected(self) -> bool:
+        """Return True for a computer player or a human with a live connection."""
+        return self.kind == "bot" or (self.kind == "human" and self.client is not None)
+
+    def public(self) -> dict[str, Any]:
+        """Return what every seat may see of this seat."""
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level if self.kind == "bot" else None,
+            "connected": self.connected,
+            "away": self.away,
+        }
+
+
+@dataclass
+class TableState:
+    """The state of one table and the fold of its log entries."""
+
+    table_id: str = ""
+    code: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    rules: Rules | None = None
+    bot_level: str = "medium"
+    deal: int | None = None
+    daily: dict[str, Any] | None = None
+    status: str = WAITING
+    host: int | None = None
+    game: Game | None = None
+    seq: int = 0
+    timer: int | None = None
+    deadline: float | None = None  # monotonic time when the turn timer runs out
+    decision_key: tuple | None = None
+    timed_out: set[int] = field(default_factory=set)
+    ready: set[int] = field(default_factory=set)
+    hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for the current decision only
+    opened_at: float = 0.0
+    started_at: float = 0.0
+    recorded: bool = False
+    replay: dict[str, Any] | None = None  # {"id", "share"} of the finished game
+    closed: bool = False
+    grace: float = 30.0
+    seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
+    participants: set[int] = field(default_factory=set)  # players who sat in this game at some moment
+    logged: int = 0  # entries in the log so far
+    unsaved: list[tuple[int, str]] = field(default_factory=list)  # (n, JSON) not yet handed to the store
+
+    # ------------------------------------------------------------------ the log
+
+    @classmethod
+    def restore(cls, table_id: str, entries: list[str], grace: float = 30.0) -> Self:
+        """Fold a stored log (JSON texts, in order) back into the table; raise DamagedLog if it does not fold."""
+        table = cls(table_id=table_id, grace=grace)
+        if not entries:
+            raise DamagedLog("the log is empty")
+        try:
+            parsed = json.loads("[" + ",".join(entries) + "]")  # one parse for the whole log
+        except ValueError:
+            parsed = None
+        if parsed is not None and len(parsed) != len(entries):
+            parsed = None  # an entry that is not one JSON value: find it below
+        for n, text in enumerate(entries, 1):
+            try:
+                entry = parsed[n - 1] if parsed is not None else json.loads(text)  # else: find the broken entry
+                if not isinstance(entry, dict) or (n == 1) != (entry.get("k") == "created"):
+                    raise ValueError("the log must start with one 'created' entry")
+                table._apply(entry)
+            except (ValueError, KeyError, TypeError, IndexError, IllegalAction, ProtocolError) as exc:
+                raise DamagedLog(f"entry {n}: {exc}") from None
+        table.logged = len(entries)
+        return table
+
+    def _log(self, kind: str, **fields: Any) -> None:
+        """Apply one change and keep it for the store (applied first: a change that fails is never logged)."""
+        entry = {"k": kind, **fields}
+        self._apply(entry)
+        self.logged += 1
+        self.unsaved.append((self.logged, json.dumps(entry, separators=(",", ":"))))
+
+    def take_unsaved(self) -> list[tuple[int, str]]:
+        """Return and forget the entries not yet handed to the store."""
+        out, self.unsaved = self.unsaved, []
+        return out
+
+    def _apply(self, e: dict[str, Any]) -> None:
+        getattr(self, "_apply_" + e["k"])(e)
+
+    def _apply_created(self, e: dict[str, Any]) -> None:
+        self.code, self.rules = e["code"], make_rules(e["options"])
+        self.options = dict(self.rules.to_json())
+        self.bot_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
+        self.opened_at = e["at"]
+
+    def _apply_seated(self, e: dict[str, Any]) -> None:
+        s = self.seats[e["seat"]]
+        s.kind, s.name = e["who"], e["name"]
+        s.level = e.get("level") if s.kind == "bot" else None
+        s.player_id = e.get("player_id")
+        s.token_hash = e.get("token_hash")
+        s.client = s.disconnected_at = None
+        s.away = False
+        if s.kind == "human" and self.status == PLAYING_STATUS and s.player_id is not None:
+            self.participants.add(s.player_id)
+        self.emit("seated", seat=s.index, name=s.name, who=s.kind)
+
+    def _apply_vacated(self, e: dict[str, Any]) -> None:
+        seat = self.seats[e["seat"]]
+        seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
+        seat.away = False
+        seat.kind, seat.level = e["to"], e.get("level")
+        self.ready.discard(seat.index)
+        if seat.kind == "bot":
+            seat.name = bot_name(seat.index)
+            self.emit("seated", seat=seat.index, name=seat.name, who="bot")
+        else:
+            seat.name = None
+            self.emit("vacated", seat=seat.index)
+
+    def _apply_host(self, e: dict[str, Any]) -> None:
+        self.host = e["seat"]
+        if self.host is not None:
+            self.emit("host", seat=self.host)
+
+    def _apply_away(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].away = True
+        self.emit("away", seat=e["seat"])
+
+    def _apply_back(self, e: dict[str, Any]) -> None:
+        self.seats[e["seat"]].away = False
+        self.emit("back", seat=e["seat"])
+
+    def _apply_timer(self, e: dict[str, Any]) -> None:
+        self.timer = e["seconds"]
+        self.decision_key = None
+        self.emit("timer", seconds=self.timer)
+
+    def _new_game_state(self, at: float) -> None:
+        self.game = Game(self.rules)
+        self.status = PLAYING_STATUS
+        self.started_at = at
+        self.recorded = False
+        self.replay = None
+        self.ready.clear()
+        self.participants = {s.player_id for s in self.humans() if s.player_id is not None}
+
+    def _apply_start(self, e: dict[str, Any]) -> None:
+        self.deals = []
+        self._new_game_state(e["at"])
+
+    def _apply_restart(self, e: dict[str, Any]) -> None:
+        self._new_game_state(e["at"])
+        self.deadline = self.decision_key = None
+        self.emit("restart")
+
+    def _apply_deal(self, e: dict[str, Any]) -> None:
+        hands = [parse_mask(h) for h in e["hands"]]
+        self.game.deal(hands)
+        if self.game.hand_no == len(self.deals):
+            self.deals.append(hands)
+        self.ready.clear()
+        self.emit("deal", hand_no=self.game.hand_no)
+
+    def _apply_pass(self, e: dict[str, Any]) -> None:
+        game, seat = self.game, e["seat"]
+        game.pass_cards(seat, [parse_card(c) for c in e["cards"]])
+        self.emit("passed", seat=seat)
+        if game.phase != PASSING:
+            self.emit("exchanged")
+        self._after_move()
+
+    def _apply_play(self, e: dict[str, Any]) -> None:
+        game, seat = self.game, e["seat"]
+        tricks_before = len(game.tricks)
+        game.play(seat, parse_card(e["card"]))
+        self.emit("play", seat=seat, card=e["card"], auto=e["auto"])
+        if len(game.tricks) > tricks_before:
+            self.emit("trick", winner=game.tricks[-1].winner)
+        self._after_move()
+
+    def _apply_moon(self, e: dict[str, Any]) -> None:
+        self.game.choose_moon(e["seat"], e["choice"])
+        self.emit("moon", seat=e["seat"], choice=e["choice"])
+        self._after_move()
+
+    def _after_move(self) -> None:
+        game = self.game
+        if game.phase in (HAND_OVER, GAME_OVER):  # only the hand's last move gets here in these phases
+            last = game.history[-1]
+            self.emit("hand_over", hand_no=last["hand_no"], scores=last["scores"], totals=last["totals"])
+            self.ready.clear()
+        if game.phase == GAME_OVER:
+            self.status = FINISHED
+            self.emit("game_over", winners=list(game.winners), totals=list(game.totals))
+
+    def _apply_ready(self, e: dict[str, Any]) -> None:
+        self.ready.add(e["seat"])
+        self.emit("ready", seat=e["seat"])
+
+    def _apply_recorded(self, e: dict[str, Any]) -> None:
+        self.recorded = True
+        self.replay = {"id": e["id"], "share": e["share"]}
+
+    def _apply_new_game(self, e: dict[str, Any]) -> None:
+        self.status, self.game = WAITING, None
+        self.ready.clear()
+        self.deals, self.replay = [], None
+        self.deadline = self.decision_key = None
+        if self.daily is not None:
+            self.daily = {**self.daily, "counts": False}  # the day's first complete game was this table's last
+        self.emit("new_game")
+
+    def _apply_closed(self, e: dict[str, Any]) -> None:
+        self.closed = True
+
+    # ------------------------------------------------------------------ events
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Number and keep one public event."""
+        self.seq += 1
+        self.log.append({"seq": self.seq, "kind": kind, **fields})
+
+    def events_since(self, seq: int) -> list[dict[str, Any]] | None:
+        """Return the events after ``seq``, or None when the log no longer reaches back that far."""
+        if seq >= self.seq:
+            return []
+        if not self.log or self.log[0]["seq"] > seq + 1:
+            return None
+        return [e for e in self.log if e["seq"] > seq]
+
+    # ------------------------------------------------------------------ seats
+
+    def humans(self) -> list[Seat]:
+        """Return the seats held by people."""
+        return [s for s in self.seats if s.kind == "human"]
+
+    def connected_humans(self) -> list[Seat]:
+        """Return the seats of people with a live connection."""
+        return [s for s in self.seats if s.kind == "human" and s.client is not None]
+
+    def between_hands(self) -> bool:
+        """Return True before the start, between hands and after game over (a bot seat may change hands)."""
+        return self.status != PLAYING_STATUS or self.game is None or self.game.phase == HAND_OVER
+
+
+BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne")
+
+
+def bot_name(seat: int) -> str:
+    """Return the display name of the computer player on ``seat`` (one name per chair, never twice)."""
+    return BOT_NAMES[seat]
