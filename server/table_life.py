@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from typing import Any
@@ -12,7 +13,7 @@ from shared.view import view_for
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .seat_view import table_message
-from .store import Store, TableWrite
+from .store import Store, StoredTable, TableWrite
 from .table import DamagedLog, Table
 
 log = logging.getLogger("hearts.server")
@@ -153,23 +154,34 @@ class Tables:
         """Fold every open table's stored log back into a live table; a damaged log closes that table only."""
         now = time.monotonic()
         count = 0
-        for stored in await self.store.open_tables():
-            try:
-                if stored.gaps:
-                    raise DamagedLog("entries are missing from the log")
-                table = Table.restore(stored.table_id, stored.entries, grace=self.config.grace)
-                if table.code != stored.code or table.code in self.by_code:
-                    raise DamagedLog(f"the log is for table {table.code}, stored as {stored.code}")
-            except DamagedLog as exc:
-                log.error("table %s (%s) could not be restored and stays closed: %s", stored.code, stored.table_id, exc)
-                await self.store.mark_damaged(stored.table_id, str(exc))
-                continue
-            table.restored(now)
-            self.by_code[table.code] = table
-            count += 1
+        stored_tables = await self.store.open_tables()
+        gc.disable()  # folding creates many small objects that all live on: collecting meanwhile only costs time
+        try:
+            for stored in stored_tables:
+                table = await self._restore_one(stored, now)
+                if table is not None:
+                    self.by_code[table.code] = table
+                    count += 1
+        finally:
+            gc.enable()
         for table in list(self.by_code.values()):
             self.changed(table)
         return count
+
+    async def _restore_one(self, stored: StoredTable, now: float) -> Table | None:
+        """Fold one stored log; a damaged one is closed in the store and logged by its code."""
+        try:
+            if stored.gaps:
+                raise DamagedLog("entries are missing from the log")
+            table = Table.restore(stored.table_id, stored.entries, grace=self.config.grace)
+            if table.code != stored.code or table.code in self.by_code:
+                raise DamagedLog(f"the log is for table {table.code}, stored as {stored.code}")
+        except DamagedLog as exc:
+            log.error("table %s (%s) could not be restored and stays closed: %s", stored.code, stored.table_id, exc)
+            await self.store.mark_damaged(stored.table_id, str(exc))
+            return None
+        table.restored(now)
+        return table
 
     # ------------------------------------------------------------------ computer players
 
