@@ -36,6 +36,12 @@ CREATE INDEX game_players_player ON game_players(player_id, game_id);
 INSERT INTO game_players (game_id, player_id)
     SELECT DISTINCT game_id, player_id FROM game_seats WHERE player_id IS NOT NULL;
 
+-- Secrets the server keeps across restarts (and shares between nodes), e.g. the key of the daily deals.
+CREATE TABLE server_keys (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
 CREATE TABLE daily_entries (
     day TEXT NOT NULL,              -- YYYY-MM-DD (UTC)
     player_id INTEGER NOT NULL REFERENCES players(id),

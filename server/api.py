@@ -10,7 +10,7 @@ from typing import Any
 from shared.replay import NotFinished, replay_hands
 from shared.rules import make_rules
 
-from .daily import daily_deal, parse_day
+from .daily import parse_day, public_deal
 from .store import Store
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
@@ -41,6 +41,7 @@ class Api:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.daily_key = ""  # loaded by the app before it serves
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
         """Return the status and body for ``path``, asked with player token ``token`` (may be empty)."""
@@ -68,7 +69,7 @@ class Api:
             if day is None:
                 return HTTPStatus.BAD_REQUEST, {"error": "bad_date"}
             board = await self.store.daily_board(day, token or None)
-            return HTTPStatus.OK, {"date": day, "deal": daily_deal(day), **board}
+            return HTTPStatus.OK, {"date": day, "deal": public_deal(day, self.daily_key), **board}
         return NOT_FOUND
 
     @staticmethod

@@ -139,6 +139,7 @@ class App:
 
     async def start(self) -> Server:
         """Restore open tables, listen, then start the computer players' workers; return the websockets server."""
+        self.hub.daily_key = self.api.daily_key = await self.db.server_key("daily")
         restored = await self.hub.tables.restore()
         if restored:
             log.info("restored %d open tables", restored)

@@ -1,9 +1,15 @@
-"""The daily deal: one deal number per calendar day (UTC), the same for everyone."""
+"""The daily deal: one deal number per calendar day (UTC), the same for everyone on this server.
+
+The number comes from the day and a secret key the server keeps, and is shown only once the day is
+over: numbered deals follow the core's public stream, so whoever knew today's number could work out
+the computer players' cards.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 
 DAILY_LEVEL = "medium"  # the daily deal's three computer players
 DEAL_MAX = 999_999_999
@@ -14,14 +20,19 @@ def today() -> str:
     return dt.datetime.now(dt.UTC).date().isoformat()
 
 
-def daily_deal(day: str) -> int:
-    """Return the deal number of ``day`` (``YYYY-MM-DD``): the same on every machine.
+def daily_deal(day: str, key: str) -> int:
+    """Return the deal number of ``day`` (``YYYY-MM-DD``) under the server's secret ``key``.
 
-    >>> daily_deal("2026-11-30") == daily_deal("2026-11-30") != daily_deal("2026-12-01")
+    >>> daily_deal("2026-11-30", "k") == daily_deal("2026-11-30", "k") != daily_deal("2026-12-01", "k")
     True
     """
-    digest = hashlib.sha256(f"hartenjagen-daily:{day}".encode()).digest()
+    digest = hmac.new(key.encode(), f"hartenjagen-daily:{day}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") % DEAL_MAX + 1
+
+
+def public_deal(day: str, key: str) -> int | None:
+    """Return the deal number of ``day`` once the day is over (UTC), else None."""
+    return daily_deal(day, key) if day < today() else None
 
 
 def parse_day(text: str) -> str | None:

@@ -71,6 +71,7 @@ class Hub:
         self.tables = Tables(config, store, thinker)
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
+        self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
 
     def changed(self, table: Table) -> None:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
@@ -152,7 +153,8 @@ class Hub:
             day = today()
             counts = not await self.store.daily_played(day, client.player_id)
             self._check_free(client)  # the connection may have sat down elsewhere meanwhile
-            rules, deal, daily, level = make_rules({}), daily_deal(day), {"date": day, "counts": counts}, DAILY_LEVEL
+            deal = daily_deal(day, self.daily_key)
+            rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
         else:
             options = dict(msg["options"])
             deal = options.pop("deal", None)

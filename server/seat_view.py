@@ -32,7 +32,7 @@ def table_message(table: Table, seat: int, since: int, resumed: str | None = Non
         "view": view_for(table.game, seat) if table.game is not None else None,
         "events": events,
         "resumed": resumed,
-        "deal": table.deal,
+        "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
         "replay": table.replay,
     }

@@ -334,6 +334,18 @@ class SQLiteStore(Store):
 
     # ------------------------------------------------------------------ daily deal
 
+    async def server_key(self, name: str) -> str:
+        """Return the server's secret ``name`` (made once, at random, and kept)."""
+
+        async def body(conn: aiosqlite.Connection) -> str:
+            await conn.execute(
+                "INSERT OR IGNORE INTO server_keys (name, value) VALUES (?, ?)", (name, secrets.token_hex(32))
+            )
+            async with conn.execute("SELECT value FROM server_keys WHERE name = ?", (name,)) as cur:
+                return (await cur.fetchone())[0]
+
+        return await self._write(body)
+
     async def daily_played(self, day: str, player_id: int) -> bool:
         """Return True if the player already has a counted daily game on ``day``."""
         async with self._lock:

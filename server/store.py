@@ -143,6 +143,10 @@ class Store(ABC):
         """Return the stored game ``game_id`` for a player who sat in it, or by its share key; else None."""
 
     @abstractmethod
+    async def server_key(self, name: str) -> str:
+        """Return the server's secret ``name`` (made once, at random, and kept)."""
+
+    @abstractmethod
     async def daily_played(self, day: str, player_id: int) -> bool:
         """Return True if the player already has a counted daily game on ``day``."""
 

@@ -330,7 +330,7 @@ class Table(TableState):
             "table_id": self.table_id,
             "code": self.code,
             "options": dict(self.rules.to_json()),
-            "deal": self.deal,
+            "deal": None if self.daily is not None else self.deal,
             "daily": self.daily,
             "started_at": self.started_at,
             "finished_at": time.time(),

@@ -81,9 +81,16 @@ def test_a_restarting_server_shows_a_banner_and_everyone_comes_back_to_their_sea
         assert resume["code"] == code and resume["seat_token"] == token
         assert resume["last_seq"] == before[anna][1]
 
-        # The game goes on.
-        if view(anna)["turn"] != view(anna)["seat"] and view(bram)["turn"] == view(bram)["seat"]:
-            play_one_legal(bram)
-        play_one_legal(anna)
+        # The game goes on: the computer players move again, and Anna gets to play (after Bram, if he is next).
+        for _ in range(100):
+            if view(anna)["turn"] == view(anna)["seat"]:
+                play_one_legal(anna)
+                break
+            if view(bram)["turn"] == view(bram)["seat"]:
+                play_one_legal(bram)
+            else:
+                anna.wait_for_timeout(100)  # a computer player is thinking
+        else:
+            raise AssertionError("Anna never got the turn after the restart")
     finally:
         stop_hearts(proc)

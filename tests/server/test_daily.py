@@ -23,7 +23,7 @@ class TestDailyTable:
         anna = await daily_table(server)
         t = anna.table
         assert t["status"] == "waiting" and t["you"] == 0 and t["host"] == 0
-        assert t["deal"] == daily_deal(day)
+        assert t["deal"] is None  # today's number is the server's secret: it would give away every hand
         assert t["daily"] == {"date": day, "counts": True}
         assert t["options"] == make_rules({}).to_json()  # classic with its defaults
         assert t["seats"][0]["kind"] == "human" and t["seats"][0]["name"] == "Anna"
@@ -40,13 +40,14 @@ class TestDailyTable:
 
         # options sent with a daily create are ignored: still today's deal with the classic defaults
         cor = await server.host("Cor", options={"variant": "dutch", "deal": 5}, daily=True)
-        assert cor.table["deal"] == daily_deal(day) and cor.table["options"]["variant"] == "classic"
+        assert cor.table["deal"] is None and cor.table["options"]["variant"] == "classic"
 
         # everyone gets the same cards
         await anna.send("start")
         first = await anna.until(lambda t: t["status"] == "playing")
         rules = make_rules({})
-        assert first["view"]["hand"] == mask_names(seeded_deal(rules, daily_deal(day), 0)[0])
+        key = server.app.hub.daily_key
+        assert first["view"]["hand"] == mask_names(seeded_deal(rules, daily_deal(day, key), 0)[0])
         await cor.send("start")
         assert (await cor.until(lambda t: t["status"] == "playing"))["view"]["hand"] == first["view"]["hand"]
 
@@ -62,13 +63,13 @@ class TestDailyTable:
         # nothing played yet: an empty board
         assert await get_json(server, f"/api/daily/{day}", token) == (
             200,
-            {"date": day, "deal": daily_deal(day), "board": [], "you": None, "played": False},
+            {"date": day, "deal": None, "board": [], "you": None, "played": False},
         )
 
         await anna.send("start")
         final = await drive(anna, finished)
         total = final["view"]["totals"][0]
-        board = {"date": day, "deal": daily_deal(day), "board": [{"place": 1, "name": "Anna", "total": total}]}
+        board = {"date": day, "deal": None, "board": [{"place": 1, "name": "Anna", "total": total}]}
         assert await get_json(server, f"/api/daily/{day}", token) == (
             200,
             {**board, "you": {"place": 1, "total": total}, "played": True},
@@ -100,7 +101,7 @@ class TestDailyTable:
         )
         # both games are in her list, on the day's deal
         status, listing = await get_json(server, "/api/games", token)
-        assert status == 200 and [g["deal"] for g in listing["games"]] == [daily_deal(day)] * 2
+        assert status == 200 and [g["deal"] for g in listing["games"]] == [None] * 2
 
         # another player's first daily game still counts
         bram = await daily_table(server, "Bram")
@@ -125,6 +126,13 @@ class TestDailyTable:
         assert body["board"] == [{"place": 1, "name": "Anna", "total": total}]
         assert body["you"] == {"place": 1, "total": total}
 
+    async def test_the_daily_key_is_kept_across_restarts_and_differs_between_servers(self, tmp_path, make_server):
+        first = await make_server()
+        again = await make_server()  # the same database file
+        assert first.app.hub.daily_key == again.app.hub.daily_key and len(first.app.hub.daily_key) == 64
+        other = await make_server(db=str(tmp_path / "other.db"))
+        assert other.app.hub.daily_key != first.app.hub.daily_key
+
     async def test_bad_and_future_dates_are_refused(self, server):
         tomorrow = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)).isoformat()
         for bad in ("2026-13-01", "yesterday", "2026-1-1", "2026-02-30", "20261130", tomorrow, "9999-12-31", ""):
@@ -132,5 +140,11 @@ class TestDailyTable:
         # a past day nobody played: an empty board with that day's deal
         assert await get_json(server, "/api/daily/2020-02-29") == (
             200,
-            {"date": "2020-02-29", "deal": daily_deal("2020-02-29"), "board": [], "you": None, "played": False},
+            {
+                "date": "2020-02-29",
+                "deal": daily_deal("2020-02-29", server.app.hub.daily_key),  # a past day's number is shown
+                "board": [],
+                "you": None,
+                "played": False,
+            },
         )

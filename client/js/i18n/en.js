@@ -62,7 +62,7 @@ export default {
   joining: "Joining table {code}…",
   deal_field: "Deal number (optional)",
   deal_placeholder: "e.g. 1234",
-  deal_help: "The same number deals the same cards, so friends can compare their play.",
+  deal_help: "The same number deals the same cards, so friends can compare their play. Whoever knows the number can work out every hand.",
   deal_refused: "Deal number refused: {message}",
   deal_no: "Deal {n}",
   daily_title: "Today's deal",

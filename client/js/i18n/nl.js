@@ -60,7 +60,7 @@ export default {
   joining: "Naar tafel {code}…",
   deal_field: "Spelnummer (mag leeg)",
   deal_placeholder: "bijv. 1234",
-  deal_help: "Hetzelfde nummer geeft dezelfde kaarten, zodat vrienden hun spel kunnen vergelijken.",
+  deal_help: "Hetzelfde nummer geeft dezelfde kaarten, zodat vrienden hun spel kunnen vergelijken. Wie het nummer kent, kan alle handen uitrekenen.",
   deal_refused: "Spelnummer geweigerd: {message}",
   deal_no: "Spel {n}",
   daily_title: "Spel van de dag",
