@@ -54,6 +54,7 @@ class GroupCommit:
         self._task: asyncio.Task | None = None
         self.batches = 0
         self.writes = 0
+        self._writing = False
 
     def submit(self, write: TableWrite) -> asyncio.Future:
         """Queue ``write``; the future resolves once it is committed (or fails with the commit's error)."""
@@ -73,6 +74,7 @@ class GroupCommit:
             batch, self._queue = self._queue, []
             if not batch:
                 continue
+            self._writing = True
             try:
                 await self._write_batch([w for w, _ in batch])
             except asyncio.CancelledError:
@@ -86,6 +88,8 @@ class GroupCommit:
                     if not fut.done():
                         fut.set_exception(exc)
                 continue
+            finally:
+                self._writing = False
             self.batches += 1
             self.writes += len(batch)
             for _, fut in batch:
@@ -93,10 +97,9 @@ class GroupCommit:
                     fut.set_result(None)
 
     async def close(self) -> None:
-        """Commit what is queued, then stop the committer."""
-        if self._queue:
-            futures = [f for _, f in self._queue]
-            await asyncio.gather(*futures, return_exceptions=True)
+        """Commit what is queued and what is being written, then stop the committer."""
+        while self._task is not None and not self._task.done() and (self._queue or self._writing):
+            await asyncio.sleep(0.002)
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

@@ -194,3 +194,25 @@ class TestTokensAreHashed:
         seat_hashes = [e["token_hash"] for e in entries if e["k"] == "seated" and e["who"] == "human"]
         assert len(seat_hashes) == 3 and all(HEX64.match(h) for h in seat_hashes)
         assert set(seat_hashes) == {hashlib.sha256(s.encode()).hexdigest() for s in seats}
+
+
+class TestStorageFailure:
+    async def test_a_log_the_database_refuses_is_never_shown_and_the_table_closes_with_1011(self, server, monkeypatch):
+        host = await server.host("Anna")
+        code = host.joined["code"]
+        await host.send("fill_bots", level="easy")
+        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        before = host.table["seq"]
+
+        async def refuse(batch) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(server.app.db.commits, "_write_batch", refuse)
+        await host.send("start")
+        with pytest.raises(Exception):  # noqa: B017 - the connection closes; no table message came first
+            while True:
+                msg = await host.recv()
+                assert msg["type"] != "table", "a change the database refused was shown"
+        assert host.ws.close_code == 1011
+        assert code not in server.app.hub.tables.by_code
+        assert host.table["seq"] == before
