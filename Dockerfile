@@ -14,6 +14,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY shared ./shared
 COPY server ./server
+COPY tools ./tools
 RUN pip install . && rm -rf build *.egg-info
 COPY client ./client
 COPY migrations ./migrations

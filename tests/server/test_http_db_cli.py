@@ -70,6 +70,14 @@ class TestHttp:
 
 
 class TestDockerfile:
+    def test_every_package_the_hearts_command_installs_is_copied_into_the_image(self):
+        root = Path(__file__).resolve().parents[2]
+        include = re.search(r"include = \[(.*?)\]", (root / "pyproject.toml").read_text()).group(1)
+        packages = re.findall(r'"(\w+)\*"', include)
+        assert packages and "server" in packages
+        copied = set(re.findall(r"^COPY (\w+) \./\1$", (root / "Dockerfile").read_text(), re.M))
+        assert set(packages) <= copied, f"hearts serve would fail in the image without: {set(packages) - copied}"
+
     async def test_the_healthcheck_asks_the_port_in_hearts_port(self, server):
         text = (Path(__file__).resolve().parents[2] / "Dockerfile").read_text()
         command = re.search(r"HEALTHCHECK[^\n]*\\\n\s*CMD (.+)", text).group(1)
