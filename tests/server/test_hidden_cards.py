@@ -1,0 +1,90 @@
+"""The hidden-card oracle: no message a seat receives names a card another seat still holds unseen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.cards import CARD_NAMES, mask_names, parse_mask
+from shared.game import Game
+
+from .conftest import seat_four
+from .test_replays import drive_all, finished
+
+NAMES = set(CARD_NAMES)
+
+
+def card_strings(value: Any) -> set[str]:
+    """Every string in a message that is exactly a card name, wherever it sits."""
+    if isinstance(value, str):
+        return {value} if value in NAMES else set()
+    if isinstance(value, dict):
+        return set().union(*(card_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(card_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def hidden_from(events: list[dict[str, Any]], rules, seat: int, hand_no: int, plays: int) -> set[str]:
+    """The cards other seats hold unseen by ``seat`` after ``plays`` cards of hand ``hand_no`` (server's truth)."""
+    game = Game(rules)
+    hand, played = -1, 0
+    for e in events:
+        if e["type"] == "deal":
+            hand += 1
+            if hand > hand_no:
+                break
+        if hand == hand_no and e["type"] == "play":
+            if played == plays:
+                break
+            played += 1
+        game.apply(e)
+    own_pass = game.passes[seat] or 0
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= game.hands[s]
+    return set(mask_names(others & ~own_pass & ~game.hands[seat]))
+
+
+class TestHiddenCards:
+    async def test_no_message_to_any_seat_names_a_card_another_seat_holds(self, server):
+        players = await seat_four(server, {"variant": "classic", "end_score": 25})
+        code = players[0].joined["code"]
+        await players[0].send("start")
+        # a hint and a dropped connection that resumes from a snapshot are part of the journey
+        for p in players:
+            await p.until(lambda t: t["view"] is not None)
+        await players[0].send("hint")
+        await players[0].expect("hint")
+        token, seat_token = players[1].welcome["player_token"], players[1].joined["seat_token"]
+        await players[1].close()
+        back = await server.connect("Bram", token=token)
+        await back.send("resume", code=code, seat_token=seat_token)
+        await back.expect("joined")
+        await back.expect("table")
+        players[1] = back
+        await drive_all(players, finished)
+        game = server.table(code).game
+        events, rules = game.events, game.rules
+        checked = 0
+        for seat, p in enumerate(players):
+            for msg in p.inbox:
+                named = card_strings(msg)
+                if not named:
+                    continue
+                view = msg.get("view") if msg["type"] == "table" else None
+                if msg["type"] == "table" and view is None:
+                    raise AssertionError(f"cards named outside a view: {msg}")
+                if msg["type"] == "hint":
+                    continue  # checked below against the hand it was asked for
+                if view["phase"] in ("hand_over", "game_over"):
+                    continue  # every card of a finished hand has been played in public
+                plays = len(view["tricks"]) * 4 + (len(view["trick"]["cards"]) if view["trick"] else 0)
+                hidden = hidden_from(events, rules, seat, view["hand_no"], plays)
+                assert not named & hidden, f"seat {seat} was shown {sorted(named & hidden)} in {msg['type']}"
+                assert set(view["hand"]) == set(mask_names(parse_mask(view["hand"])))
+                checked += 1
+        hint = next(m for m in players[0].inbox if m["type"] == "hint")
+        first_view = next(m["view"] for m in players[0].inbox if m["type"] == "table" and m["view"])
+        assert set(hint["cards"]) <= set(first_view["hand"])  # a hint names only the asker's own cards
+        assert checked > 100
