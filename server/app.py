@@ -171,23 +171,25 @@ class App:
 
 
 async def run(config: Config, ready: asyncio.Future | None = None) -> None:
-    """Run the server until SIGTERM or SIGINT."""
-    db = await SQLiteStore.open(config.db)
-    app = App(config, db)
-    await app.start()
-    host, port = app.address()
-    shown = f"[{host}]" if ":" in host else host
-    print(f"Hartenjagen serving on http://{shown}:{port}/", flush=True)
+    """Run the server until SIGTERM or SIGINT (handled from the first moment: a stop during start-up is clean)."""
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
-    if ready is not None:
-        ready.set_result(app)
+    app = None
     try:
+        db = await SQLiteStore.open(config.db)
+        app = App(config, db)
+        await app.start()
+        host, port = app.address()
+        shown = f"[{host}]" if ":" in host else host
+        print(f"Hartenjagen serving on http://{shown}:{port}/", flush=True)
+        if ready is not None:
+            ready.set_result(app)
         await stop
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-        await app.stop()
+        if app is not None:
+            await app.stop()
         print("Hartenjagen stopped", file=sys.stderr, flush=True)

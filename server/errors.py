@@ -9,6 +9,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unknown_type": ("Unknown message type {type}.", "Onbekend berichttype {type}."),
     "bad_message": ("Bad field {field}: {detail}.", "Fout veld {field}: {detail}."),
     "hello_first": ("Say hello first.", "Zeg eerst hallo (hello)."),
+    "hello_once": (
+        "This connection already said hello; open a new connection to be someone else.",
+        "Deze verbinding heeft al hallo gezegd; open een nieuwe verbinding om iemand anders te zijn.",
+    ),
     "bad_version": (
         "Protocol version {version} is not supported; this server speaks version 1.",
         "Protocolversie {version} wordt niet ondersteund; deze server spreekt versie 1.",

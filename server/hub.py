@@ -110,6 +110,8 @@ class Hub:
     async def _on_hello(self, client: Client, msg: dict[str, Any]) -> None:
         if msg["version"] != PROTOCOL_VERSION:
             raise ProtocolError("bad_version", version=msg["version"])
+        if client.player_id is not None:
+            raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
         pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
         client.player_id, client.name = pid, name
         client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
@@ -148,8 +150,8 @@ class Hub:
         )
 
     async def _on_create(self, client: Client, msg: dict[str, Any]) -> None:
-        self._check_free(client)
         if msg.get("daily"):
+            self._check_free(client)
             day = today()
             counts = not await self.store.daily_played(day, client.player_id)
             self._check_free(client)  # the connection may have sat down elsewhere meanwhile
@@ -168,6 +170,7 @@ class Hub:
             except (TypeError, ValueError) as exc:
                 raise ProtocolError("bad_option", field="options", detail=str(exc)) from None
             daily, level = None, msg.get("bot_level", "medium")
+            self._check_free(client)  # after the fields, as the protocol lists the checks
         table = Table.create(new_code(self.tables.by_code), rules, level, deal, daily, grace=self.config.grace)
         self.tables.add(table)
         seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))

@@ -44,9 +44,10 @@ def _text(max_len: int) -> Callable[[Any], str]:
 
 
 def _code(value: Any) -> str:
-    if not isinstance(value, str) or not 1 <= len(value) <= 16:
-        raise ValueError(f"a table code of {CODE_LENGTH} characters")
-    return value.strip().upper()
+    code = value.strip().upper() if isinstance(value, str) else ""
+    if not 1 <= len(code) <= 16 or not (code.isascii() and code.isalnum()):
+        raise ValueError(f"a table code of {CODE_LENGTH} letters and digits")  # never echo what was sent
+    return code
 
 
 def _level(value: Any) -> str:
@@ -56,9 +57,12 @@ def _level(value: Any) -> str:
 
 
 def _card(value: Any) -> str:
-    if not isinstance(value, str) or len(value) > 3:
-        raise ValueError("a card name such as QS")
-    return CARD_NAMES[parse_card(value)]  # raises ValueError on a bad name
+    try:
+        if not isinstance(value, str) or len(value) > 3:
+            raise ValueError
+        return CARD_NAMES[parse_card(value)]
+    except ValueError:
+        raise ValueError("a card name such as QS") from None
 
 
 def _cards(value: Any) -> list[str]:

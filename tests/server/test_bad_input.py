@@ -152,3 +152,39 @@ class TestAbuse:
         assert flood.ws.close_code == 1008
         await calm.send("ping")
         assert (await calm.expect("pong"))["type"] == "pong"
+
+
+class TestTextFields:
+    @pytest.mark.parametrize("code", ["ABC\u0000EF", "\u202eABCDE", "AB CD", "ÄBCDEF"])
+    async def test_a_code_with_control_or_foreign_characters_is_refused_without_echoing_it(self, server, code):
+        p = await server.connect("Anna")
+        err = await p.error("join", code=code)
+        assert err["code"] == "bad_message" and err["field"] == "code"
+        assert err["message"] == "Bad field code: expected a table code of 6 letters and digits."
+        assert all(ch.isprintable() for ch in err["message"] + err["nl"])
+
+    async def test_a_card_with_an_invisible_character_gets_a_plain_error(self, server):
+        players = await started_table(server)
+        err = await players[0].error("play", card="QS\u200b")
+        assert err["code"] == "bad_message" and err["field"] == "card"
+        assert err["message"] == "Bad field card: expected a card name such as QS."
+
+
+class TestOrderOfChecks:
+    async def test_a_second_hello_is_refused_and_the_player_stays_the_same(self, server):
+        anna = await server.host("Anna")
+        token = anna.welcome["player_token"]
+        err = await anna.error("hello", version=1, name="Eve")
+        assert err["code"] == "hello_once"
+        await anna.send("ping")
+        await anna.expect("pong")
+        assert server.table(anna.joined["code"]).seats[0].name == "Anna"
+        status, _, body = await server.get("/api/stats", {"X-Player-Token": token})
+        assert status == 200 and json.loads(body)["name"] == "Anna"
+
+    async def test_fields_are_checked_before_already_seated(self, server):
+        anna = await server.host("Anna")
+        err = await anna.error("create", options={"variant": "classic", "end_score": 7})
+        assert err["code"] == "bad_option" and err["field"] == "end_score"
+        err = await anna.error("create", options={"variant": "classic"})
+        assert err["code"] == "already_seated"

@@ -168,6 +168,27 @@ class TestMigrations:
 
 
 class TestServeCommand:
+    async def test_sigterm_the_moment_the_server_is_up_closes_connections_with_1012_and_exits_0(self, tmp_path):
+        env = dict(os.environ, HEARTS_DB=str(tmp_path / "t.db"))
+        hearts = Path(sys.executable).parent / "hearts"
+        proc = await asyncio.create_subprocess_exec(
+            str(hearts), "serve", "--port", "0", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+            port = int(re.search(r":(\d+)/", line).group(1))
+            async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+                proc.send_signal(signal.SIGTERM)  # at once: no settling time
+                with pytest.raises(Exception):  # noqa: B017
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert ws.close_code == 1012
+            assert await asyncio.wait_for(proc.wait(), 10) == 0
+            assert b"Hartenjagen stopped" in await proc.stderr.read()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
     async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1012(self, tmp_path):
         env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0", HEARTS_TIMER_MIN="2")
         hearts = Path(sys.executable).parent / "hearts"
