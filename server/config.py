@@ -27,7 +27,8 @@ class Config:
     max_frame: int = 4096
     msg_rate: float = 20.0
     msg_burst: float = 40.0
-    code_failures: int = 10
+    code_failures: int = 10  # unknown codes or wrong seat tokens per connection and window
+    address_failures: int = 60  # the same per address (a household or a cafe shares one): real guessing rates
     code_window: float = 60.0
     timer_min: int = 5
 

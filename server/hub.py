@@ -38,6 +38,7 @@ class Client:
         self.seat: int | None = None
         self.seen = 0
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
+        self.guesses = FailureLimiter(config.code_failures, config.code_window)
         self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
 
     def push(self, message: dict[str, Any]) -> None:
@@ -70,7 +71,7 @@ class Hub:
         self.thinker = thinker
         self.tables = Tables(config, store, thinker)
         self.clients: set[Client] = set()
-        self.guesses = FailureLimiter(config.code_failures, config.code_window)
+        self.guesses = FailureLimiter(config.address_failures, config.code_window)
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
 
     def changed(self, table: Table) -> None:
@@ -125,13 +126,24 @@ class Hub:
             raise ProtocolError("not_seated")
         return client.table
 
+    def _guessing(self, client: Client) -> bool:
+        """Return True while this connection, or its address, has failed too often lately."""
+        return client.guesses.blocked("") or self.guesses.blocked(client.address)
+
+    def _failed(self, client: Client, code: str, **params: Any) -> ProtocolError:
+        """Count a wrong code or token against the connection and its address; return the refusal to raise."""
+        if self._guessing(client):
+            return ProtocolError("rate_limited")
+        client.guesses.fail("")
+        self.guesses.fail(client.address)
+        return ProtocolError(code, **params)
+
     def _find(self, client: Client, code: str) -> Table:
-        if self.guesses.blocked(client.address):
+        if self._guessing(client):
             raise ProtocolError("rate_limited")
         table = self.tables.get(code)
         if table is None:
-            self.guesses.fail(client.address)
-            raise ProtocolError("unknown_table", table=code[:16])
+            raise self._failed(client, "unknown_table", table=code[:16])
         return table
 
     def _attach(self, client: Client, table: Table, seat: int, token: str) -> None:
@@ -188,11 +200,12 @@ class Hub:
 
     def _on_resume(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
-        table = self._find(client, msg["code"])
+        table = self.tables.get(msg["code"])  # a valid seat token is never refused, whatever the rate limits
+        if table is None:
+            raise self._failed(client, "unknown_table", table=msg["code"][:16])
         seat = table.seat_by_token(msg["seat_token"])
         if seat is None:
-            self.guesses.fail(client.address)
-            raise ProtocolError("bad_token")
+            raise self._failed(client, "bad_token")
         old = seat.client
         if old is not None and old is not client:
             old.table = old.seat = None  # the newer connection wins the seat

@@ -114,7 +114,7 @@ class TestBadInput:
         assert (await p.error("start"))["code"] == "not_host"
         assert (await host.error("start"))["code"] == "seats_empty"
 
-    async def test_guessing_codes_is_rate_limited_per_address(self, server):
+    async def test_guessing_codes_is_rate_limited_per_connection(self, server):
         host = await server.host("Anna")
         code = host.joined["code"]
         p = await server.connect("Mallory")
@@ -124,9 +124,29 @@ class TestBadInput:
             codes.append(err["code"])
         assert codes[:10] == ["unknown_table"] * 10
         assert codes[10:] == ["rate_limited", "rate_limited"]
-        # even a real code is refused while the address is limited, from any connection
-        q = await server.connect("Mallory2")
-        assert (await q.error("join", code=code))["code"] == "rate_limited"
+        assert (await p.error("join", code=code))["code"] == "rate_limited"  # even a real code, on this connection
+        # one person mistyping does not lock out the others behind the same address
+        q = await server.connect("Bram")
+        await q.send("join", code=code)
+        assert (await q.expect("joined"))["code"] == code
+
+    async def test_the_address_limit_catches_guessing_over_many_connections_but_never_a_valid_seat_token(
+        self, make_server
+    ):
+        server = await make_server(address_failures=15)
+        host = await server.host("Anna")
+        code, token = host.joined["code"], host.joined["seat_token"]
+        for _ in range(2):
+            p = await server.connect("Mallory")
+            for i in range(10):
+                await p.error("join", code=f"ZZZZZ{i}")
+        late = await server.connect("Cor")
+        assert (await late.error("join", code=code))["code"] == "rate_limited"
+        assert (await late.error("resume", code=code, seat_token="wrong"))["code"] == "rate_limited"
+        await host.close()
+        back = await server.connect("Anna", token=host.welcome["player_token"])
+        await back.send("resume", code=code, seat_token=token)  # from the limited address: still her seat
+        assert (await back.expect("joined"))["seat"] == 0
 
 
 class TestAbuse:
