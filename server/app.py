@@ -90,7 +90,7 @@ class App:
     def __init__(self, config: Config, store: Store) -> None:
         self.config = config
         self.db = store
-        self.thinker = Thinker(config.bot_workers)
+        self.thinker = Thinker(config.bot_workers, config.decision_timeout)
         self.hub = Hub(config, store, self.thinker)
         self.api = Api(store)
         self.root = client_dir()

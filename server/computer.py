@@ -53,8 +53,9 @@ def _noop() -> None:
 class Thinker:
     """Runs computer decisions away from the event loop; ``workers`` processes, or threads when 0."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, timeout: float = 5.0) -> None:
         self.workers = workers
+        self.timeout = timeout
         self._executor: Executor | None = None
         self._lock: asyncio.Lock | None = None
 
@@ -82,16 +83,29 @@ class Thinker:
         pool = None
         try:
             pool = await self.start()
-            return await loop.run_in_executor(pool, decide, level, secrets.randbits(32), view)
+            job = loop.run_in_executor(pool, decide, level, secrets.randbits(32), view)
+            return await asyncio.wait_for(job, self.timeout)
+        except TimeoutError:  # a hung decision: play on, and put fresh workers in place of the stuck one
+            log.error("a %s computer decision took over %.1f s; playing a simple legal move", level, self.timeout)
+            self._replace(pool)
+            return fallback(view)
         except BrokenExecutor:  # a worker died: start a fresh pool for the next decision
             log.error("the computer players' worker pool broke; starting a new one")
-            if pool is not None and self._executor is pool:
-                self._executor = None
-                pool.shutdown(wait=False, cancel_futures=True)
+            self._replace(pool)
             return fallback(view)
         except Exception:  # a broken computer player must never stall a table
             log.exception("computer player %s failed; playing a simple legal move", level)
             return fallback(view)
+
+    def _replace(self, pool: Executor | None) -> None:
+        """Drop ``pool`` (stopping its processes, a stuck one included); the next decision starts a new one."""
+        if pool is None or self._executor is not pool:
+            return
+        self._executor = None
+        processes = getattr(pool, "_processes", None) or {}  # ProcessPoolExecutor's workers (threads cannot be)
+        for proc in list(processes.values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the workers."""

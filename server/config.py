@@ -31,6 +31,7 @@ class Config:
     address_failures: int = 60  # the same per address (a household or a cafe shares one): real guessing rates
     code_window: float = 60.0
     timer_min: int = 5
+    decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -46,6 +47,7 @@ class Config:
             ("idle_timeout", float),
             ("bot_workers", int),
             ("timer_min", int),
+            ("decision_timeout", float),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

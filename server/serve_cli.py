@@ -37,6 +37,13 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         default=env.timer_min,
         help=f"shortest turn timer a host may set, in seconds (HEARTS_TIMER_MIN, default {env.timer_min})",
     )
+    serve.add_argument(
+        "--decision-timeout",
+        type=float,
+        default=env.decision_timeout,
+        help="seconds a computer decision may take before a simple legal move is played "
+        f"(HEARTS_DECISION_TIMEOUT, default {env.decision_timeout:g})",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -57,6 +64,7 @@ def serve_command(args: argparse.Namespace) -> int:
         idle_timeout=max(1.0, args.idle_timeout),
         bot_workers=max(0, args.bot_workers),
         timer_min=min(max(1, args.timer_min), TIMER_MAX),
+        decision_timeout=max(0.1, args.decision_timeout),
     )
     try:
         asyncio.run(run(config))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import threading
 
 from .conftest import move_once, my_move, state_of
 from .test_full_game import play_out
@@ -67,3 +69,39 @@ class TestHardening:
         final = await play_out(host)
         assert final["status"] == "finished"
         assert server.app.thinker._executor is not pool  # a fresh pool took over
+
+
+class TestHungComputerPlayer:
+    async def test_a_decision_past_its_deadline_gets_a_legal_move_and_fresh_workers(self, make_server, monkeypatch):
+        import time as clock
+
+        import server.computer as computer
+
+        real = computer.decide
+        hung = threading.Event()
+
+        def sleepy(level, seed, view):
+            if not hung.is_set():
+                hung.set()
+                clock.sleep(3)  # a player that hangs (in a worker thread), long past the deadline
+            return real(level, seed, view)
+
+        monkeypatch.setattr(computer, "decide", sleepy)
+        server = await make_server(decision_timeout=0.3)
+        host = await server.host("Anna", options={"variant": "classic", "passing": "off"})
+        await host.send("fill_bots", level="easy")
+        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        pool = await server.app.thinker.start()
+        await host.send("start")
+        started = asyncio.get_running_loop().time()
+        bot_plays = 0
+        while bot_plays < 3:  # every computer player moves, the hung one with a simple legal move at its deadline
+            t = host.table
+            if my_move(t):
+                await move_once(host)
+            else:
+                msg = await host.until(lambda t2, n=t["seq"]: t2["seq"] > n, timeout=2.5)
+                bot_plays += sum(1 for e in msg["events"] if e["kind"] == "play" and e["seat"] != 0)
+        assert hung.is_set()
+        assert asyncio.get_running_loop().time() - started < 2.5  # the hung decision would have taken 3 s
+        assert server.app.thinker._executor is not pool  # the stuck workers were replaced
