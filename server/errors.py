@@ -45,8 +45,9 @@ class ProtocolError(Exception):
         self.code = code
         self.field = field
         self.reason = reason
-        self.message = en.format(**params)
-        self.nl = nl.format(**params)
+        # a parameter given as (English, Dutch) goes into each sentence in its own language
+        self.message = en.format(**{k: v[0] if isinstance(v, tuple) else v for k, v in params.items()})
+        self.nl = nl.format(**{k: v[1] if isinstance(v, tuple) else v for k, v in params.items()})
         super().__init__(f"{self.message} [{code}]")
 
     def to_message(self) -> dict[str, Any]:

@@ -173,14 +173,18 @@ class Hub:
             options = dict(msg["options"])
             deal = options.pop("deal", None)
             if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
-                detail = f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}"
+                detail = (
+                    f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
+                    f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
+                )
                 raise ProtocolError("bad_option", field="deal", detail=detail)
             try:
                 rules = make_rules(options)
             except RulesError as exc:
-                raise ProtocolError("bad_option", field=exc.option, detail=str(exc)) from None
-            except (TypeError, ValueError) as exc:
-                raise ProtocolError("bad_option", field="options", detail=str(exc)) from None
+                raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
+            except (TypeError, ValueError):
+                detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
+                raise ProtocolError("bad_option", field="options", detail=detail) from None
             daily, level = None, msg.get("bot_level", "medium")
             self._check_free(client)  # after the fields, as the protocol lists the checks
         table = Table.create(new_code(self.tables.by_code), rules, level, deal, daily, grace=self.config.grace)
@@ -252,7 +256,12 @@ class Hub:
         seconds, low = msg["seconds"], self.config.timer_min
         if seconds is not None and not low <= seconds <= TIMER_MAX:
             raise ProtocolError(
-                "bad_message", field="seconds", detail=f"expected a whole number from {low} to {TIMER_MAX}"
+                "bad_message",
+                field="seconds",
+                detail=(
+                    f"expected a whole number from {low} to {TIMER_MAX}",
+                    f"verwacht: een heel getal van {low} tot en met {TIMER_MAX}",
+                ),
             )
         self._host_action(client, "set_timer", seconds)
 
@@ -275,7 +284,9 @@ class Hub:
         table = self._seated(client)
         game, seat = table.game, client.seat
         if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
-            raise ProtocolError("not_now", detail="a hint only when it is your move")
+            raise ProtocolError(
+                "not_now", detail=("a hint only when it is your move", "een tip alleen als jij aan zet bent")
+            )
         if seat in table.hints:  # one hard-player search per decision, however often it is asked
             client.push(table.hints[seat])
             return

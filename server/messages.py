@@ -21,7 +21,7 @@ TIMER_MAX = 300  # the lower bound is the server's ``timer_min`` (default 5), ch
 def _int_range(low: int, high: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if type(value) is not int or not low <= value <= high:
-            raise ValueError(f"a whole number from {low} to {high}")
+            raise ValueError(f"a whole number from {low} to {high}", f"een heel getal van {low} tot en met {high}")
         return value
 
     return check
@@ -34,10 +34,10 @@ def _seat(value: Any) -> int:
 def _text(max_len: int) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if not isinstance(value, str):
-            raise ValueError("text")
+            raise ValueError("text", "tekst")
         value = value.strip()
         if not 1 <= len(value) <= max_len or not value.isprintable():
-            raise ValueError(f"1 to {max_len} printable characters")
+            raise ValueError(f"1 to {max_len} printable characters", f"1 tot {max_len} leesbare tekens")
         return value
 
     return check
@@ -46,13 +46,15 @@ def _text(max_len: int) -> Callable[[Any], str]:
 def _code(value: Any) -> str:
     code = value.strip().upper() if isinstance(value, str) else ""
     if not 1 <= len(code) <= 16 or not (code.isascii() and code.isalnum()):
-        raise ValueError(f"a table code of {CODE_LENGTH} letters and digits")  # never echo what was sent
+        raise ValueError(
+            f"a table code of {CODE_LENGTH} letters and digits", f"een tafelcode van {CODE_LENGTH} letters en cijfers"
+        )  # never echo what was sent
     return code
 
 
 def _level(value: Any) -> str:
     if value not in LEVELS:
-        raise ValueError(f"one of {', '.join(LEVELS)}")
+        raise ValueError(f"one of {', '.join(LEVELS)}", f"een van {', '.join(LEVELS)}")
     return value
 
 
@@ -62,30 +64,30 @@ def _card(value: Any) -> str:
             raise ValueError
         return CARD_NAMES[parse_card(value)]
     except ValueError:
-        raise ValueError("a card name such as QS") from None
+        raise ValueError("a card name such as QS", "een kaartnaam zoals QS") from None
 
 
 def _cards(value: Any) -> list[str]:
     if not isinstance(value, list) or not 1 <= len(value) <= 13:
-        raise ValueError("a list of card names")
+        raise ValueError("a list of card names", "een lijst met kaartnamen")
     return [_card(v) for v in value]
 
 
 def _options(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict) or len(value) > 20:
-        raise ValueError("an object of table options")
+        raise ValueError("an object of table options", "een object met tafelopties")
     return value
 
 
 def _true(value: Any) -> bool:
     if value is not True:
-        raise ValueError("true (or leave it out)")
+        raise ValueError("true (or leave it out)", "true (of laat het weg)")
     return value
 
 
 def _choice(value: Any) -> str:
     if value not in ("others", "self"):
-        raise ValueError('"others" or "self"')
+        raise ValueError('"others" or "self"', '"others" of "self"')
     return value
 
 
@@ -93,7 +95,7 @@ def _timer(value: Any) -> int | None:
     if value is None:
         return None
     if type(value) is not int:
-        raise ValueError("a whole number of seconds or null")
+        raise ValueError("a whole number of seconds or null", "een heel aantal seconden of null")
     return value  # the range (timer_min..TIMER_MAX) depends on the server's settings: the hub checks it
 
 
@@ -103,7 +105,7 @@ def _last_seq(value: Any) -> int:
 
 def _version(value: Any) -> int:
     if type(value) is not int:
-        raise ValueError("a whole number")
+        raise ValueError("a whole number", "een heel getal")
     return value
 
 
@@ -155,10 +157,11 @@ def parse_message(frame: str | bytes) -> dict[str, Any]:
     for name, (check, required) in schema.items():
         if name not in data or (data[name] is None and name != "seconds"):
             if required:
-                raise ProtocolError("bad_message", field=name, detail="missing")
+                raise ProtocolError("bad_message", field=name, detail=("missing", "ontbreekt"))
             continue
         try:
             out[name] = check(data[name])
         except ValueError as exc:
-            raise ProtocolError("bad_message", field=name, detail=f"expected {exc}") from None
+            en, nl = (*exc.args, *exc.args)[:2] if exc.args else ("", "")
+            raise ProtocolError("bad_message", field=name, detail=(f"expected {en}", f"verwacht: {nl}")) from None
     return out

@@ -60,9 +60,11 @@ class Table(TableState):
         if seat != self.host:
             raise ProtocolError("not_host")
 
-    def _check_waiting(self, what: str) -> None:
+    def _check_waiting(self, what: tuple[str, str]) -> None:
         if self.status != WAITING:
-            raise ProtocolError("not_now", detail=f"{what} only before the start")
+            raise ProtocolError(
+                "not_now", detail=(f"{what[0]} only before the start", f"{what[1]} alleen vóór het begin")
+            )
 
     def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
@@ -98,7 +100,7 @@ class Table(TableState):
             raise ProtocolError("seat_taken", seat=new)
         target, source = self.seats[new], self.seats[old]
         if target.kind == "empty":
-            self._check_waiting("changing seats")
+            self._check_waiting(("changing seats", "van stoel wisselen"))
         elif not (target.kind == "bot" and self.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
         name, player_id, client = source.name, source.player_id, source.client
@@ -170,7 +172,7 @@ class Table(TableState):
     def add_bot(self, by: int, seat: int, level: str) -> None:
         """Host: put a computer player of ``level`` on an empty seat before the start."""
         self._check_host(by)
-        self._check_waiting("adding a computer player")
+        self._check_waiting(("adding a computer player", "een computerspeler toevoegen"))
         if self.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", seat=seat)
         self._log("seated", seat=seat, who="bot", name=bot_name(seat), level=level)
@@ -178,15 +180,17 @@ class Table(TableState):
     def remove_bot(self, by: int, seat: int) -> None:
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
-        self._check_waiting("removing a computer player")
+        self._check_waiting(("removing a computer player", "een computerspeler weghalen"))
         if self.seats[seat].kind != "bot":
-            raise ProtocolError("not_now", detail=f"seat {seat} has no computer player")
+            raise ProtocolError(
+                "not_now", detail=(f"seat {seat} has no computer player", f"op stoel {seat} zit geen computerspeler")
+            )
         self._log("vacated", seat=seat, to="empty")
 
     def fill_bots(self, by: int, level: str) -> None:
         """Host: computer players of ``level`` on every empty seat."""
         self._check_host(by)
-        self._check_waiting("adding computer players")
+        self._check_waiting(("adding computer players", "computerspelers toevoegen"))
         for s in self.seats:
             if s.kind == "empty":
                 self._log("seated", seat=s.index, who="bot", name=bot_name(s.index), level=level)
@@ -199,7 +203,7 @@ class Table(TableState):
     def start(self, by: int) -> None:
         """Host: deal the first hand once all four seats are filled."""
         self._check_host(by)
-        self._check_waiting("starting")
+        self._check_waiting(("starting", "beginnen"))
         if any(s.kind == "empty" for s in self.seats):
             raise ProtocolError("seats_empty")
         self._log("start", at=time.time())
@@ -209,9 +213,18 @@ class Table(TableState):
         """Host: the game starts over from its first hand, with the same deals, seats and options."""
         self._check_host(by)
         if self.daily is not None:
-            raise ProtocolError("not_now", detail="the daily deal cannot be restarted")
+            raise ProtocolError(
+                "not_now",
+                detail=("the daily deal cannot be restarted", "het spel van de dag kan niet opnieuw beginnen"),
+            )
         if self.status == WAITING or self.game is None:
-            raise ProtocolError("not_now", detail="a restart only once the game has started")
+            raise ProtocolError(
+                "not_now",
+                detail=(
+                    "a restart only once the game has started",
+                    "opnieuw beginnen kan pas als het spel begonnen is",
+                ),
+            )
         self._log("restart", at=time.time())
         self._deal_next()
 
@@ -219,7 +232,9 @@ class Table(TableState):
         """Host: after game over, back to waiting with the same seats and options."""
         self._check_host(by)
         if self.status != FINISHED:
-            raise ProtocolError("not_now", detail="a new game only after game over")
+            raise ProtocolError(
+                "not_now", detail=("a new game only after game over", "een nieuw spel pas als het spel uit is")
+            )
         self._log("new_game")
 
     def _deal_next(self) -> None:
@@ -238,7 +253,7 @@ class Table(TableState):
     def act(self, seat: int, intent: dict[str, Any], auto: bool = False) -> None:
         """Apply a pass, play or moon intent for ``seat``; the game core's refusal becomes an ``illegal`` error."""
         if self.game is None or self.status != PLAYING_STATUS:
-            raise ProtocolError("not_now", detail="no game is being played")
+            raise ProtocolError("not_now", detail=("no game is being played", "er wordt geen spel gespeeld"))
         kind = intent["type"]
         try:
             if kind == "pass":
@@ -255,7 +270,9 @@ class Table(TableState):
     def set_ready(self, seat: int) -> None:
         """A person is ready for the next hand."""
         if self.status != PLAYING_STATUS or self.game is None or self.game.phase != HAND_OVER:
-            raise ProtocolError("not_now", detail="ready only between hands")
+            raise ProtocolError(
+                "not_now", detail=("ready only between hands", "klaar melden alleen tussen twee rondes")
+            )
         if seat not in self.ready:
             self._log("ready", seat=seat)
 

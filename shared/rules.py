@@ -42,10 +42,11 @@ DUTCH_ENDS = ("at_or_below_zero", "exactly_zero")
 class RulesError(ValueError):
     """A table option that is unknown, out of range, or not for this variant."""
 
-    def __init__(self, option: str, message: str) -> None:
+    def __init__(self, option: str, message: str, nl: str = "") -> None:
         super().__init__(f"option {option!r}: {message}")
         self.option = option
         self.code = "bad_option"
+        self.nl = f"optie {option!r}: {nl or message}"  # the Dutch sentence, for people who read Dutch
 
 
 @dataclass(frozen=True)
@@ -152,13 +153,21 @@ def _check(option: str, value: Any) -> Any:
     if option in _RANGES:
         lo, hi = _RANGES[option]
         if type(value) is not int or not lo <= value <= hi:
-            raise RulesError(option, f"must be a whole number from {lo} to {hi}, got {value!r}")
+            raise RulesError(
+                option,
+                f"must be a whole number from {lo} to {hi}, got {value!r}",
+                f"moet een heel getal van {lo} tot en met {hi} zijn, niet {value!r}",
+            )
         return value
     choices = _CHOICES[option]
     for choice in choices:
         if value == choice and type(value) is type(choice):
             return value
-    raise RulesError(option, f"must be one of {list(choices)!r}, got {value!r}")
+    raise RulesError(
+        option,
+        f"must be one of {list(choices)!r}, got {value!r}",
+        f"moet een van {list(choices)!r} zijn, niet {value!r}",
+    )
 
 
 def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
@@ -166,11 +175,17 @@ def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
     options = dict(options or {})
     variant = options.pop("variant", "classic")
     if not isinstance(variant, str) or variant not in DEFAULTS:
-        raise RulesError("variant", f"must be one of {list(DEFAULTS)!r}, got {variant!r}")
+        raise RulesError(
+            "variant",
+            f"must be one of {list(DEFAULTS)!r}, got {variant!r}",
+            f"moet een van {list(DEFAULTS)!r} zijn, niet {variant!r}",
+        )
     chosen = dict(DEFAULTS[variant])
     for key, value in options.items():
         if key not in chosen:
-            raise RulesError(key, f"unknown option for the {variant} variant")
+            raise RulesError(
+                key, f"unknown option for the {variant} variant", f"onbekende optie bij de variant {variant}"
+            )
         chosen[key] = _check(key, value)
     hearts = SUIT_MASKS[HEARTS]
     jd = ((1 << JD, chosen["jack_of_diamonds"]),) if chosen["jack_of_diamonds"] else ()

@@ -208,3 +208,63 @@ class TestOrderOfChecks:
         assert err["code"] == "bad_option" and err["field"] == "end_score"
         err = await anna.error("create", options={"variant": "classic"})
         assert err["code"] == "already_seated"
+
+
+DUTCH_CASES_WAITING = [
+    {"type": "remove_bot", "seat": 2},
+    {"type": "ready"},
+    {"type": "new_game"},
+    {"type": "hint"},
+    {"type": "restart"},
+    {"type": "play", "card": "2C"},
+    {"type": "play"},
+    {"type": "play", "card": "QS\u200b"},
+    {"type": "pass", "cards": "2C"},
+    {"type": "sit", "seat": 9},
+    {"type": "moon", "choice": "all"},
+    {"type": "add_bot", "seat": 1, "level": "genius"},
+    {"type": "set_timer", "seconds": 1},
+    {"type": "set_timer", "seconds": "ten"},
+    {"type": "hello", "version": "1", "name": "Anna"},
+    {"type": "hello", "version": 1, "name": "\u0000"},
+]
+DUTCH_CASES_FREE = [
+    {"type": "join", "code": "AB\u0000CD"},
+    {"type": "create", "options": {"variant": "bridge"}},
+    {"type": "create", "options": {"variant": "classic", "end_score": 7}},
+    {"type": "create", "options": {"variant": "classic", "moon": "never"}},
+    {"type": "create", "options": {"variant": "classic", "turn_score": 50}},
+    {"type": "create", "options": {"variant": "classic", "deal": 0}},
+    {"type": "create", "options": "classic"},
+    {"type": "create", "options": {}, "daily": False},
+]
+DUTCH_CASES_PLAYING = [
+    {"type": "add_bot", "seat": 1, "level": "easy"},
+    {"type": "start"},
+    {"type": "fill_bots", "level": "easy"},
+]
+
+
+def english_detail(err: dict) -> str:
+    """The part of the English sentence after its first colon (the detail), or the whole sentence."""
+    return err["message"].split(": ", 1)[1].rstrip(".") if ": " in err["message"] else err["message"]
+
+
+class TestDutchTexts:
+    async def test_no_dutch_error_text_repeats_its_english_sentence(self, server):
+        host = await server.host("Anna")
+        free = await server.connect("Bram")
+        errors = []
+        for msg in DUTCH_CASES_WAITING:
+            errors.append(await host.error(**msg))
+        for msg in DUTCH_CASES_FREE:
+            errors.append(await free.error(**msg))
+        await host.send("fill_bots", level="easy")
+        await host.send("start")
+        await host.until(lambda t: t["status"] == "playing")
+        for msg in DUTCH_CASES_PLAYING:
+            errors.append(await host.error(**msg))
+        assert {e["code"] for e in errors} == {"bad_message", "bad_option", "not_now"}
+        for err in errors:
+            assert err["nl"] != err["message"], err
+            assert english_detail(err) not in err["nl"], err
