@@ -36,7 +36,9 @@ def _text(max_len: int) -> Callable[[Any], str]:
         if not isinstance(value, str):
             raise ValueError("text", "tekst")
         value = value.strip()
-        if not 1 <= len(value) <= max_len or not value.isprintable():
+        # a zero-width joiner inside a word is printable text (family and profession emoji need it)
+        joined = value.replace("\u200d", "") if "\u200d" not in (value[:1], value[-1:]) else "\n"
+        if not 1 <= len(value) <= max_len or not joined.isprintable():
             raise ValueError(f"1 to {max_len} printable characters", f"1 tot {max_len} leesbare tekens")
         return value
 

@@ -268,3 +268,22 @@ class TestDutchTexts:
         for err in errors:
             assert err["nl"] != err["message"], err
             assert english_detail(err) not in err["nl"], err
+
+
+class TestNames:
+    async def test_a_family_emoji_name_is_accepted_and_a_lone_joiner_is_not(self, server):
+        family = "Anna \U0001f468\u200d\U0001f469\u200d\U0001f467"
+        p = await server.connect(None)
+        await p.send("hello", version=1, name=family)
+        assert (await p.expect("welcome"))["name"] == family
+        for bad in ("\u200d", "\u200dAnna", "Anna\u200d", "An\u0000na"):
+            q = await server.connect(None)
+            err = await q.error("hello", version=1, name=bad)
+            assert err["code"] == "bad_message" and err["field"] == "name", bad
+
+    async def test_a_frame_that_is_not_utf8_closes_with_1007(self, server):
+        p = await server.connect("Anna")
+        await p.ws.send(b"\xff\xfe", text=True)
+        with pytest.raises(ConnectionClosed):
+            await p.recv(5)
+        assert p.ws.close_code == 1007
