@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .records import daily_place, game_rows, games_list_item
-from .store import GroupCommit, SchemaTooNew, Store, StoredTable, TableWrite, token_hash
+from .store import GroupCommit, PlayerWrite, SchemaTooNew, Store, StoredTable, TableWrite, token_hash
 
 T = TypeVar("T")
 MIGRATION_FILE = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
@@ -52,6 +52,7 @@ class SQLiteStore(Store):
         self.path = path
         self._lock = asyncio.Lock()
         self.commits = GroupCommit(self._write_batch)
+        self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
 
     @classmethod
     async def open(cls, path: str, folder: Path | None = None) -> SQLiteStore:
@@ -126,8 +127,22 @@ class SQLiteStore(Store):
         """Queue ``write``; it commits with whatever other tables queued meanwhile (group commit)."""
         return self.commits.submit(write)
 
-    async def _write_batch(self, batch: list[TableWrite]) -> None:
+    async def _write_batch(self, batch: list[TableWrite | PlayerWrite]) -> None:
+        players = [w for w in batch if isinstance(w, PlayerWrite)]
+        batch = [w for w in batch if isinstance(w, TableWrite)]
+
         async def body(conn: aiosqlite.Connection) -> None:
+            for p in players:  # first: a table write may name a player of the same batch
+                if p.player_id is None:
+                    cur = await conn.execute(
+                        "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?)",
+                        (p.token_hash, p.name, p.seen_at, p.seen_at),
+                    )
+                    p.player_id = cur.lastrowid
+                else:
+                    await conn.execute(
+                        "UPDATE players SET name = ?, last_seen = ? WHERE id = ?", (p.name, p.seen_at, p.player_id)
+                    )
             for w in batch:
                 if w.opened_at is not None:
                     await conn.execute(
@@ -183,26 +198,20 @@ class SQLiteStore(Store):
         now = time.time()
         if token:
             hashed = token_hash(token)
-            async with self.conn.execute("SELECT id FROM players WHERE token_hash = ?", (hashed,)) as cur:
-                row = await cur.fetchone()
-            if row is not None:
-                pid = row[0]
-
-                async def rename(conn: aiosqlite.Connection) -> None:
-                    await conn.execute("UPDATE players SET name = ?, last_seen = ? WHERE id = ?", (name, now, pid))
-
-                await self._write(rename)
+            pid = self._player_ids.get(hashed)
+            if pid is None:
+                async with self.conn.execute("SELECT id FROM players WHERE token_hash = ?", (hashed,)) as cur:
+                    row = await cur.fetchone()
+                pid = row[0] if row is not None else None
+            if pid is not None:
+                self._player_ids[hashed] = pid
+                await self.commits.submit(PlayerWrite(hashed, name, now, pid))  # shares the next group commit
                 return pid, token, name
         token = secrets.token_urlsafe(24)
-
-        async def insert(conn: aiosqlite.Connection) -> int:
-            cur = await conn.execute(
-                "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?)",
-                (token_hash(token), name, now, now),
-            )
-            return cur.lastrowid
-
-        return await self._write(insert), token, name
+        write = PlayerWrite(token_hash(token), name, now)
+        await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
+        self._player_ids[write.token_hash] = write.player_id
+        return write.player_id, token, name
 
     async def player_id(self, token: str) -> int | None:
         """Return the id of the player with ``token``, or None."""

@@ -31,6 +31,16 @@ class TableWrite:
 
 
 @dataclass
+class PlayerWrite:
+    """A player's hello: a new player (``player_id`` None, set once committed) or a returning one's name."""
+
+    token_hash: str
+    name: str
+    seen_at: float
+    player_id: int | None = None
+
+
+@dataclass
 class StoredTable:
     """An open table's log as read back on start: ``entries`` are the JSON texts in order."""
 
@@ -47,16 +57,16 @@ class SchemaTooNew(RuntimeError):
 class GroupCommit:
     """Queue writes and commit every write that arrived meanwhile in one transaction, in arrival order."""
 
-    def __init__(self, write_batch: Callable[[list[TableWrite]], Awaitable[None]]) -> None:
+    def __init__(self, write_batch: Callable[[list[TableWrite | PlayerWrite]], Awaitable[None]]) -> None:
         self._write_batch = write_batch
-        self._queue: list[tuple[TableWrite, asyncio.Future]] = []
+        self._queue: list[tuple[TableWrite | PlayerWrite, asyncio.Future]] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self.batches = 0
         self.writes = 0
         self._writing = False
 
-    def submit(self, write: TableWrite) -> asyncio.Future:
+    def submit(self, write: TableWrite | PlayerWrite) -> asyncio.Future:
         """Queue ``write``; the future resolves once it is committed (or fails with the commit's error)."""
         loop = asyncio.get_running_loop()
         if self._task is None or self._task.done():

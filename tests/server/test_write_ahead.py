@@ -36,7 +36,7 @@ class HeldCommits:
         finally:
             self.waiting -= 1
         await self.real(batch)
-        self.batches.append([w.code for w in batch])
+        self.batches.append([w.code for w in batch if hasattr(w, "code")])  # table writes (not hellos)
 
     def hold(self) -> None:
         self.open.clear()
