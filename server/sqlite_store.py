@@ -17,6 +17,7 @@ from .records import daily_place, game_rows, games_list_item
 from .store import GroupCommit, PlayerWrite, SchemaTooNew, Store, StoredTable, TableWrite, token_hash
 
 T = TypeVar("T")
+PLAYER_CACHE = 200_000  # returning players' ids kept in memory (about 30 MB at most)
 MIGRATION_FILE = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 
 
@@ -204,14 +205,19 @@ class SQLiteStore(Store):
                     row = await cur.fetchone()
                 pid = row[0] if row is not None else None
             if pid is not None:
-                self._player_ids[hashed] = pid
+                self._remember(hashed, pid)
                 await self.commits.submit(PlayerWrite(hashed, name, now, pid))  # shares the next group commit
                 return pid, token, name
         token = secrets.token_urlsafe(24)
         write = PlayerWrite(token_hash(token), name, now)
         await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
-        self._player_ids[write.token_hash] = write.player_id
+        self._remember(write.token_hash, write.player_id)
         return write.player_id, token, name
+
+    def _remember(self, hashed: str, pid: int) -> None:
+        if len(self._player_ids) >= PLAYER_CACHE:
+            self._player_ids.clear()  # bounded: forgetting only costs one read on a player's next hello
+        self._player_ids[hashed] = pid
 
     async def player_id(self, token: str) -> int | None:
         """Return the id of the player with ``token``, or None."""
