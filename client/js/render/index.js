@@ -2,6 +2,7 @@
 import { patch, reset } from "./dom.js";
 import { headerHtml, connHtml } from "./header.js";
 import { startHtml } from "./start.js";
+import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
 import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
 import { overlayHtml } from "./panels.js";
@@ -39,7 +40,12 @@ export function createRenderer(state, root) {
       reset(el.screen);
       if (kind === "table") patch(el.screen, TABLE_SKELETON);
     }
-    if (kind === "start") keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
+    if (kind === "start") {
+      // today's board arrives on its own: it redraws its own slot, never the forms a player is using
+      keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
+      const slot = el.screen.querySelector("#daily-slot");
+      if (slot) patch(slot, dailyPanelHtml(state));
+    }
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
     else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));
     else drawTable(now);

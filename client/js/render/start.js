@@ -1,7 +1,6 @@
 // The start screen: name, create a table with its options, or join one by code.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
-import { dailyPanelHtml } from "./daily.js";
 
 // Options per variant with their defaults, as shared/rules.py knows them.
 export const VARIANT_OPTIONS = {
@@ -89,7 +88,7 @@ export function startHtml(state) {
       <button type="submit" class="primary">${esc(t("join_button"))}</button>
     </div>
   </form>
-  ${dailyPanelHtml(state)}
+  <div id="daily-slot"></div>
   <form class="panel" data-form="create">
     <h2>${esc(t("create_title"))}</h2>
     <div class="grid">
