@@ -45,20 +45,17 @@ class Api:
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
         """Return the status and body for ``path``, asked with player token ``token`` (may be empty)."""
-        if path == "/api/stats":
+        if path in ("/api/stats", "/api/games"):
             if not token:
                 return HTTPStatus.BAD_REQUEST, {"error": "missing_token"}
-            stats = await self.store.stats(token)
-            if stats is None:
+            if path == "/api/stats":
+                body = await self.store.stats(token)
+            else:
+                games = await self.store.games_of(token)
+                body = {"games": games} if games is not None else None
+            if body is None:
                 return HTTPStatus.NOT_FOUND, {"error": "unknown_player"}
-            return HTTPStatus.OK, stats
-        if path == "/api/games":
-            if not token:
-                return HTTPStatus.BAD_REQUEST, {"error": "missing_token"}
-            games = await self.store.games_of(token)
-            if games is None:
-                return HTTPStatus.NOT_FOUND, {"error": "unknown_player"}
-            return HTTPStatus.OK, {"games": games}
+            return HTTPStatus.OK, body
         if match := GAME_PATH.match(path):
             row = await self.store.game(int(match.group(1)), token=token) if token else None
             return self._replay(row)

@@ -134,7 +134,7 @@ class SQLiteStore(Store):
 
         async def body(conn: aiosqlite.Connection) -> None:
             for p in players:  # first: a table write may name a player of the same batch
-                if p.player_id is None:
+                if p.new:  # (again, if a failed batch rolled the first insert back)
                     cur = await conn.execute(
                         "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?)",
                         (p.token_hash, p.name, p.seen_at, p.seen_at),
@@ -209,7 +209,7 @@ class SQLiteStore(Store):
                 await self.commits.submit(PlayerWrite(hashed, name, now, pid))  # shares the next group commit
                 return pid, token, name
         token = secrets.token_urlsafe(24)
-        write = PlayerWrite(token_hash(token), name, now)
+        write = PlayerWrite(token_hash(token), name, now, new=True)
         await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
         self._remember(write.token_hash, write.player_id)
         return write.player_id, token, name

@@ -32,12 +32,13 @@ class TableWrite:
 
 @dataclass
 class PlayerWrite:
-    """A player's hello: a new player (``player_id`` None, set once committed) or a returning one's name."""
+    """A player's hello: a new player (``new``: ``player_id`` is set once committed) or a returning one's name."""
 
     token_hash: str
     name: str
     seen_at: float
     player_id: int | None = None
+    new: bool = False
 
 
 @dataclass
@@ -92,11 +93,9 @@ class GroupCommit:
                     if not fut.done():
                         fut.cancel()
                 raise
-            except Exception as exc:
-                log.exception("a group commit of %d writes failed", len(batch))
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
+            except Exception:
+                log.exception("a group commit of %d writes failed; committing them one by one", len(batch))
+                await self._one_by_one(batch)  # one bad write must not sink the others (tables, hellos)
                 continue
             finally:
                 self._writing = False
@@ -105,6 +104,28 @@ class GroupCommit:
             for _, fut in batch:
                 if not fut.done():
                     fut.set_result(None)
+
+    async def _one_by_one(self, batch: list[tuple[TableWrite | PlayerWrite, asyncio.Future]]) -> None:
+        """After a failed group commit: give each write its own transaction; only the faulty ones fail."""
+        self._writing = True
+        try:
+            for write, fut in batch:
+                try:
+                    await self._write_batch([write])
+                except asyncio.CancelledError:
+                    for _, left in batch:
+                        if not left.done():
+                            left.cancel()
+                    raise
+                except Exception as exc:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                else:
+                    self.writes += 1
+                    if not fut.done():
+                        fut.set_result(None)
+        finally:
+            self._writing = False
 
     async def close(self) -> None:
         """Commit what is queued and what is being written, then stop the committer."""

@@ -63,7 +63,6 @@ class TableState:
 
     table_id: str = ""
     code: str = ""
-    options: dict[str, Any] = field(default_factory=dict)
     rules: Rules | None = None
     bot_level: str = "medium"
     deal: int | None = None
@@ -133,7 +132,6 @@ class TableState:
 
     def _apply_created(self, e: dict[str, Any]) -> None:
         self.code, self.rules = e["code"], make_rules(e["options"])
-        self.options = dict(self.rules.to_json())
         self.bot_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
         self.opened_at = e["at"]
 
