@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import signal
@@ -17,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from .api import Api
+from .compression import serve_options
 from .computer import Thinker
 from .config import Config, client_dir
 from .errors import ProtocolError
@@ -90,7 +92,7 @@ class App:
     def __init__(self, config: Config, store: Store) -> None:
         self.config = config
         self.db = store
-        self.thinker = Thinker(config.bot_workers, config.decision_timeout)
+        self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
         self.hub = Hub(config, store, self.thinker)
         self.api = Api(store)
         self.root = client_dir()
@@ -113,7 +115,6 @@ class App:
         address = ws.remote_address[0] if ws.remote_address else "?"
         client = Client(ws, address, self.config)
         self.hub.clients.add(client)
-        writer = asyncio.create_task(client.writer())
         try:
             closing = None
             async for frame in ws:
@@ -134,8 +135,6 @@ class App:
             pass
         finally:
             self.hub.disconnected(client)
-            writer.cancel()
-            await asyncio.gather(writer, return_exceptions=True)
 
     async def start(self) -> Server:
         """Restore open tables, listen, then start the computer players' workers; return the websockets server."""
@@ -150,8 +149,13 @@ class App:
             process_request=self.process_request,
             max_size=self.config.max_frame,
             server_header="Hartenjagen",
+            **serve_options(self.config.compression),
         )
         await self.thinker.start()
+        # What start-up made (modules, restored tables) lives as long as the process: keep it out of
+        # every later collection, so that a collection only walks what play creates.
+        gc.collect()
+        gc.freeze()
         return self.server
 
     def address(self) -> tuple[str, int]:

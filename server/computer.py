@@ -1,4 +1,4 @@
-"""Computer players off the event loop: decisions run in worker processes (or threads) from a seat's view."""
+"""Computer players from a seat's view: cheap levels decide inline, the hard player in worker processes."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from typing import Any
 from shared.bots import make_player
 
 log = logging.getLogger("hearts.computer")
+#: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
+INLINE_LEVELS = frozenset({"random", "easy", "medium"})
 
 
 def decide(level: str, seed: int, view: dict[str, Any]) -> dict[str, Any] | None:
@@ -51,11 +53,12 @@ def _noop() -> None:
 
 
 class Thinker:
-    """Runs computer decisions away from the event loop; ``workers`` processes, or threads when 0."""
+    """Runs computer decisions: cheap levels inline, the rest in ``workers`` processes (threads when 0)."""
 
-    def __init__(self, workers: int, timeout: float = 5.0) -> None:
+    def __init__(self, workers: int, timeout: float = 5.0, inline: bool = True) -> None:
         self.workers = workers
         self.timeout = timeout
+        self.inline = INLINE_LEVELS if inline else frozenset()
         self._executor: Executor | None = None
         self._lock: asyncio.Lock | None = None
 
@@ -79,6 +82,12 @@ class Thinker:
 
     async def decide(self, level: str, view: dict[str, Any]) -> dict[str, Any] | None:
         """Return the computer's intent for ``view``; on any failure fall back to a simple legal move."""
+        if level in self.inline:
+            try:
+                return decide(level, secrets.randbits(32), view)
+            except Exception:
+                log.exception("computer player %s failed; playing a simple legal move", level)
+                return fallback(view)
         loop = asyncio.get_running_loop()
         pool = None
         try:

@@ -32,6 +32,8 @@ class Config:
     code_window: float = 60.0
     timer_min: int = 5
     decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead
+    compression: str = "large"  # large: only messages of 1 KiB or more, no state kept; all: library default; off
+    inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -48,6 +50,7 @@ class Config:
             ("bot_workers", int),
             ("timer_min", int),
             ("decision_timeout", float),
+            ("compression", str),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:
@@ -55,4 +58,7 @@ class Config:
                     setattr(cfg, name, kind(raw))
                 except ValueError:
                     raise ValueError(f"HEARTS_{name.upper()}={raw!r} is not a valid {kind.__name__}") from None
+        if cfg.compression not in ("large", "all", "off"):
+            bad, cfg.compression = cfg.compression, "large"
+            raise ValueError(f"HEARTS_COMPRESSION={bad!r} is not one of large, all, off")
         return cfg

@@ -8,6 +8,8 @@ import logging
 import time
 from typing import Any
 
+from websockets.asyncio.server import broadcast
+
 from shared.rules import RulesError, make_rules
 from shared.view import view_for
 
@@ -17,17 +19,17 @@ from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
-from .seat_view import hint_message, table_message
+from .seat_view import full_message, hint_message
 from .store import Store
 from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
 
 log = logging.getLogger("hearts.server")
-OUTBOX_LIMIT = 200
+WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting for a client that does not read (a few hundred messages)
 
 
 class Client:
-    """One websocket connection: who it is, where it sits, and its ordered outbox."""
+    """One websocket connection: who it is, where it sits; messages go straight into its write buffer, in order."""
 
     def __init__(self, ws: Any, address: str, config: Config) -> None:
         self.ws = ws
@@ -37,29 +39,26 @@ class Client:
         self.table: Table | None = None
         self.seat: int | None = None
         self.seen = 0
+        self.shown: dict[str, Any] | None = None  # the last table state sent (updates are cut against it)
+        self.shown_moment: Any = None  # the table moment that state was built from (seat_view.Moment)
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
-        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.closing: asyncio.Task | None = None
 
     def push(self, message: dict[str, Any]) -> None:
-        """Queue one message; a client that stops reading is cut off instead of growing memory."""
-        if self.outbox.qsize() > OUTBOX_LIMIT:
+        """Write one message now, in order; a client that stops reading is cut off instead of growing memory."""
+        if self.closing is not None:
+            return  # nothing goes out after the close
+        transport = self.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self.close_soon(1008, "not reading")
             return
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        broadcast((self.ws,), json.dumps(message, separators=(",", ":")))
 
     def close_soon(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` once the messages queued before are sent."""
-        self.outbox.put_nowait((code, reason))
-
-    async def writer(self) -> None:
-        """Send queued messages in order until told to stop."""
-        while True:
-            item = await self.outbox.get()
-            if isinstance(item, tuple):
-                await self.ws.close(*item)
-                return
-            await self.ws.send(item)
+        """Close the connection with ``code`` after the messages written before (and none after)."""
+        if self.closing is None:
+            self.closing = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
 
 class Hub:
@@ -81,8 +80,7 @@ class Hub:
     def send_table(self, client: Client, resumed: str | None = None) -> None:
         """Send ``client`` its seat's table message with the events it has not seen (after the log is stored)."""
         table = client.table
-        self.tables.send(table, client, table_message(table, client.seat, client.seen, resumed))
-        client.seen = table.seq
+        self.tables.send(table, client, full_message(table, client, resumed))
 
     # ------------------------------------------------------------------ connections
 
@@ -147,7 +145,8 @@ class Hub:
         return table
 
     def _attach(self, client: Client, table: Table, seat: int, token: str) -> None:
-        client.table, client.seat, client.seen = table, seat, table.seq
+        client.table, client.seat, client.seen, client.shown = table, seat, table.seq, None
+        client.shown_moment = None
         self.tables.send(
             table,
             client,

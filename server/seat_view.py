@@ -5,22 +5,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from shared.view import view_for
+from shared.view import SEAT_FIELDS, common_view, view_for
 
+from .changes import changed_fields, diff, update_message
 from .table import Table
 
 
-def table_message(table: Table, seat: int, since: int, resumed: str | None = None) -> dict[str, Any]:
-    """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``."""
-    events = table.events_since(since)
-    if events is None:
-        events, resumed = [], "snapshot"
+def public_part(table: Table) -> dict[str, Any]:
+    """Return the fields of the ``table`` message that every seat shares (built once per change)."""
     return {
-        "type": "table",
         "seq": table.seq,
         "code": table.code,
         "link": f"/t/{table.code}",
-        "you": seat,
         "host": table.host,
         "status": table.status,
         "options": table.rules.to_json(),
@@ -29,13 +25,87 @@ def table_message(table: Table, seat: int, since: int, resumed: str | None = Non
         "turn_timer": table.timer,
         "deadline": _deadline(table),
         "ready": sorted(table.ready),
-        "view": view_for(table.game, seat) if table.game is not None else None,
-        "events": events,
-        "resumed": resumed,
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
         "replay": table.replay,
     }
+
+
+class Moment:
+    """What every seat shares at one moment of a table: built once per change, then cut per seat."""
+
+    __slots__ = ("public", "common", "before", "_public_changes", "_common_changes")
+
+    def __init__(self, table: Table, before: Moment | None = None) -> None:
+        self.public = public_part(table)
+        self.common = common_view(table.game) if table.game is not None else None
+        self.before = before  # the table's previous moment: seats shown that one share its changes
+        self._public_changes: dict[str, Any] | None = None
+        self._common_changes: dict[str, Any] | None = None
+
+    def public_changes(self) -> dict[str, Any]:
+        """The shared top-level fields that changed since the previous moment (computed once)."""
+        if self._public_changes is None:
+            self._public_changes = changed_fields(self.before.public, self.public)
+        return self._public_changes
+
+    def common_changes(self) -> dict[str, Any]:
+        """The shared view fields that changed since the previous moment (computed once)."""
+        if self._common_changes is None:
+            self._common_changes = changed_fields(self.before.common, self.common)
+        return self._common_changes
+
+
+def table_message(
+    table: Table, seat: int, since: int, resumed: str | None = None, moment: Moment | None = None
+) -> dict[str, Any]:
+    """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``."""
+    events = table.events_since(since)
+    if events is None:
+        events, resumed = [], "snapshot"
+    if moment is None:
+        moment = Moment(table)
+    return {
+        "type": "table",
+        **moment.public,
+        "you": seat,
+        "view": view_for(table.game, seat, moment.common) if table.game is not None else None,
+        "events": events,
+        "resumed": resumed,
+    }
+
+
+def full_message(
+    table: Table, client: Any, resumed: str | None = None, moment: Moment | None = None
+) -> dict[str, Any]:
+    """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
+    moment = moment if moment is not None else Moment(table)
+    message = table_message(table, client.seat, client.seen, resumed, moment)
+    client.seen, client.shown, client.shown_moment = table.seq, message, moment
+    return message
+
+
+def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict[str, Any] | None:
+    """Return what brings ``client`` up to date after a change: the full message first, then ``update``s.
+
+    None when the seat would see nothing new. The update is cut from the full message, so this
+    module stays the one place that decides what a seat may see. A seat that was shown the
+    table's previous moment takes the shared changes computed once for all four seats.
+    """
+    shown, shown_moment = client.shown, client.shown_moment
+    message = full_message(table, client, moment=moment)
+    if shown is None:
+        return message
+    if moment is None or shown_moment is None or shown_moment is not moment.before:
+        return diff(shown, message)
+    view, old_view = message["view"], shown["view"]
+    if view is None or old_view is None or moment.common is None or shown_moment.common is None:
+        return diff(shown, message)
+    changed = dict(moment.public_changes())
+    if message["you"] != shown["you"]:
+        changed["you"] = message["you"]
+    view_changes = {**moment.common_changes(), **changed_fields(old_view, view, SEAT_FIELDS)}
+    return update_message(changed, view_changes, message["events"])
 
 
 def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from .compression import MODES
 from .config import Config
 from .store import SchemaTooNew
 
@@ -44,6 +45,13 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         help="seconds a computer decision may take before a simple legal move is played "
         f"(HEARTS_DECISION_TIMEOUT, default {env.decision_timeout:g})",
     )
+    serve.add_argument(
+        "--compression",
+        choices=MODES,
+        default=env.compression,
+        help="permessage-deflate: large (messages of 1 KiB or more, no zlib state kept per connection), "
+        f"all (every message, about 40 KiB per connection) or off (HEARTS_COMPRESSION, default {env.compression})",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -65,6 +73,7 @@ def serve_command(args: argparse.Namespace) -> int:
         bot_workers=max(0, args.bot_workers),
         timer_min=min(max(1, args.timer_min), TIMER_MAX),
         decision_timeout=max(0.1, args.decision_timeout),
+        compression=args.compression,
     )
     try:
         asyncio.run(run(config))

@@ -12,7 +12,7 @@ from shared.view import view_for
 
 from .computer import Thinker, fallback, fits
 from .config import Config
-from .seat_view import table_message
+from .seat_view import Moment, seat_update
 from .store import Store, StoredTable, TableWrite
 from .table import DamagedLog, Table
 
@@ -33,6 +33,7 @@ class Tables:
         self._wake: dict[str, asyncio.TimerHandle] = {}
         self._idle: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._moments: dict[str, Moment] = {}  # each table's last shared message parts
 
     # ------------------------------------------------------------------ lookup
 
@@ -112,11 +113,16 @@ class Tables:
         table.maybe_deal()
         table.refresh_deadline(now)
         record = table.finish()
+        before = self._moments.get(table.code)
+        moment = self._moments[table.code] = Moment(table, before)  # built once, cut for each seat
+        if before is not None:
+            before.before = None  # keep one step of history, not a chain
         for seat in table.seats:
             client = seat.client
             if client is not None:
-                self.send(table, client, table_message(table, client.seat, client.seen))
-                client.seen = table.seq
+                message = seat_update(table, client, moment)
+                if message is not None:
+                    self.send(table, client, message)
         if not table.humans():
             table.close()
             self._flush(table, record)
@@ -144,6 +150,7 @@ class Tables:
             if handle is not None:
                 handle.cancel()
         self._pending.pop(table.code, None)
+        self._moments.pop(table.code, None)
         for seat in table.seats:
             if seat.client is not None and seat.client.table is table:
                 seat.client.table = seat.client.seat = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Self
 
 from shared.cards import parse_card, parse_mask
@@ -269,7 +270,9 @@ class TableState:
             return []
         if not self.log or self.log[0]["seq"] > seq + 1:
             return None
-        return [e for e in self.log if e["seq"] > seq]
+        newest = list(islice(reversed(self.log), self.seq - seq))  # numbers are consecutive: no scan
+        newest.reverse()
+        return newest
 
     # ------------------------------------------------------------------ seats
 

@@ -34,20 +34,26 @@ QS_BIT = 1 << QS
 class Trick:
     """A trick: who led it, the cards in play order from the leader, and (once full) the winner."""
 
-    __slots__ = ("leader", "cards", "winner")
+    __slots__ = ("leader", "cards", "winner", "_json")
 
     def __init__(self, leader: int) -> None:
         self.leader = leader
         self.cards: list[int] = []
         self.winner = -1
+        self._json: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the trick as plain data: leader, ``[{"seat", "card"}]`` and winner."""
-        return {
+        """Return the trick as plain data: leader, ``[{"seat", "card"}]`` and winner (read-only once it is won)."""
+        if self._json is not None:
+            return self._json
+        data = {
             "leader": self.leader,
             "cards": [{"seat": (self.leader + i) % 4, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)],
             "winner": self.winner if self.winner >= 0 else None,
         }
+        if self.winner >= 0:
+            self._json = data  # a won trick never changes: every view shares one copy
+        return data
 
 
 class Game:

@@ -7,6 +7,7 @@ deck order.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .cards import CARD_NAMES, mask_names
@@ -16,33 +17,51 @@ from .reasons import reason
 VIEW_VERSION = 1
 
 
-def view_for(game: Game, seat: int) -> dict[str, Any]:
-    """Return what ``seat`` (0 South, 1 West, 2 North, 3 East) may know of ``game`` now."""
+@lru_cache(maxsize=1 << 16)
+def _names(mask: int) -> list[str]:
+    """``mask_names``, remembered: the same hands and legal sets recur in every message (shared, read-only)."""
+    return mask_names(mask)
+
+
+@lru_cache(maxsize=1 << 12)
+def _cached_reason(code: str, params: tuple) -> dict[str, str]:
+    return reason(code, **dict(params))
+
+
+def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
+    """``reason``, remembered for the same code and parameters (the sentences are shared, read-only)."""
+    try:
+        return _cached_reason(code, tuple(sorted(params.items())))
+    except TypeError:  # a parameter that cannot be a key
+        return reason(code, **params)
+
+
+#: The view fields that differ from seat to seat; every other field is the same for all four.
+SEAT_FIELDS = ("seat", "pass_to", "pass_from", "hand", "passed", "received", "moon_choices", "legal", "refusals")
+
+
+def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return what ``seat`` (0 South, 1 West, 2 North, 3 East) may know of ``game`` now.
+
+    ``common`` is ``common_view(game)`` of this very moment, when the caller builds views for
+    several seats at once (it is then built once, not four times).
+    """
+    return {**(common if common is not None else common_view(game)), **seat_view(game, seat)}
+
+
+def common_view(game: Game) -> dict[str, Any]:
+    """Return the fields of the view that every seat shares: public by nature (no hand, no passed card)."""
     rules = game.rules
     phase = game.phase
-    hand = game.hands[seat]
-    passed = game.passes[seat] if game.hand_no >= 0 else None
-    all_passed = game.phase != PASSING
-    legal = game.legal(seat)
-    refusals = {}
-    if phase == PLAYING:
-        refusals = {CARD_NAMES[c]: reason(code, **params) for c, (code, params) in game.refusals(seat).items()}
-    offset = game.pass_offset
     return {
         "version": VIEW_VERSION,
-        "seat": seat,
         "rules": rules.to_json(),
         "phase": phase,
         "hand_no": game.hand_no,
         "dealer": rules.dealer(game.hand_no) if game.hand_no >= 0 else None,
         "pass_direction": game.pass_direction,
-        "pass_to": (seat + offset) % 4 if offset else None,
-        "pass_from": (seat - offset) % 4 if offset else None,
-        "pass_count": rules.pass_count if offset else 0,
-        "hand": mask_names(hand),
+        "pass_count": rules.pass_count if game.pass_offset else 0,
         "hand_sizes": [h.bit_count() for h in game.hands],
-        "passed": mask_names(passed) if passed is not None else None,
-        "received": mask_names(game.received[seat]) if offset and all_passed else None,
         "has_passed": [p is not None for p in game.passes] if phase == PASSING else None,
         "tricks": [t.to_json() for t in game.tricks],
         "trick": game.trick.to_json() if phase == PLAYING else None,
@@ -50,14 +69,32 @@ def view_for(game: Game, seat: int) -> dict[str, Any]:
         "to_act": game.to_act(),
         "hearts_broken": game.hearts_broken,
         "points_taken": game.points_taken() if game.hand_no >= 0 else [0, 0, 0, 0],
-        "history": [dict(h) for h in game.history],
+        "history": list(game.history),  # the hand results are never changed once written: shared, read-only
         "totals": list(game.totals),
         "counting_down": game.counting_down,
         "turned": game.turned,
         "moon_seat": game.moon_seat if game.moon_seat >= 0 else None,
-        "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
-        "legal": mask_names(legal),
-        "refusals": refusals,
         "game_over": phase == GAME_OVER,
         "winners": list(game.winners),
+    }
+
+
+def seat_view(game: Game, seat: int) -> dict[str, Any]:
+    """Return the fields of the view that belong to ``seat`` alone (``SEAT_FIELDS``): its cards and choices."""
+    phase = game.phase
+    passed = game.passes[seat] if game.hand_no >= 0 else None
+    offset = game.pass_offset
+    refusals = {}
+    if phase == PLAYING:
+        refusals = {CARD_NAMES[c]: _reason(code, params) for c, (code, params) in game.refusals(seat).items()}
+    return {
+        "seat": seat,
+        "pass_to": (seat + offset) % 4 if offset else None,
+        "pass_from": (seat - offset) % 4 if offset else None,
+        "hand": _names(game.hands[seat]),
+        "passed": _names(passed) if passed is not None else None,
+        "received": _names(game.received[seat]) if offset and phase != PASSING else None,
+        "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
+        "legal": _names(game.legal(seat)),
+        "refusals": refusals,
     }

@@ -57,10 +57,11 @@ function onMessage(msg) {
     if (!state.replay) history.pushState(null, "", "/"); // the replay viewer keeps its own address
     remote.loadDaily();
   }
-  if (msg.type === "table") {
-    soundFor(msg.events, msg.you, prefs);
-    const v = msg.view;
-    if (v && v.turn === msg.you && (!before || before.turn !== msg.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
+  if ((msg.type === "table" || msg.type === "update") && state.table) {
+    const table = state.table; // the update folded in
+    soundFor(table.events, table.you, prefs);
+    const v = table.view;
+    if (v && v.turn === table.you && (!before || before.turn !== table.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
   }
   if (msg.type === "error" && state.fieldError) {
     renderer.drawNow();

@@ -1,5 +1,6 @@
 // State changes: what each server message and each local choice does to the state.
 import { t, language } from "./i18n.js";
+import { foldUpdate } from "./fold.js";
 import { saveSession, forgetSession, savePlayerToken } from "./session.js";
 
 export const TRICK_HOLD_MS = 900;
@@ -22,6 +23,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       return;
     case "table":
       applyTable(state, msg, now);
+      return;
+    case "update":
+      applyTable(state, foldUpdate(state.table, msg), now);
       return;
     case "hint":
       state.hint = msg.cards || [];

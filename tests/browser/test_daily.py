@@ -10,6 +10,8 @@ from urllib.request import Request, urlopen
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
+from server.changes import fold
+
 from .conftest import PHONE
 
 
@@ -52,8 +54,13 @@ def play_daily_over_the_wire(url: str, name: str) -> str:
         answered = None
         send({"type": "create", "options": {}, "daily": True})
         started = False
+        table = None
         for _ in range(20_000):
             msg = json.loads(ws.recv(timeout=20))
+            if msg["type"] == "update":  # compact changes fold into the previous table message
+                msg = table = fold(table, msg)
+            elif msg["type"] == "table":
+                table = msg
             if msg["type"] == "welcome":
                 token = msg["player_token"]
             if msg["type"] != "table":

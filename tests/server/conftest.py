@@ -13,6 +13,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.app import App
+from server.changes import fold
 from server.config import Config
 from server.sqlite_store import SQLiteStore as Database
 
@@ -36,13 +37,18 @@ class Player:
         self.table: dict[str, Any] | None = None
         self.joined: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
-        self.inbox: list[dict[str, Any]] = []
+        self.inbox: list[dict[str, Any]] = []  # as the client sees them: updates folded into table messages
+        self.raw: list[dict[str, Any]] = []  # as they came over the wire
 
     async def send(self, type: str, **fields: Any) -> None:
         await self.ws.send(json.dumps({"type": type, **fields}))
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.raw.append(msg)
+        if msg["type"] == "update":
+            assert self.table is not None, "an update came before any full table message"
+            msg = fold(self.table, msg)
         if msg["type"] == "table":
             self.table = msg
         elif msg["type"] == "joined":
@@ -128,7 +134,7 @@ class Server:
 async def start_server(tmp_path, **overrides: Any) -> Server:
     settings = {"port": 0, "db": str(tmp_path / "hearts.db"), "bot_delay": 0.0, "grace": 30.0, "bot_workers": 0}
     # scripted clients answer at machine speed; the flood limit has its own test with the default rate
-    settings["msg_rate"] = 500.0
+    settings["msg_rate"] = 100_000.0
     settings.update(overrides)
     config = Config(**settings)
     db = await Database.open(config.db)

@@ -18,6 +18,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from server.changes import fold
 from shared.cards import CARD_NAMES, HEARTS, SUIT_MASKS, mask_cards
 from shared.deal import seeded_deal
 from shared.game import Game
@@ -241,6 +242,8 @@ class Client:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                if msg.get("type") == "update":
+                    msg = fold(self.table, msg)
                 if msg.get("type") == "table":
                     self.table = msg
                 self.inbox.append(msg)

@@ -49,9 +49,13 @@ async def play_out(p, max_messages: int = 5000) -> dict:
 
 
 class TestFullGame:
-    @pytest.mark.parametrize("workers", [0, 1], ids=["threads", "processes"])
-    async def test_one_person_three_computers_play_to_game_over_and_stats_are_written(self, make_server, workers):
-        server = await make_server(bot_workers=workers)
+    @pytest.mark.parametrize(
+        "workers,inline", [(0, True), (0, False), (1, False)], ids=["inline", "threads", "processes"]
+    )
+    async def test_one_person_three_computers_play_to_game_over_and_stats_are_written(
+        self, make_server, workers, inline
+    ):
+        server = await make_server(bot_workers=workers, inline_bots=inline)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         token = p.welcome["player_token"]
         await p.send("fill_bots", level="easy")

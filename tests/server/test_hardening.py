@@ -58,7 +58,7 @@ class TestHardening:
         assert pool is not None and pool._processes and all(p.is_alive() for p in pool._processes.values())
 
     async def test_a_killed_worker_process_does_not_stop_the_game(self, make_server):
-        server = await make_server(bot_workers=1)
+        server = await make_server(bot_workers=1, inline_bots=False)
         host = await with_bots(server, options={"variant": "classic", "passing": "off", "end_score": 25})
         await host.send("start")
         await host.until(my_move)
@@ -87,7 +87,7 @@ class TestHungComputerPlayer:
             return real(level, seed, view)
 
         monkeypatch.setattr(computer, "decide", sleepy)
-        server = await make_server(decision_timeout=0.3)
+        server = await make_server(decision_timeout=0.3, inline_bots=False)
         host = await server.host("Anna", options={"variant": "classic", "passing": "off"})
         await host.send("fill_bots", level="easy")
         await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
@@ -105,3 +105,31 @@ class TestHungComputerPlayer:
         assert hung.is_set()
         assert asyncio.get_running_loop().time() - started < 2.5  # the hung decision would have taken 3 s
         assert server.app.thinker._executor is not pool  # the stuck workers were replaced
+
+
+class TestSlowReader:
+    async def test_a_client_that_stops_reading_is_cut_off_with_1008_and_sent_nothing_more(self):
+        from types import SimpleNamespace
+
+        from server.config import Config
+        from server.hub import WRITE_BUFFER_LIMIT, Client
+
+        closed: list[tuple[int, str]] = []
+        backlog = {"bytes": 0}
+
+        class Stalled:
+            """A connection whose peer reads nothing: its write buffer only grows."""
+
+            transport = SimpleNamespace(get_write_buffer_size=lambda: backlog["bytes"])
+            protocol = SimpleNamespace(state=None)  # not OPEN: the library writes nothing to this stand-in
+
+            async def close(self, code: int, reason: str) -> None:
+                closed.append((code, reason))
+
+        client = Client(Stalled(), "127.0.0.1", Config())
+        client.push({"type": "pong"})  # the buffer is empty: written (a closed stand-in skips it)
+        backlog["bytes"] = WRITE_BUFFER_LIMIT + 1
+        client.push({"type": "pong"})
+        client.push({"type": "pong"})
+        await asyncio.sleep(0)
+        assert closed == [(1008, "not reading")]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
+from server.changes import fold
 from server.sqlite_store import SQLiteStore as Database
 from server.sqlite_store import migrations_dir
 from server.store import SchemaTooNew
@@ -206,7 +207,9 @@ class TestServeCommand:
                 # HEARTS_TIMER_MIN lowers the shortest turn timer a host may set
                 await ws.send(json.dumps({"type": "create", "options": {}}))
                 await ws.send(json.dumps({"type": "set_timer", "seconds": 2}))
+                table = None
                 while (msg := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "error":
+                    msg = table = fold(table, msg) if msg["type"] == "update" else msg
                     if msg["type"] == "table" and msg["turn_timer"] == 2:
                         break
                 assert msg["type"] == "table", msg

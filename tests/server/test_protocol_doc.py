@@ -35,7 +35,8 @@ def first_column(text: str) -> set[str]:
 
 def server_source() -> str:
     """The modules that build what the table server sends."""
-    return "\n".join((ROOT / "server" / name).read_text() for name in ("app.py", "hub.py", "seat_view.py", "errors.py"))
+    names = ("app.py", "hub.py", "seat_view.py", "changes.py", "errors.py")
+    return "\n".join((ROOT / "server" / name).read_text() for name in names)
 
 
 class TestProtocolDoc:

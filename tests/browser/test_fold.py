@@ -1,0 +1,76 @@
+"""The browser folds the server's compact updates into exactly the full table message, at every step of a game."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from server.computer import fallback
+from server.seat_view import Moment, seat_update
+from server.table import Table
+from shared.rules import make_rules
+from shared.view import view_for
+
+
+def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
+    """Play a whole game of four seated people; per seat, every message the server cut and the full one behind it."""
+    table = Table.create("FOLDME", make_rules(options))
+    clients = []
+    for name in ("Anna", "Bram", "Cor", "Dirk"):
+        client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
+        seat, _ = table.seat_human(client, None, name, None)
+        client.seat, client.seen = seat.index, table.seq
+        clients.append(client)
+    out: list[list[tuple[dict, dict]]] = [[] for _ in clients]
+
+    moments: list[Moment] = []
+
+    def broadcast() -> None:
+        table.maybe_deal()
+        table.finish()
+        moments.append(Moment(table, moments[-1] if moments else None))  # as the server does after a change
+        for c in clients:
+            message = seat_update(table, c, moments[-1])
+            if message is not None:
+                out[c.seat].append((message, c.shown))
+
+    broadcast()
+    table.start(0)
+    broadcast()
+    for _ in range(5000):
+        if table.game.phase == "game_over":
+            break
+        waiting = table.game.to_act()
+        if waiting:
+            table.act(waiting[0], fallback(view_for(table.game, waiting[0])))
+        else:
+            for s in range(4):
+                if s not in table.ready:
+                    table.set_ready(s)
+                    break
+        broadcast()
+    assert table.game.phase == "game_over"
+    return out
+
+
+def test_the_client_folds_every_update_into_the_full_table_message(open_page):
+    page = open_page("/")
+    for options in ({"variant": "classic", "end_score": 30}, {"variant": "dutch"}):
+        for seat, messages in enumerate(recorded_game(options)):
+            sent = [m for m, _ in messages]
+            assert sent[0]["type"] == "table" and {m["type"] for m in sent[1:]} == {"update"}
+            folded = page.evaluate(
+                """async (messages) => {
+                    const { foldUpdate } = await import("/js/fold.js");
+                    let table = null;
+                    const out = [];
+                    for (const m of messages) {
+                        table = m.type === "table" ? m : foldUpdate(table, m);
+                        out.push(JSON.stringify(table));
+                    }
+                    return out;
+                }""",
+                sent,
+            )
+            for step, (text, (_, full)) in enumerate(zip(folded, messages, strict=True)):
+                assert json.loads(text) == json.loads(json.dumps(full)), f"seat {seat}, message {step}"

@@ -1,0 +1,110 @@
+"""Compact changes: a seat gets its whole table once, then only what changed, and the fold is exact."""
+
+from __future__ import annotations
+
+import json
+
+import hypothesis.strategies as st
+from hypothesis import given
+
+from server import table_life
+from server.changes import diff, fold
+
+from .test_full_game import play_out
+
+# nested values keep their JSON types in every message (see server/changes.py), so the leaves below a
+# field never mix booleans with numbers; at the top of a field they may
+LEAF = st.none() | st.integers(-5, 5) | st.text(max_size=3)
+JSON = st.booleans() | st.recursive(
+    LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
+KEYS = ["seq", "status", "seats", "deadline", "view", "ready"]
+
+
+@st.composite
+def two_states(draw):
+    """Two table messages with the same fields, the second one partly changed (a view stays a dict or None)."""
+
+    def state():
+        fields = {k: draw(JSON) for k in KEYS if k != "view"}
+        view = draw(st.none() | st.dictionaries(st.sampled_from(["hand", "trick", "turn", "legal"]), JSON))
+        return {"type": "table", **fields, "view": view, "events": [], "resumed": None}
+
+    first, second = state(), state()
+    for key in KEYS:
+        if draw(st.booleans()):
+            second[key] = first[key]
+    if isinstance(first["view"], dict) and isinstance(second["view"], dict):
+        second["view"] = {**first["view"], **second["view"]}  # a view never loses a field
+    second["events"] = draw(st.lists(st.dictionaries(st.just("seq"), st.integers(1, 9)), max_size=2))
+    return first, second
+
+
+@given(two_states())
+def test_folding_the_update_gives_back_exactly_the_full_message(states):
+    shown, new = states
+    update = diff(shown, new)
+    if update is None:
+        assert {k: v for k, v in new.items() if k not in ("events", "resumed")} == {
+            k: v for k, v in shown.items() if k not in ("events", "resumed")
+        } and not new["events"]
+        return
+    assert json.dumps(fold(shown, update), sort_keys=True) == json.dumps(new, sort_keys=True)
+
+
+def test_false_and_zero_are_different_changes():
+    shown = {"type": "table", "seq": 1, "deadline": 0, "view": {"hearts_broken": 0}}
+    update = diff(shown, {"type": "table", "seq": 1, "deadline": False, "view": {"hearts_broken": False}})
+    assert update == {"type": "update", "set": {"deadline": False}, "view": {"hearts_broken": False}}
+
+
+class TestOverTheWire:
+    async def test_every_update_of_a_whole_game_folds_into_the_full_message_it_was_cut_from(self, server, monkeypatch):
+        cut: list[tuple[dict, dict | None, dict]] = []
+        real = table_life.seat_update
+
+        def recording(table, client, *rest):
+            before = client.shown
+            message = real(table, client, *rest)
+            cut.append((before, message, client.shown))
+            return message
+
+        monkeypatch.setattr(table_life, "seat_update", recording)
+        p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
+        await p.send("fill_bots", level="easy")
+        await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+        await p.send("start")
+        final = await play_out(p)
+        updates = [(before, msg, full) for before, msg, full in cut if before is not None and msg is not None]
+        assert len(updates) > 40  # at least a whole hand: every card played is one update
+        for before, update, full in updates:
+            assert update["type"] == "update"
+            assert fold(before, update) == full
+        # what the client folded at the end is what the server would send in full now
+        assert final["view"] == cut[-1][2]["view"]
+
+        # the point of it: an update carries a fraction of the bytes of the full message
+        full_sizes = sorted(len(json.dumps(full)) for _, _, full in updates)
+        update_sizes = sorted(len(json.dumps(update)) for _, update, _ in updates)
+        assert update_sizes[len(update_sizes) // 2] * 3 < full_sizes[len(full_sizes) // 2]
+        assert not any("rules" in (update.get("view") or {}) for _, update, _ in updates)
+        wire = [m["type"] for m in p.raw if m["type"] in ("table", "update")]
+        assert wire[0] == "table" and wire.count("table") == 1, "only the first table message is sent in full"
+
+    async def test_a_connection_that_comes_back_gets_the_full_table_first(self, server):
+        p = await server.host("Anna")
+        code, token = p.joined["code"], p.joined["seat_token"]
+        await p.send("fill_bots", level="easy")
+        await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+        await p.send("start")
+        # the computer players have passed: the table waits for Anna, so nothing changes while she is gone
+        await p.until(lambda t: t["view"] is not None and t["view"]["to_act"] == [0])
+        folded = p.table
+        await p.close()
+        back = await server.connect("Anna", token=p.welcome["player_token"])
+        await back.send("resume", code=code, seat_token=token, last_seq=folded["seq"])
+        first = await back.expect("table")
+        assert back.raw[-1]["type"] == "table"  # in full, not an update
+        assert first["view"] == folded["view"]
