@@ -25,6 +25,8 @@ from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
 
 log = logging.getLogger("hearts.server")
+# json.dumps with separators builds a new encoder on every call; one encoder, made once, is reused
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting for a client that does not read (a few hundred messages)
 
 
@@ -53,7 +55,7 @@ class Client:
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self.close_soon(1008, "not reading")
             return
-        broadcast((self.ws,), json.dumps(message, separators=(",", ":")))
+        broadcast((self.ws,), _compact(message))
 
     def close_soon(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` after the messages written before (and none after)."""

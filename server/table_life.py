@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections import deque
 from typing import Any
 
 from shared.view import view_for
@@ -28,7 +29,8 @@ class Tables:
         self.thinker = thinker
         self.by_code: dict[str, Table] = {}
         self._outgoing: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
-        self._tails: dict[str, asyncio.Task] = {}
+        # per table, changes whose messages wait for their commit: (commit future or None, messages, table)
+        self._waiting: dict[str, deque[tuple[asyncio.Future | None, list, Table]]] = {}
         self._pending: dict[str, set[int]] = {}
         self._wake: dict[str, asyncio.TimerHandle] = {}
         self._idle: dict[str, asyncio.TimerHandle] = {}
@@ -58,8 +60,8 @@ class Tables:
         """Hand the table's new entries to the store; deliver its queued messages once they are committed."""
         entries = table.take_unsaved()
         outgoing = self._outgoing.pop(table.table_id, [])
-        previous = self._tails.get(table.table_id)
-        if not entries and previous is None:
+        waiting = self._waiting.get(table.table_id)
+        if not entries and not waiting:
             for client, message in outgoing:
                 client.push(message)
             return
@@ -74,26 +76,30 @@ class Tables:
                 finished=record,
             )
             committed = self.store.submit(write)
-        task = asyncio.get_running_loop().create_task(self._deliver(table, previous, committed, outgoing))
-        self._tails[table.table_id] = task
-        task.add_done_callback(lambda t, tid=table.table_id: self._tails.get(tid) is t and self._tails.pop(tid))
+        if waiting is None:
+            waiting = self._waiting[table.table_id] = deque()
+        waiting.append((committed, outgoing, table))
+        if committed is None:
+            self._drain(table.table_id)
+        else:  # a callback, not a task per change: commits resolve in the order they were submitted
+            committed.add_done_callback(lambda _, tid=table.table_id: self._drain(tid))
 
-    async def _deliver(
-        self, table: Table, previous: asyncio.Task | None, committed: asyncio.Future | None, outgoing: list
-    ) -> None:
-        if previous is not None:
-            await asyncio.gather(previous, return_exceptions=True)
-        if committed is not None:
-            try:
-                await committed
-            except asyncio.CancelledError:
-                raise
-            except Exception:
+    def _drain(self, table_id: str) -> None:
+        """Deliver a table's messages whose log is committed, oldest first; stop at the first still waiting."""
+        waiting = self._waiting.get(table_id)
+        while waiting:
+            committed, outgoing, table = waiting[0]
+            if committed is not None and not committed.done():
+                return
+            waiting.popleft()
+            if committed is not None and (committed.cancelled() or committed.exception() is not None):
                 log.error("table %s: its log could not be stored; closing it in memory", table.code)
+                self._waiting.pop(table_id, None)
                 self._storage_failed(table)
                 return
-        for client, message in outgoing:
-            client.push(message)
+            for client, message in outgoing:
+                client.push(message)
+        self._waiting.pop(table_id, None)
 
     def _storage_failed(self, table: Table) -> None:
         """The database refused the table's log: drop it here (a restart restores what was committed)."""
@@ -268,5 +274,6 @@ class Tables:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for table in list(self.by_code.values()):
             self._flush(table)
-        if self._tails:
-            await asyncio.wait(list(self._tails.values()), timeout=5)
+        deadline = time.monotonic() + 5
+        while self._waiting and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)

@@ -121,7 +121,7 @@ class TableState:
         entry = {"k": kind, **fields}
         self._apply(entry)
         self.logged += 1
-        self.unsaved.append((self.logged, json.dumps(entry, separators=(",", ":"))))
+        self.unsaved.append((self.logged, _compact(entry)))
 
     def take_unsaved(self) -> list[tuple[int, str]]:
         """Return and forget the entries not yet handed to the store."""
@@ -288,6 +288,8 @@ class TableState:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""
         return self.status != PLAYING_STATUS or self.game is None or self.game.phase == HAND_OVER
 
+
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder for every log entry
 
 BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne")
 

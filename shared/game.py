@@ -113,13 +113,20 @@ class Game:
         led, first = self._context()
         return legal_mask(self.rules, self.hands[seat], led, first, self.hearts_broken)
 
+    def hand_refusal(self, seat: int) -> tuple[str, dict] | None:
+        """Return the reason ``seat`` may play no card at all now (not its turn, not the playing phase), or None."""
+        if self.phase != PLAYING:
+            return "wrong_phase", {"phase": self.phase}
+        if seat != self.turn:
+            return "not_your_turn", {}
+        return None
+
     def refusals(self, seat: int) -> dict[int, tuple[str, dict]]:
         """Return, for every card in ``seat``'s hand it may not play now, the reason code and params."""
         hand = self.hands[seat]
-        if self.phase != PLAYING:
-            return {c: ("wrong_phase", {"phase": self.phase}) for c in mask_cards(hand)}
-        if seat != self.turn:
-            return {c: ("not_your_turn", {}) for c in mask_cards(hand)}
+        whole = self.hand_refusal(seat)
+        if whole is not None:
+            return {c: whole for c in mask_cards(hand)}
         led, first = self._context()
         legal = legal_mask(self.rules, hand, led, first, self.hearts_broken)
         return {c: refusal(self.rules, hand, led, first, self.hearts_broken, c) for c in mask_cards(hand & ~legal)}

@@ -37,7 +37,9 @@ def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
 
 
 #: The view fields that differ from seat to seat; every other field is the same for all four.
-SEAT_FIELDS = ("seat", "pass_to", "pass_from", "hand", "passed", "received", "moon_choices", "legal", "refusals")
+SEAT_FIELDS = (
+    "seat", "pass_to", "pass_from", "hand", "passed", "received", "moon_choices", "legal", "refusals", "refusal"
+)
 
 
 def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -84,17 +86,20 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
     phase = game.phase
     passed = game.passes[seat] if game.hand_no >= 0 else None
     offset = game.pass_offset
+    hand = game.hands[seat]
+    whole = game.hand_refusal(seat)
     refusals = {}
-    if phase == PLAYING:
+    if whole is None:  # the seat's turn: a reason for each card it may not play
         refusals = {CARD_NAMES[c]: _reason(code, params) for c, (code, params) in game.refusals(seat).items()}
     return {
         "seat": seat,
         "pass_to": (seat + offset) % 4 if offset else None,
         "pass_from": (seat - offset) % 4 if offset else None,
-        "hand": _names(game.hands[seat]),
+        "hand": _names(hand),
         "passed": _names(passed) if passed is not None else None,
         "received": _names(game.received[seat]) if offset and phase != PASSING else None,
         "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
         "legal": _names(game.legal(seat)),
         "refusals": refusals,
+        "refusal": _reason(*whole) if whole is not None and phase == PLAYING and hand else None,
     }

@@ -149,7 +149,8 @@ export function toggleSelected(state, card) {
 
 /** The refusal reason the server sent for a dimmed card, in the current language. */
 export function refusalText(view, card) {
-  const reason = view.refusals && view.refusals[card];
+  // a reason for this card (on your turn), or the one reason for the whole hand (not your turn)
+  const reason = (view.refusals && view.refusals[card]) || (view.hand.includes(card) ? view.refusal : null);
   if (!reason) return null;
   return `${t("refusal_prefix")} ${reason[language()] || reason.en}`;
 }

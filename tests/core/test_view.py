@@ -88,7 +88,10 @@ def test_the_seat_on_turn_sees_its_legal_cards_and_a_reason_for_each_other_card(
     assert {r["code"] for r in west["refusals"].values()} == {"must_follow_suit"}
     assert all(r["en"] and r["nl"] for r in west["refusals"].values())
     north = view_for(game, 2)
-    assert north["legal"] == [] and {r["code"] for r in north["refusals"].values()} == {"not_your_turn"}
+    assert west["refusal"] is None
+    # not your turn: one reason for the whole hand, not the same sentence thirteen times
+    assert north["legal"] == [] and north["refusals"] == {} and north["refusal"]["code"] == "not_your_turn"
+    assert north["refusal"]["en"] and north["refusal"]["nl"]
     assert west["trick"] == {"leader": 0, "cards": [{"seat": 0, "card": "2C"}], "winner": None}
     assert west["hand_sizes"] == [12, 13, 13, 13]
 
@@ -97,6 +100,7 @@ def test_a_view_before_the_first_deal_is_empty_but_complete():
     view = view_for(Game(CLASSIC), 2)
     assert view["phase"] == "dealing" and view["hand"] == [] and view["dealer"] is None
     assert view["points_taken"] == [0, 0, 0, 0] and view["legal"] == [] and view["refusals"] == {}
+    assert view["refusal"] is None
     assert view["rules"] == CLASSIC.to_json() and view["seat"] == 2
 
 

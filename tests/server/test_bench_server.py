@@ -1,0 +1,40 @@
+"""``hearts bench server`` end to end, small: both servers, every phase, figures in the JSON report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_server_small_run_reports_every_figure() -> None:
+    argv = [sys.executable, "-m", "server.cli", "bench", "server", "--tables", "4", "--seconds", "3"]
+    argv += ["--warmup", "1", "--idle-connections", "50", "--memory-tables", "10", "--rounds", "2"]
+    argv += ["--settle", "0.5", "--json"]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=55)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    for side in ("ours", "bare"):
+        res = report[side]
+        play = res["play"]
+        assert play["moves"] > 0 and play["messages"] > 0
+        for key in ("latency_p50_ms", "latency_p99_ms", "latency_max_ms", "messages_per_s", "median_message_bytes"):
+            assert isinstance(play[key], (int, float)) and play[key] > 0, (side, key, play)
+        assert play["latency_p50_ms"] <= play["latency_p99_ms"] <= play["latency_max_ms"]
+        assert play["cpu_us_per_message"] >= 0
+        assert res["ramp"]["players"] == 16 and res["ramp"]["players_per_s"] > 0
+        assert res["restart"]["players"] == 16 and res["restart"]["all_back_s"] > 0
+        assert res["idle"]["connections"] == 50 and res["idle"]["rss_after_kib"] > 0
+        for phase in ("ramp", "play", "restart", "idle"):
+            assert res[phase]["errors"] == {}, (side, phase, res[phase]["errors"])
+    memory = report["memory"]
+    assert memory["baseline_rss_kib"] > 0 and len(memory["rounds"]) == 2
+    assert all(r["tables"] == 10 and r["open_tables"] == 0 for r in memory["rounds"])
+    assert memory["errors"] == {}
+    names = {g["goal"] for g in report["goals"]}
+    assert len(names) == 7
+    errors = next(g for g in report["goals"] if g["goal"].startswith("errors"))
+    assert errors["ours"] == 0 and errors["bare"] == 0
