@@ -86,7 +86,7 @@ def static_file(root: Path, path: str) -> Response:
     return _response(HTTPStatus.OK, body, kind)
 
 
-GC_THRESHOLDS = (50_000, 20, 100)
+GC_THRESHOLDS = (50_000, 20, 10)
 
 
 def keep_gc_off_the_hot_path() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import time
 from typing import Any
 
@@ -316,8 +317,13 @@ class Hub:
         self.changed(table)
 
     def health(self) -> dict[str, Any]:
-        """Return the ``/healthz`` body."""
-        return {"status": "ok", "tables": len(self.tables), "connections": len(self.clients)}
+        """Return the ``/healthz`` body (``allocated_blocks``: the interpreter's live memory blocks, for leak watch)."""
+        return {
+            "status": "ok",
+            "tables": len(self.tables),
+            "connections": len(self.clients),
+            "allocated_blocks": sys.getallocatedblocks(),
+        }
 
     async def shutdown(self) -> None:
         """Stop timers and computer moves; wait until every logged change is stored."""

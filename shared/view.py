@@ -17,12 +17,6 @@ from .reasons import reason
 VIEW_VERSION = 1
 
 
-@lru_cache(maxsize=1 << 16)
-def _names(mask: int) -> list[str]:
-    """``mask_names``, remembered: the same hands and legal sets recur in every message (shared, read-only)."""
-    return mask_names(mask)
-
-
 @lru_cache(maxsize=1 << 12)
 def _cached_reason(code: str, params: tuple) -> dict[str, str]:
     return reason(code, **dict(params))
@@ -95,11 +89,11 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "pass_to": (seat + offset) % 4 if offset else None,
         "pass_from": (seat - offset) % 4 if offset else None,
-        "hand": _names(hand),
-        "passed": _names(passed) if passed is not None else None,
-        "received": _names(game.received[seat]) if offset and phase != PASSING else None,
+        "hand": mask_names(hand),
+        "passed": mask_names(passed) if passed is not None else None,
+        "received": mask_names(game.received[seat]) if offset and phase != PASSING else None,
         "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
-        "legal": _names(game.legal(seat)),
+        "legal": mask_names(game.legal(seat)),
         "refusals": refusals,
         "refusal": _reason(*whole) if whole is not None and phase == PLAYING and hand else None,
     }

@@ -1,10 +1,11 @@
-"""The tools' subcommands of ``hearts``: ``bench engine``, ``bench store`` and ``arena``."""
+"""The tools' subcommands of ``hearts``: ``bench engine``, ``bench store``, ``bench server`` and ``arena``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import signal
 import sys
 
 from shared.rules import RulesError, make_rules
@@ -47,6 +48,74 @@ def _bench_store(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_server(args: argparse.Namespace) -> int:
+    from .bench_server import PHASES, Settings, bench_server, default_compression, format_server_report
+
+    try:
+        lo, hi = (float(x) for x in args.think.split(","))
+    except ValueError:
+        print("--think takes two seconds figures, e.g. 1,2", file=sys.stderr)
+        return 2
+    skip = frozenset(x.strip() for x in args.skip.split(",") if x.strip())
+    if skip - set(PHASES) or not 0 <= lo <= hi or args.tables < 1 or args.workers < 1:
+        print(
+            f"--skip takes phases from {','.join(PHASES)}; --think lo,hi with 0 <= lo <= hi; "
+            "--tables and --workers at least 1",
+            file=sys.stderr,
+        )
+        return 2
+    settings = Settings(
+        tables=args.tables,
+        seconds=args.seconds,
+        think=(lo, hi),
+        workers=args.workers,
+        idle_connections=max(1, args.idle_connections),
+        memory_tables=max(1, args.memory_tables),
+        rounds=max(1, args.rounds),
+        warmup=max(0.0, args.warmup),
+        concurrency=max(3, args.concurrency),
+        settle=max(0.0, args.settle),
+        compression=args.compression or default_compression(),
+        skip=skip,
+    )
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers and load processes on the way out
+    try:
+        result = bench_server(settings)
+    except KeyboardInterrupt:
+        print("interrupted; servers and load processes stopped", file=sys.stderr)
+        return 130
+    print(json.dumps(result) if args.json else format_server_report(result))
+    return 0
+
+
+def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
+    server = bench_sub.add_parser(
+        "server", help="capacity: latency, CPU per message, seating, restart, memory; beside bare websockets"
+    )
+    server.add_argument("--tables", type=int, default=1000, help="tables of four scripted people (default 1000)")
+    server.add_argument("--seconds", type=float, default=60.0, help="measured play window (default 60)")
+    server.add_argument("--think", default="1,2", help="think time range in seconds before a move (default 1,2)")
+    server.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window (default 5)")
+    server.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
+    server.add_argument(
+        "--idle-connections", type=int, default=2000, help="idle connections for memory per connection (default 2000)"
+    )
+    server.add_argument("--memory-tables", type=int, default=500, help="tables per memory round (default 500)")
+    server.add_argument("--rounds", type=int, default=3, help="memory rounds (default 3)")
+    server.add_argument(
+        "--concurrency", type=int, default=128, help="connections each load process opens at once (default 128)"
+    )
+    server.add_argument(
+        "--compression",
+        choices=["large", "all", "off"],
+        help="permessage-deflate mode of both servers (default: hearts serve's own default)",
+    )
+    server.add_argument("--settle", type=float, default=2.0, help="seconds before memory is read (default 2)")
+    server.add_argument("--skip", default="", help="comma list of phases to skip: ramp,play,restart,idle,memory,bare")
+    server.add_argument("--json", action="store_true", help="print one JSON object")
+    server.set_defaults(func=_bench_server)
+
+
 def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     """Add ``bench`` and ``arena`` to the ``hearts`` subcommands."""
     bench = sub.add_parser("bench", help="benchmarks that print figures")
@@ -65,6 +134,7 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     store.add_argument("--seed", type=int, default=1)
     store.add_argument("--json", action="store_true", help="print one JSON object")
     store.set_defaults(func=_bench_store)
+    _add_server_parser(bench_sub)
     from .arena import add_arena_parser
 
     add_arena_parser(sub)

@@ -1,0 +1,40 @@
+"""Tables that open and close leave nothing alive behind: after a full collection, live memory is back at its baseline."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+
+
+async def open_and_close(server, count: int, tokens: dict[int, str]) -> None:
+    """``count`` people (the same ones each round) each open a table with three computer players, start it,
+    and leave (the table closes)."""
+    for i in range(count):
+        p = await server.connect(f"Speler {i}", token=tokens.get(i))
+        tokens[i] = p.welcome["player_token"]
+        await p.send("create", options={"variant": "classic"})
+        await p.expect("joined")
+        await p.send("fill_bots", level="easy")
+        await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+        await p.send("start")
+        await p.until(lambda t: t["status"] == "playing")
+        await p.send("leave")
+        await p.expect("left")
+        await p.close()
+    server.clients.clear()
+    await asyncio.sleep(0.2)
+
+
+async def test_rounds_of_tables_opened_and_closed_leave_live_memory_at_its_baseline(server):
+    tokens: dict[int, str] = {}
+    await open_and_close(server, 60, tokens)  # warm up: the players, caches, the database's statements
+    gc.collect()
+    baseline = sys.getallocatedblocks()
+    for _ in range(3):
+        await open_and_close(server, 60, tokens)
+        assert len(server.app.hub.tables) == 0
+    gc.collect()
+    grown = sys.getallocatedblocks() - baseline
+    # 180 tables came and went; a leak of even one small object per table and seat would show here
+    assert grown < 180 * 4, f"{grown} memory blocks more than before the rounds"
