@@ -29,6 +29,10 @@ class TableWrite:
     closed_at: float | None = None  # set when the entries close it
     finished: dict[str, Any] | None = None  # the finished game's record (see Table.record)
 
+    def only_appends(self) -> bool:
+        """True when this write is log entries and nothing else (no table opened or closed, no game recorded)."""
+        return self.opened_at is None and self.closed_at is None and self.finished is None
+
 
 @dataclass
 class PlayerWrite:

@@ -82,7 +82,13 @@ class Tables:
         if committed is None:
             self._drain(table.table_id)
         else:  # a callback, not a task per change: commits resolve in the order they were submitted
-            committed.add_done_callback(lambda _, tid=table.table_id: self._drain(tid))
+            committed.add_done_callback(lambda done, tid=table.table_id: self._committed(tid, done))
+
+    def _committed(self, table_id: str, done: asyncio.Future) -> None:
+        """A commit finished: mark its error seen (``_drain`` acts on it, if the table still waits) and drain."""
+        if not done.cancelled():
+            done.exception()
+        self._drain(table_id)
 
     def _drain(self, table_id: str) -> None:
         """Deliver a table's messages whose log is committed, oldest first; stop at the first still waiting."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from websockets.asyncio.client import connect
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
@@ -41,3 +42,21 @@ async def test_the_server_offers_deflate_without_context_takeover_and_the_game_p
         assert json.loads(await ws.recv())["type"] == "joined"
         table = json.loads(await ws.recv())
         assert table["type"] == "table" and table["seats"][0]["name"] == "Anna"
+
+
+def test_the_compression_mode_comes_from_hearts_compression_and_a_wrong_one_is_named():
+    from server.config import Config
+
+    assert Config.from_env({}).compression == "large"
+    assert Config.from_env({"HEARTS_COMPRESSION": "off"}).compression == "off"
+    with pytest.raises(ValueError, match="HEARTS_COMPRESSION='zip' is not one of large, all, off"):
+        Config.from_env({"HEARTS_COMPRESSION": "zip"})
+
+
+@pytest.mark.parametrize("mode", ["all", "off"])
+async def test_every_compression_mode_plays(make_server, mode):
+    srv = await make_server(compression=mode)
+    host = await srv.host("Anna")
+    await host.send("fill_bots", level="easy")
+    table = await host.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+    assert table["seats"][1]["kind"] == "bot"

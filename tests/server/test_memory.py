@@ -1,4 +1,4 @@
-"""Tables that open and close leave nothing alive behind: after a full collection, live memory is back at its baseline."""
+"""Tables that open and close leave nothing alive behind: after a full collection, live memory is at its baseline."""
 
 from __future__ import annotations
 
