@@ -43,6 +43,7 @@ CONTENT_TYPES = {
 }
 CLOSE_FLOOD = 1008
 CLOSE_RESTART = 1012  # service restart: the client shows "the server is restarting" and comes back by itself
+TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
@@ -123,6 +124,11 @@ class App:
             return None
         if path == "/healthz":
             return json_response(HTTPStatus.OK, self.hub.health())
+        if path.startswith(TABLE_INFO):  # public table facts before joining, guarded like join codes
+            address = connection.remote_address[0] if connection.remote_address else "?"
+            seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
+            status, body = self.hub.table_info(path[len(TABLE_INFO) :], address, seat_token)
+            return json_response(HTTPStatus(status), body)
         if path.startswith("/api/"):
             status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
             return json_response(status, body)

@@ -22,7 +22,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Too many unknown table codes; wait a minute.",
         "Te veel onbekende tafelcodes; wacht een minuut.",
     ),
-    "table_full": ("This table has no empty seat.", "Deze tafel heeft geen lege stoel."),
+    "table_full": (
+        "This table has no free seat now; a computer player's seat can be taken between hands.",
+        "Deze tafel heeft nu geen vrije stoel; de stoel van een computerspeler kun je tussen twee rondes overnemen.",
+    ),
+    "no_watching": ("Watching is not possible: {detail}.", "Meekijken kan niet: {detail}."),
     "seat_taken": ("Seat {seat} is not free.", "Stoel {seat} is niet vrij."),
     "bad_token": ("That seat token does not fit this table.", "Die stoelcode hoort niet bij deze tafel."),
     "already_seated": ("You already sit at table {table}; leave first.", "Je zit al aan tafel {table}; sta eerst op."),

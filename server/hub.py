@@ -20,7 +20,7 @@ from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
-from .seat_view import full_message, hint_message
+from .seat_view import full_message, hint_message, public_table
 from .store import Store
 from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
@@ -91,7 +91,10 @@ class Hub:
         """A connection closed: its seat stays reserved for the grace period."""
         self.clients.discard(client)
         table = client.table
-        if table is not None and client.seat is not None and table.seats[client.seat].client is client:
+        if table is not None and client in table.watchers:
+            self._unwatch(client, table)
+            self.changed(table)
+        elif table is not None and client.seat is not None and table.seats[client.seat].client is client:
             table.disconnect(client.seat, time.monotonic())
             client.table = client.seat = None
             self.changed(table)
@@ -226,7 +229,38 @@ class Hub:
         self.send_table(client, resumed)
         self.changed(table)
 
+    def _on_watch(self, client: Client, msg: dict[str, Any]) -> None:
+        self._check_free(client)
+        table = self._find(client, msg["code"])
+        table.check_watchable()
+        table.watchers.add(client)
+        client.table, client.seat, client.seen, client.shown, client.shown_moment = table, None, table.seq, None, None
+        code = table.code
+        self.tables.send(table, client, {"type": "watching", "code": code, "link": f"/t/{code}"})
+        self.changed(table)  # the watcher gets its full table; the others see the count
+
+    @staticmethod
+    def _unwatch(client: Client, table: Table) -> None:
+        table.watchers.discard(client)
+        client.table = client.seat = None
+
+    def _on_allow_watch(self, client: Client, msg: dict[str, Any]) -> None:
+        table = self._seated(client)
+        table.set_watch(client.seat, msg["allowed"])
+        if not msg["allowed"]:
+            for watcher in list(table.watchers):
+                self._unwatch(watcher, table)
+                self.tables.send(table, watcher, {"type": "left", "code": table.code, "reason": "watch_off"})
+        self.changed(table)
+
     def _on_sit(self, client: Client, msg: dict[str, Any]) -> None:
+        table = client.table
+        if table is not None and client in table.watchers:  # a watcher sits: an empty seat, a computer's between hands
+            seat, token = table.seat_human(client, client.player_id, client.name, msg["seat"])
+            table.watchers.discard(client)
+            self._attach(client, table, seat.index, token)
+            self.changed(table)
+            return
         table = self._seated(client)
         seen = client.seen
         seat, token = table.move(client.seat, msg["seat"])
@@ -309,12 +343,34 @@ class Hub:
         client.push(answer)
 
     def _on_leave(self, client: Client, msg: dict[str, Any]) -> None:
+        table = client.table
+        if table is not None and client in table.watchers:
+            self._unwatch(client, table)
+            self.tables.send(table, client, {"type": "left", "code": table.code})
+            self.changed(table)
+            return
         table = self._seated(client)
         seat = client.seat
         client.table = client.seat = None
         table.leave(seat)
         self.tables.send(table, client, {"type": "left", "code": table.code})
         self.changed(table)
+
+    def table_info(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
+        """``GET /api/tables/{code}``: (HTTP status, body); unknown codes and wrong seat tokens count as guesses."""
+        if self.guesses.blocked(address):
+            return 429, {"error": "rate_limited"}
+        table = self.tables.get(code.upper()) if code.isascii() and code.isalnum() and len(code) <= 16 else None
+        if table is None:
+            self.guesses.fail(address)
+            return 404, {"error": "not_found"}
+        body = public_table(table)
+        if seat_token:
+            seat = table.seat_by_token(seat_token)
+            if seat is None:
+                self.guesses.fail(address)
+            body["you"] = seat.index if seat is not None else None
+        return 200, body
 
     def health(self) -> dict[str, Any]:
         """Return the ``/healthz`` body (``allocated_blocks``: the interpreter's live memory blocks, for leak watch)."""

@@ -87,6 +87,12 @@ def _true(value: Any) -> bool:
     return value
 
 
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise ValueError("true or false", "true of false")
+    return value
+
+
 def _choice(value: Any) -> str:
     if value not in ("others", "self"):
         raise ValueError('"others" or "self"', '"others" of "self"')
@@ -122,12 +128,14 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     },
     "join": {"code": (_code, True), "seat": (_seat, False)},
     "resume": {"code": (_code, True), "seat_token": (_text(MAX_TOKEN), True), "last_seq": (_last_seq, False)},
+    "watch": {"code": (_code, True)},
     "sit": {"seat": (_seat, True)},
     "add_bot": {"seat": (_seat, True), "level": (_level, True)},
     "remove_bot": {"seat": (_seat, True)},
     "fill_bots": {"level": (_level, True)},
     "start": {},
     "set_timer": {"seconds": (_timer, True)},
+    "allow_watch": {"allowed": (_bool, True)},
     "new_game": {},
     "restart": {},
     "pass": {"cards": (_cards, True)},

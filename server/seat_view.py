@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from shared.view import SEAT_FIELDS, common_view, view_for
+from shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
 from .changes import changed_fields, diff, update_message
 from .table import Table
@@ -28,6 +28,25 @@ def public_part(table: Table) -> dict[str, Any]:
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
         "replay": table.replay,
+        "watch": {"allowed": table.watch_allowed, "count": len(table.watchers)},
+    }
+
+
+def public_table(table: Table) -> dict[str, Any]:
+    """Return what anyone with the link may know before sitting down (``GET /api/tables/{code}``): no token, no card."""
+    game = table.game
+    host = table.seats[table.host].name if table.host is not None else None
+    return {
+        "code": table.code,
+        "host": host,
+        "status": table.status,
+        "options": table.rules.to_json(),
+        "bot_level": table.bot_level,
+        "daily": table.daily is not None,
+        "seats": [s.public() for s in table.seats],
+        "hand_no": game.hand_no if game is not None else None,
+        "between_hands": table.between_hands(),
+        "watch": {"allowed": table.watch_allowed and table.daily is None, "count": len(table.watchers)},
     }
 
 
@@ -59,20 +78,25 @@ class Moment:
 def table_message(
     table: Table, seat: int, since: int, resumed: str | None = None, moment: Moment | None = None
 ) -> dict[str, Any]:
-    """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``."""
+    """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``.
+
+    ``seat`` None is someone watching: the view has no seat fields (no hand) and no deal number (it names every card).
+    """
     events = table.events_since(since)
     if events is None:
         events, resumed = [], "snapshot"
     if moment is None:
         moment = Moment(table)
-    return {
-        "type": "table",
-        **moment.public,
-        "you": seat,
-        "view": view_for(table.game, seat, moment.common) if table.game is not None else None,
-        "events": events,
-        "resumed": resumed,
-    }
+    if table.game is None:
+        view = None
+    elif seat is None:
+        view = spectator_view(table.game, moment.common)
+    else:
+        view = view_for(table.game, seat, moment.common)
+    message = {"type": "table", **moment.public, "you": seat, "view": view, "events": events, "resumed": resumed}
+    if seat is None:
+        message["deal"] = None
+    return message
 
 
 def full_message(
@@ -104,6 +128,9 @@ def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict
     changed = dict(moment.public_changes())
     if message["you"] != shown["you"]:
         changed["you"] = message["you"]
+    if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
+        changed.pop("deal", None)
+        return update_message(changed, dict(moment.common_changes()), message["events"])
     view_changes = {**moment.common_changes(), **changed_fields(old_view, view, SEAT_FIELDS)}
     return update_message(changed, view_changes, message["events"])
 

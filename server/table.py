@@ -24,6 +24,7 @@ __all__ = ["Table", "Seat", "DamagedLog", "new_code", "FINISHED", "PLAYING_STATU
 # Table codes: no look-alikes (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+MAX_WATCHERS = 100  # people watching one table without a seat
 
 
 def new_code(taken: set[str] | dict) -> str:
@@ -81,10 +82,7 @@ class Table(TableState):
         if self.daily is not None and self.humans():
             raise ProtocolError("table_full")  # the daily deal is played alone
         if seat is None:
-            free = [s for s in self.seats if s.kind == "empty"]
-            if not free:
-                raise ProtocolError("table_full")
-            target = free[0]
+            target = self._free_seat(player_id)
         else:
             target = self.seats[seat]
             if not (target.kind == "empty" or (target.kind == "bot" and self.between_hands())):
@@ -93,6 +91,21 @@ class Table(TableState):
             self._log("host", seat=target.index)
         token = self._seat_person(target.index, name, player_id, client)
         return target, token
+
+    def _free_seat(self, player_id: int | None) -> Seat:
+        """Return the seat a ``join`` without a number gets.
+
+        The first empty seat; else, when a computer player's seat may change hands now, the seat this
+        player left, else the first computer player's seat.
+        """
+        free = [s for s in self.seats if s.kind == "empty"]
+        if free:
+            return free[0]
+        bots = [s for s in self.seats if s.kind == "bot"]
+        if not bots or not self.between_hands():
+            raise ProtocolError("table_full")
+        mine = self.left_seats.get(player_id) if player_id is not None else None
+        return next((s for s in bots if s.index == mine), bots[0])
 
     def move(self, old: int, new: int) -> tuple[Seat, str]:
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
@@ -116,7 +129,7 @@ class Table(TableState):
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
         if self.status == PLAYING_STATUS:
-            self._log("vacated", seat=seat, to="bot", level=self.bot_level)
+            self._log("vacated", seat=seat, to="bot", level=self.bot_level, left=True)
         else:
             self._log("vacated", seat=seat, to="empty")
         if self.host == seat:
@@ -194,6 +207,28 @@ class Table(TableState):
         for s in self.seats:
             if s.kind == "empty":
                 self._log("seated", seat=s.index, who="bot", name=bot_name(s.index), level=level)
+
+    def set_watch(self, by: int, allowed: bool) -> None:
+        """Host: allow or refuse watchers (people with the link who watch without a seat)."""
+        self._check_host(by)
+        if allowed != self.watch_allowed:
+            self._log("watch", allowed=allowed)
+
+    def check_watchable(self) -> None:
+        """Refuse a watcher: at a daily table (the day's cards are everyone's), when the host said no, or when full."""
+        if self.daily is not None:
+            raise ProtocolError(
+                "no_watching", detail=("a daily table is played alone", "het spel van de dag speel je alleen")
+            )
+        if not self.watch_allowed:
+            raise ProtocolError(
+                "no_watching", detail=("the host turned watching off", "de gastheer heeft meekijken uitgezet")
+            )
+        if len(self.watchers) >= MAX_WATCHERS:
+            raise ProtocolError(
+                "no_watching",
+                detail=(f"{MAX_WATCHERS} people watch already", f"er kijken al {MAX_WATCHERS} mensen mee"),
+            )
 
     def set_timer(self, by: int, seconds: int | None) -> None:
         """Host: the turn timer in seconds per move, or None for off."""

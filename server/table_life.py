@@ -109,7 +109,7 @@ class Tables:
 
     def _storage_failed(self, table: Table) -> None:
         """The database refused the table's log: drop it here (a restart restores what was committed)."""
-        clients = [s.client for s in table.seats if s.client is not None]
+        clients = [s.client for s in table.seats if s.client is not None] + list(table.watchers)
         self.forget(table)
         for client in clients:
             client.close_soon(1011, "storage failed")
@@ -135,8 +135,13 @@ class Tables:
                 message = seat_update(table, client, moment)
                 if message is not None:
                     self.send(table, client, message)
+        for client in table.watchers:
+            message = seat_update(table, client, moment)
+            if message is not None:
+                self.send(table, client, message)
         if not table.humans():
             table.close()
+            self._dismiss_watchers(table)
             self._flush(table, record)
             self.forget(table)
             return
@@ -150,8 +155,14 @@ class Tables:
         if self.by_code.get(table.code) is not table:
             return
         table.close()
+        self._dismiss_watchers(table)
         self._flush(table)
         self.forget(table)
+
+    def _dismiss_watchers(self, table: Table) -> None:
+        """A closing table tells its watchers (``left`` with reason ``closed``) after what they were shown."""
+        for client in table.watchers:
+            self.send(table, client, {"type": "left", "code": table.code, "reason": "closed"})
 
     def forget(self, table: Table) -> None:
         """Drop a table from memory, with its timers, and unseat its connections."""
@@ -166,6 +177,10 @@ class Tables:
         for seat in table.seats:
             if seat.client is not None and seat.client.table is table:
                 seat.client.table = seat.client.seat = None
+        for client in table.watchers:
+            if client.table is table:
+                client.table = client.seat = None
+        table.watchers.clear()
 
     # ------------------------------------------------------------------ restore
 

@@ -84,6 +84,9 @@ class TableState:
     replay: dict[str, Any] | None = None  # {"id", "share"} of the finished game
     closed: bool = False
     grace: float = 30.0
+    watch_allowed: bool = True  # anyone with the link may watch (the host can turn it off)
+    watchers: set = field(default_factory=set)  # live connections watching without a seat (never logged)
+    left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
@@ -150,13 +153,19 @@ class TableState:
 
     def _apply_vacated(self, e: dict[str, Any]) -> None:
         seat = self.seats[e["seat"]]
+        person = seat.name if seat.kind == "human" else None
+        if e.get("left") and seat.player_id is not None and e["to"] == "bot":
+            self.left_seats[seat.player_id] = seat.index  # offered back first when they return
         seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
         seat.away = False
         seat.kind, seat.level = e["to"], e.get("level")
         self.ready.discard(seat.index)
         if seat.kind == "bot":
             seat.name = bot_name(seat.index)
-            self.emit("seated", seat=seat.index, name=seat.name, who="bot")
+            if e.get("left") and person is not None:  # a person stood up: the others are told who
+                self.emit("seated", seat=seat.index, name=seat.name, who="bot", left=person)
+            else:
+                self.emit("seated", seat=seat.index, name=seat.name, who="bot")
         else:
             seat.name = None
             self.emit("vacated", seat=seat.index)
@@ -173,6 +182,9 @@ class TableState:
     def _apply_back(self, e: dict[str, Any]) -> None:
         self.seats[e["seat"]].away = False
         self.emit("back", seat=e["seat"])
+
+    def _apply_watch(self, e: dict[str, Any]) -> None:
+        self.watch_allowed = e["allowed"]
 
     def _apply_timer(self, e: dict[str, Any]) -> None:
         self.timer = e["seconds"]

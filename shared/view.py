@@ -45,6 +45,11 @@ def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dic
     return {**(common if common is not None else common_view(game)), **seat_view(game, seat)}
 
 
+def spectator_view(game: Game, common: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return what someone watching without a seat may know: the shared fields only, no hand, no ``SEAT_FIELDS``."""
+    return dict(common if common is not None else common_view(game))
+
+
 def common_view(game: Game) -> dict[str, Any]:
     """Return the fields of the view that every seat shares: public by nature (no hand, no passed card)."""
     rules = game.rules

@@ -1,6 +1,9 @@
 // Events: DOM to intents. One listener per area, reading data-* attributes.
-import { toggleSelected, refusalText } from "./update.js";
+import { toggleSelected, refusalText, momentKey } from "./update.js";
 import { VARIANT_OPTIONS } from "./render/start.js";
+
+// A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.
+const DOUBLE_TAP_MS = 500;
 
 export function bindEvents({ state, app }) {
   const header = document.querySelector("#top");
@@ -18,7 +21,7 @@ export function bindEvents({ state, app }) {
     const action = target.dataset.action;
     if (action === "close") app.closeOverlay();
     else if (action === "pref") app.setPref(target.dataset.pref, parsePref(target.dataset.value));
-    else if (action === "ready") app.send({ type: "ready" });
+    else if (action === "ready") move({ type: "ready" });
     else if (action === "new_game") {
       app.send({ type: "new_game" });
       app.closeOverlay();
@@ -52,11 +55,11 @@ export function bindEvents({ state, app }) {
       case "card":
         return cardClicked(target.dataset.card, target);
       case "pass":
-        return app.send({ type: "pass", cards: [...state.selected] });
+        return move({ type: "pass", cards: [...state.selected] });
       case "hint":
         return app.send({ type: "hint" });
       case "moon":
-        return app.send({ type: "moon", choice: target.dataset.choice });
+        return move({ type: "moon", choice: target.dataset.choice });
       case "add_bot":
         return app.send({ type: "add_bot", seat, level: state.prefs.level });
       case "remove_bot":
@@ -106,6 +109,8 @@ export function bindEvents({ state, app }) {
       app.setPref("level", target.value);
     } else if (target.dataset.change === "replay_hand") {
       app.replayGo({ hand: Number(target.value), step: 0 });
+    } else if (target.dataset.change === "allow_watch") {
+      app.send({ type: "allow_watch", allowed: target.checked });
     } else if (target.dataset.change === "timer") {
       app.send({ type: "set_timer", seconds: target.value === "off" ? null : Number(target.value) });
     }
@@ -132,9 +137,16 @@ export function bindEvents({ state, app }) {
   // Actions that mean the same wherever their button is: the top bar, the table, a dialog or the replay viewer.
   function common(target) {
     const action = target.dataset.action;
-    if (action === "open") app.openOverlay(target.dataset.overlay);
+    if (action === "open") {
+      state.scoresAt = 0; // asked for: no need to wait for the last trick
+      app.openOverlay(target.dataset.overlay);
+    }
     else if (action === "lang") app.setPref("lang", target.dataset.lang);
     else if (action === "leave") app.leave();
+    else if (action === "leave_confirm") app.leave(true);
+    else if (action === "comeback") app.comeback();
+    else if (action === "own_table") app.ownTable();
+    else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") app.restart();
     else if (action === "replay") app.openReplay({ id: Number(target.dataset.id) }, state.table ? state.table.you : null, target.dataset.share || null);
     else if (action === "open_game") openGame(target);
@@ -151,9 +163,17 @@ export function bindEvents({ state, app }) {
     app.openReplay({ id }, you, game ? game.share : null);
   }
 
+  /** Send a move; until the server answers it (the next table or update), taps wait. */
+  function move(msg) {
+    if (state.inFlight) return;
+    state.inFlight = true;
+    if (msg.type === "play") state.playedAt = Date.now();
+    app.send(msg);
+  }
+
   function cardClicked(card) {
     const view = state.table && state.table.view;
-    if (!view) return;
+    if (!view || state.inFlight) return;
     state.focusCard = card;
     if (view.phase === "passing" && !view.passed) {
       toggleSelected(state, card);
@@ -163,12 +183,14 @@ export function bindEvents({ state, app }) {
     }
     if (view.phase === "playing" && view.turn === state.table.you && view.legal.includes(card)) {
       state.notice = null;
-      app.send({ type: "play", card });
+      move({ type: "play", card });
       return;
     }
+    // Right after your own card, "not your turn" answers a double tap: say nothing.
+    if (view.refusal && Date.now() - (state.playedAt || 0) < DOUBLE_TAP_MS) return;
     const why = refusalText(view, card);
     if (why) {
-      state.notice = { text: why, kind: "refusal" };
+      state.notice = { text: why, kind: "refusal", moment: momentKey(state.table) };
       app.request();
     }
   }

@@ -1,9 +1,9 @@
 // Entry point: wires state, the connection, rendering and events together.
-import { browserLanguage, setLanguage } from "./i18n.js";
+import { browserLanguage, setLanguage, t } from "./i18n.js";
 import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyMessage, leftTable } from "./update.js";
-import { loadSession, loadPlayerToken } from "./session.js";
+import { loadSession, loadPlayerToken, latestSession, forgetSession } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
@@ -21,6 +21,7 @@ const renderer = createRenderer(state, document);
 let pending = null; // an intent waiting for the connection (create or join)
 let greeted = false;
 let helloName = null;
+let fullText = null; // the table_full refusal of a join that now tries to watch instead
 
 const remote = createRemote(state, renderer.request);
 const viewer = createViewer({ state, remote, request: renderer.request });
@@ -53,6 +54,8 @@ function onMessage(msg) {
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();
   if (msg.type === "joined" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
+  if (msg.type === "watching" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
+  if (msg.type === "error") watchWhenFull(msg);
   if (msg.type === "left") {
     if (!state.replay) history.pushState(null, "", "/"); // the replay viewer keeps its own address
     remote.loadDaily();
@@ -74,10 +77,29 @@ function onMessage(msg) {
   renderer.request();
 }
 
+/** A link to a table whose seats are all taken mid-hand: watch it until a computer player's seat can be taken. */
+function watchWhenFull(msg) {
+  if (msg.code === "table_full" && state.wantedCode && !state.table) {
+    fullText = state.notice ? state.notice.text : "";
+    state.notice = { text: t("watch_full"), kind: "info" };
+    send({ type: "watch", code: state.wantedCode });
+  } else if (msg.code === "no_watching" && fullText !== null) {
+    state.notice = { text: `${fullText} ${state.notice ? state.notice.text : ""}`.trim(), kind: "error" };
+    fullText = null;
+  } else if (["no_watching", "unknown_table"].includes(msg.code) && state.watching) {
+    const notice = state.notice; // watching again after a reconnect was refused: back to the start page
+    leftTable(state);
+    state.notice = notice;
+    history.pushState(null, "", "/");
+  }
+}
+
 function afterWelcome() {
   greeted = true;
   if (state.session) {
     conn.send({ type: "resume", code: state.session.code, seat_token: state.session.seat_token, last_seq: state.seq });
+  } else if (state.watching) {
+    conn.send({ type: "watch", code: state.watching }); // watchers are not stored: watch again after a reconnect
   } else if (pending) {
     conn.send(pending);
     pending = null;
@@ -87,7 +109,7 @@ function afterWelcome() {
 /** Send an intent to the server; create/join wait for the connection if needed. */
 function send(msg) {
   if (greeted && conn.send(msg)) return;
-  if (msg.type === "create" || msg.type === "join" || msg.type === "resume") {
+  if (["create", "join", "resume", "watch"].includes(msg.type)) {
     pending = msg;
     connect();
   }
@@ -145,13 +167,33 @@ const app = {
     else send({ type: "join", code });
     renderer.request();
   },
-  leave() {
+  /** Stand up; during a game only after the player confirmed it (a computer player takes the seat). */
+  leave(confirmed = false) {
+    const table = state.table;
+    if (!confirmed && state.session && table && table.status === "playing") {
+      state.overlay = "leave";
+      renderer.request();
+      return;
+    }
+    state.overlay = null;
     if (greeted) send({ type: "leave" });
     else {
       leftTable(state);
       history.pushState(null, "", "/");
       remote.loadDaily();
     }
+    renderer.request();
+  },
+  comeback() {
+    if (state.comeback) app.joinTable(state.comeback.code);
+  },
+  /** From the invitation to the full start page: a table of one's own. */
+  ownTable() {
+    state.invite = null;
+    state.wantedCode = null;
+    state.notice = null;
+    history.pushState(null, "", "/");
+    remote.loadDaily();
     renderer.request();
   },
   openOverlay(kind) {
@@ -228,9 +270,18 @@ if (shareInPath()) {
     if (prefs.name) connect();
   } else if (prefs.name) {
     app.joinTable(state.wantedCode);
+  } else {
+    // An invited friend without a saved name: the table's host and rules, a focused name field, one Join button.
+    remote.loadInvite(state.wantedCode).then(() => {
+      if (state.invite && state.invite.status === "not_found" && !state.notice) state.notice = { text: t("error_no_table"), kind: "error" };
+      renderer.drawNow();
+      const name = document.getElementById("name");
+      if (name && !state.session) name.focus();
+    });
   }
 } else {
   remote.loadDaily();
+  remote.checkComeback(latestSession(), forgetSession);
 }
 renderer.drawNow();
 

@@ -35,4 +35,10 @@ export function applyPrefs(prefs) {
   root.dataset.table = prefs.table;
   root.dataset.back = prefs.back;
   root.dataset.fourColour = prefs.fourColour ? "on" : "off";
+  // the browser's bar (and an installed app's title bar) takes the dark edge of the chosen felt
+  const theme = document.querySelector('meta[name="theme-color"]');
+  if (theme) theme.content = THEME_COLOURS[prefs.table] || THEME_COLOURS.green;
 }
+
+/** The dark edge of each table colour (--felt-dark in app.css). */
+const THEME_COLOURS = { green: "#134a27", blue: "#12314d", red: "#4d151e", grey: "#2c3034" };

@@ -6,8 +6,9 @@ export function todayUtc(now = new Date()) {
   return now.toISOString().slice(0, 10);
 }
 
-async function getJson(path, token) {
+async function getJson(path, token, seatToken = null) {
   const headers = token ? { "X-Player-Token": token } : {};
+  if (seatToken) headers["X-Seat-Token"] = seatToken;
   const res = await fetch(path, { headers });
   let data = null;
   try {
@@ -88,5 +89,36 @@ export function createRemote(state, request) {
     request();
   }
 
-  return { loadStats, loadDaily, loadGames, loadReplay };
+  /** What the link's table is before joining (host, seats, rules): for the invitation on /t/CODE. */
+  async function loadInvite(code) {
+    state.invite = { code, status: "loading", data: null };
+    request();
+    let invite;
+    try {
+      const res = await getJson(`/api/tables/${encodeURIComponent(code)}`);
+      invite = { code, status: res.ok && res.data ? "ok" : res.status === 404 ? "not_found" : "error", data: res.data };
+    } catch {
+      invite = { code, status: "error", data: null };
+    }
+    if (state.invite && state.invite.code === code) state.invite = invite;
+    request();
+  }
+
+  /** Offer "Back to your table" for the latest stored seat, once the server says that token still holds it. */
+  async function checkComeback(session, forget) {
+    if (!session) return;
+    try {
+      const res = await getJson(`/api/tables/${encodeURIComponent(session.code)}`, null, session.seat_token);
+      if (res.ok && res.data && res.data.you !== null && res.data.you !== undefined) {
+        state.comeback = { code: session.code, seat: res.data.you };
+      } else if (res.status === 404 || (res.ok && res.data && res.data.you === null)) {
+        forget(session.code); // the table closed, or the seat went to someone else
+      }
+    } catch {
+      // offline: offer nothing now
+    }
+    request();
+  }
+
+  return { loadStats, loadDaily, loadGames, loadReplay, loadInvite, checkComeback };
 }

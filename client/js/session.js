@@ -16,8 +16,15 @@ export function loadSession(code) {
 
 export function saveSession(session) {
   const sessions = all();
-  sessions[session.code] = session;
+  sessions[session.code] = { ...session, at: Date.now() };
   localStorage.setItem(KEY, JSON.stringify(sessions));
+}
+
+/** The most recently stored seat (any table), or null: offered as "Back to your table" once it is checked live. */
+export function latestSession() {
+  const sessions = Object.values(all()).filter((s) => s && s.code && s.seat_token);
+  sessions.sort((a, b) => (b.at || 0) - (a.at || 0));
+  return sessions[0] || null;
 }
 
 export function forgetSession(code) {

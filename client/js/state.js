@@ -16,7 +16,10 @@ export function createState(prefs) {
     notice: null, // {text, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
     stats: null, // stats from the server, or "error"
-    received: { handNo: null, until: 0 }, // highlight of the received cards
+    inFlight: false, // a move was sent and the server has not answered yet: taps wait
+    playedAt: 0, // when we last sent a card (a tap right after it is a double tap)
+    scoresAt: 0, // the score table that opened by itself waits until then (the last trick slides to its taker)
+    said: [], // news for screen readers: [{id, kind: play | trick | turn, seat, card}], the last few
     trickShow: null, // {trick, until, slide} a finished trick kept visible briefly
     tricksSeen: { handNo: null, count: 0 },
     scoresSeen: 0, // number of hands whose score table the player has already been shown
@@ -28,6 +31,9 @@ export function createState(prefs) {
     fieldError: null, // {field, text}: a refusal the server tied to one field of the new-table form
     daily: null, // {date, status: loading | ok | error, data}: today's board from /api/daily/{date}
     games: null, // "loading" | "error" | [games] from /api/games
+    invite: null, // {code, status: loading | ok | not_found | error, data}: the link's table from /api/tables/{code}
+    comeback: null, // {code, seat}: a stored seat the server still holds for us ("Back to your table")
+    watching: null, // the code of the table we watch without a seat
     replay: null, // the replay viewer: {status: loading | ok | not_found | error, data, hand, pos, you}
   };
 }

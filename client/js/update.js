@@ -2,10 +2,11 @@
 import { t, language } from "./i18n.js";
 import { foldUpdate } from "./fold.js";
 import { saveSession, forgetSession, savePlayerToken } from "./session.js";
+import { watchingTable, seatedNow, leftReason, leftNews } from "./seating.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
-export const RECEIVED_MS = 3500;
+const SAID_KEEP = 24; // news lines kept for screen readers (more than one redraw can take, when moves come fast)
 
 /** Apply one message from the server. Unknown types are an error, not ignored. */
 export function applyMessage(state, msg, now = Date.now()) {
@@ -20,6 +21,10 @@ export function applyMessage(state, msg, now = Date.now()) {
       saveSession(state.session);
       state.screen = "table";
       state.wantedCode = null;
+      seatedNow(state);
+      return;
+    case "watching":
+      watchingTable(state, msg);
       return;
     case "table":
       applyTable(state, msg, now);
@@ -30,10 +35,11 @@ export function applyMessage(state, msg, now = Date.now()) {
     case "hint":
       state.hint = msg.cards || [];
       state.hintKey = momentKey(state.table);
-      state.notice = { text: t("hint_play"), kind: "info" };
+      state.notice = { text: t("hint_play"), kind: "info", moment: state.hintKey };
       return;
     case "left":
       leftTable(state);
+      leftReason(state, msg);
       return;
     case "pong":
       return;
@@ -54,42 +60,49 @@ export function momentKey(table) {
 
 function applyTable(state, msg, now) {
   const before = state.table && state.table.view;
+  state.inFlight = false; // the server answered the move we sent (or moved on without it)
   state.table = msg;
+  leftNews(state, msg);
   state.seq = Math.max(state.seq, msg.seq || 0);
   state.deadlineAt = msg.deadline == null ? null : now + msg.deadline * 1000;
   state.screen = "table";
   const v = msg.view;
-  if (!v) return;
+  if (!v) {
+    state.said = []; // no game (the waiting room): the next one starts its news afresh
+    return;
+  }
   const restarted = (msg.events || []).some((e) => e.kind === "restart");
   if (restarted) startedOver(state);
   if (restarted || !before || before.hand_no !== v.hand_no) {
+    // A new hand is dealt: the score table and last trick of the hand before close, for every player.
+    if (before && ["scores", "last_trick"].includes(state.overlay)) state.overlay = null;
+    state.scoresAt = 0;
     state.selected = [];
     state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
     state.trickShow = null;
   }
   if (v.phase !== "passing" || v.passed) state.selected = [];
   if (state.hintKey !== momentKey(msg)) state.hint = [];
-  // Received cards: highlight them for a moment once the exchange has happened.
-  if (v.received && v.received.length && state.received.handNo !== v.hand_no) {
-    state.received = { handNo: v.hand_no, until: now + RECEIVED_MS };
-  }
+  // A refusal or a hint belongs to its moment: once the game moves on, it goes.
+  if (state.notice && state.notice.moment !== undefined && state.notice.moment !== momentKey(msg)) state.notice = null;
+  if (before) tellNews(state, msg, before);
   // A trick that has just been finished stays visible briefly, then slides to its taker.
   if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
     const last = v.tricks[v.tricks.length - 1];
     state.trickShow = { trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS };
   }
   state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
-  // After each hand, the score table opens by itself.
+  // After each hand, the score table opens by itself, once the last trick has gone to its taker.
   if (v.history.length > state.scoresSeen && (v.phase === "hand_over" || v.game_over)) {
     state.scoresSeen = v.history.length;
     state.overlay = "scores";
+    state.scoresAt = state.trickShow ? state.trickShow.slideUntil : 0;
   }
   if (v.history.length < state.scoresSeen) state.scoresSeen = v.history.length; // a new game
 }
 
 /** The host started the game over: forget everything that belonged to the abandoned game. */
 function startedOver(state) {
-  state.received = { handNo: null, until: 0 };
   state.scoresSeen = 0;
   state.readySent = -1;
   if (["scores", "last_trick", "restart"].includes(state.overlay)) state.overlay = null;
@@ -99,8 +112,10 @@ function startedOver(state) {
 function applyError(state, msg) {
   const lang = language();
   state.fieldError = null;
+  state.inFlight = false;
   if (msg.reason) {
-    state.notice = { text: `${t("refusal_prefix")} ${msg.reason[lang] || msg.reason.en}`, kind: "refusal" };
+    const text = `${t("refusal_prefix")} ${msg.reason[lang] || msg.reason.en}`;
+    state.notice = { text, kind: "refusal", moment: momentKey(state.table) };
     return;
   }
   if (["unknown_table", "bad_token", "table_full", "seat_taken"].includes(msg.code) && state.screen !== "table") {
@@ -125,6 +140,7 @@ function applyError(state, msg) {
 export function leftTable(state) {
   if (state.session) forgetSession(state.session.code);
   state.session = null;
+  state.watching = null;
   state.table = null;
   state.seq = 0;
   state.screen = "start";
@@ -133,6 +149,26 @@ export function leftTable(state) {
   state.scoresSeen = 0;
   state.selected = [];
   state.hint = [];
+}
+
+/**
+ * News for screen readers: every card played, who took the trick and whose turn it is, as plain
+ * data ({id, kind, seat, card}); render/ words it in the language of the moment.
+ */
+function tellNews(state, msg, before) {
+  const v = msg.view;
+  const said = [...state.said];
+  const first = said.length ? said[said.length - 1].id + 1 : 1;
+  let id = first - 1;
+  for (const e of msg.events || []) {
+    if (e.kind === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card });
+    else if (e.kind === "trick") said.push({ id: ++id, kind: "trick", seat: e.winner });
+  }
+  const moved = id >= first;
+  if (v.phase === "playing" && (moved || before.phase !== "playing" || before.turn !== v.turn)) {
+    said.push({ id: ++id, kind: "turn", seat: v.turn });
+  }
+  state.said = said.slice(-SAID_KEEP);
 }
 
 /** Choose or unchoose a card to pass; never more than the pass count. */

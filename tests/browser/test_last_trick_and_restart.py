@@ -39,7 +39,9 @@ def test_last_trick_shows_its_four_cards_and_who_took_it(open_page, shot):
     for c in last["cards"]:
         expect(dialog.locator(f'.lt-card[data-seat="{c["seat"]}"]')).to_contain_text(_seat_name(page, c["seat"]))
     expect(dialog.locator(".lt-card.won")).to_have_attribute("data-seat", str(last["winner"]))
-    expect(dialog.locator(".lt-taker")).to_have_text(f"{_seat_name(page, last['winner'])} takes the trick")
+    mine = last["winner"] == view(page)["seat"]
+    taker = "You take the trick" if mine else f"{_seat_name(page, last['winner'])} takes the trick"
+    expect(dialog.locator(".lt-taker")).to_have_text(taker)
     shot(page, "desktop")
 
     page.keyboard.press("Escape")
@@ -53,7 +55,7 @@ def test_last_trick_shows_its_four_cards_and_who_took_it(open_page, shot):
     expect(button).to_have_text("Laatste slag")
     button.click()
     expect(dialog.locator(".lt-card")).to_have_count(4)
-    expect(dialog.locator(".lt-taker")).to_contain_text("pakt de slag")
+    expect(dialog.locator(".lt-taker")).to_contain_text("Jij neemt de slag" if mine else "pakt de slag")
     shot(page, "phone-nl")
     dialog.locator(".lt-cards").click()
     expect(dialog).to_have_count(0)

@@ -10,15 +10,20 @@ SIZES = {"phone": PHONE, "tall-phone": {"width": 390, "height": 844}, "desktop":
 
 # As soon as a finished trick is shown with its caption, keep it on the table (the client holds it
 # for less than a second) so that it can be measured and photographed at rest, and credit it to
-# the player with the long name, so that the caption is as long as captions get. The redraw the
+# the left opponent under the player's long name (shared, so the caption adds the seat), so that the
+# caption is as long as captions get (your own tricks say "You take the trick"). The redraw the
 # client had planned for the end of the hold draws that caption.
 HOLD_THE_FINISHED_TRICK = """() => {
     const state = window.hartenjagen.state;
     const watch = () => {
         if (state.trickShow && document.querySelector('.trick-caption')) {
+            const left = (state.table.you + 1) % 4;
+            const seats = [...state.table.seats];
+            seats[left] = {...seats[left], name: seats[state.table.you].name};
+            state.table = {...state.table, seats};
             state.trickShow.until = Date.now() + 60_000;
             state.trickShow.slideUntil = state.trickShow.until + 1_000;
-            state.trickShow.trick = {...state.trickShow.trick, winner: state.table.you};
+            state.trickShow.trick = {...state.trickShow.trick, winner: left};
             return;
         }
         requestAnimationFrame(watch);

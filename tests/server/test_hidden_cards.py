@@ -88,3 +88,63 @@ class TestHiddenCards:
         first_view = next(m["view"] for m in players[0].inbox if m["type"] == "table" and m["view"])
         assert set(hint["cards"]) <= set(first_view["hand"])  # a hint names only the asker's own cards
         assert checked > 100
+
+
+def played_before(events: list[dict[str, Any]], hand_no: int, plays: int) -> set[str]:
+    """Every card played in public before the ``plays``-th card of hand ``hand_no`` (server's truth)."""
+    out: set[str] = set()
+    hand, played = -1, 0
+    for e in events:
+        if e["type"] == "deal":
+            hand += 1
+            if hand > hand_no:
+                break
+        if e["type"] == "play":
+            if hand == hand_no:
+                if played == plays:
+                    break
+                played += 1
+            out.add(e["card"])
+    return out
+
+
+class TestWatchersSeeNoHand:
+    async def test_a_watcher_never_receives_a_card_before_it_is_played(self, server):
+        players = await seat_four(server, {"variant": "classic", "end_score": 25})
+        code = players[0].joined["code"]
+        watcher = await server.connect("Eva")
+        await watcher.send("watch", code=code)
+        await watcher.expect("watching")
+        await players[0].send("start")
+        late = await server.connect("Finn")  # one more watcher joins mid-hand, from a full snapshot
+        for p in players:
+            await p.until(lambda t: t["view"] is not None)
+        await late.send("watch", code=code)
+        await late.expect("watching")
+        await drive_all(players, finished)
+        await watcher.until(finished)
+        await late.until(finished)
+        game = server.table(code).game
+        checked = 0
+        for w in (watcher, late):
+            for msg in w.inbox + w.raw:
+                assert msg["type"] in ("welcome", "watching", "table", "update"), msg
+                if msg["type"] in ("table", "update"):
+                    assert msg.get("you") is None and msg.get("deal") is None
+                view = msg.get("view") if msg["type"] == "table" else None
+                if view is not None:
+                    assert "hand" not in view and "passed" not in view and "received" not in view
+                named = card_strings(msg)
+                if not named:
+                    continue
+                assert view is not None or msg["type"] == "update", f"cards named outside a view: {msg}"
+                if msg["type"] == "update":
+                    continue  # checked as the table message it folds into (inbox)
+                if view["phase"] in ("hand_over", "game_over"):
+                    plays = 10**6
+                else:
+                    plays = len(view["tricks"]) * 4 + (len(view["trick"]["cards"]) if view["trick"] else 0)
+                unseen = named - played_before(game.events, view["hand_no"], plays)
+                assert not unseen, f"a watcher was shown {sorted(unseen)} before they were played"
+                checked += 1
+        assert checked > 50

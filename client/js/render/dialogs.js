@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName } from "../cards.js";
-import { seatName } from "./seats.js";
+import { seatName, takerText } from "./seats.js";
 
 /** The most recent complete trick of this hand: who played what, and who took it. Any tap closes it. */
 export function lastTrickHtml(state) {
@@ -20,7 +20,7 @@ export function lastTrickHtml(state) {
   return `<div class="last-trick" data-action="close" data-trick="${v.tricks.length}">` +
     `<p class="lt-no">${esc(t("last_trick_no", { n: v.tricks.length }))}</p>` +
     `<div class="lt-cards">${cards}</div>` +
-    `<p class="lt-taker" data-winner="${trick.winner}"><strong>${esc(t("trick_won_by", { name: seatName(table, trick.winner) }))}</strong></p>` +
+    `<p class="lt-taker" data-winner="${trick.winner}"><strong>${esc(takerText(table, trick.winner))}</strong></p>` +
     `<p class="muted">${esc(t("last_trick_close"))}</p></div>`;
 }
 

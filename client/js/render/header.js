@@ -7,7 +7,8 @@ export function headerHtml(state) {
     (l) => `<button type="button" class="lang${l === language() ? " on" : ""}" data-action="lang" data-lang="${l}"` +
       ` aria-pressed="${l === language()}" lang="${l}">${l.toUpperCase()}</button>`,
   ).join("");
-  const leave = state.session ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
+  const leave = state.session || state.watching
+    ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
   // The deal number, so that friends playing the same numbered deal can compare.
   const table = state.screen === "table" && !state.replay ? state.table : null;
   const deal = table && table.deal !== null && table.deal !== undefined

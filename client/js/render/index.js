@@ -8,6 +8,9 @@ import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, hand
 import { overlayHtml } from "./panels.js";
 import { position } from "./seats.js";
 import { replayHtml } from "./replay.js";
+import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
+import { writeNews } from "./news.js";
+import { focusKey, focusDialog, keepFocus } from "./focus.js";
 
 export function createRenderer(state, root) {
   const el = {
@@ -19,6 +22,8 @@ export function createRenderer(state, root) {
   let frame = 0;
   let timer = 0;
   let screenKind = null;
+  let dialogKind = null; // the dialog on screen
+  let opener = null; // {key, moment}: the control that had the focus when the dialog opened, and the hand then
 
   function screenOf() {
     if (state.replay) return "replay";
@@ -27,9 +32,17 @@ export function createRenderer(state, root) {
     return "table";
   }
 
+  /** The dialog to show: the score table that opened by itself waits until the last trick has gone to its taker. */
+  function visibleOverlay(now) {
+    return state.overlay === "scores" && now < state.scoresAt ? null : state.overlay;
+  }
+
   function draw() {
     frame = 0;
     const now = Date.now();
+    const had = document.activeElement;
+    const hadKey = focusKey(had);
+    const wasKind = screenKind;
     patch(el.header, headerHtml(state));
     patch(el.conn, connHtml(state));
     document.body.dataset.conn = state.conn;
@@ -49,24 +62,38 @@ export function createRenderer(state, root) {
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
     else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));
     else drawTable(now);
+    const dialog = visibleOverlay(now);
+    const hand = state.table && state.table.view ? state.table.view.hand_no : null;
+    if (dialog && !dialogKind) opener = { key: hadKey, hand };
     const hadFocus = el.overlay.contains(document.activeElement);
-    if (patch(el.overlay, overlayHtml(state)) && state.overlay && !hadFocus) {
-      const close = el.overlay.querySelector(".dialog .close");
-      if (close) close.focus();
-    }
-    document.body.classList.toggle("has-overlay", Boolean(state.overlay));
+    if (patch(el.overlay, overlayHtml(state, dialog)) && dialog && !hadFocus) focusDialog(el.overlay);
+    const moved = (kind !== wasKind && wasKind !== null) || (dialogKind && !dialog);
+    // back to what opened a dialog, unless a new hand was dealt meanwhile (the hand comes first then)
+    const back = !dialog && opener && opener.hand === hand ? opener.key : null;
+    keepFocus(document, { had, hadKey, moved, kind, dialog, opener: back });
+    if (!dialog) opener = null;
+    dialogKind = dialog;
+    document.body.classList.toggle("has-overlay", Boolean(dialog));
     scheduleTimed(now);
   }
 
   function drawTable(now) {
     const table = state.table;
     const area = (name) => el.screen.querySelector(`[data-area="${name}"]`);
-    for (let seat = 0; seat < 4; seat++) {
+    const watching = isWatching(table); // no seat: South sits where a hand would be
+    for (let seat = watching ? 1 : 0; seat < 4; seat++) {
       if (seat === table.you) continue;
       patch(area(position(seat, table.you)), opponentHtml(table, seat));
     }
     patch(area("center"), centerHtml(state, now));
     patch(area("caption"), captionHtml(state, now));
+    if (watching) {
+      patch(area("status"), watchStatusHtml(state));
+      patch(area("hand"), opponentHtml(table, 0));
+      patch(area("me"), watchMeHtml(table));
+      writeNews(area("news"), table, state.said);
+      return;
+    }
     patch(area("status"), statusHtml(state));
     const handEl = area("hand");
     const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.card : null;
@@ -75,6 +102,7 @@ export function createRenderer(state, root) {
       if (again) again.focus();
     }
     patch(area("me"), meHtml(table));
+    writeNews(area("news"), table, state.said);
   }
 
   // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen.
@@ -116,12 +144,11 @@ export function createRenderer(state, root) {
     }
   }
 
-  // Held tricks and received-card highlights end by time: redraw when they do.
+  // Held tricks and the score table that waits for the last trick end by time: redraw when they do.
   function scheduleTimed(now) {
     clearTimeout(timer);
-    const moments = [];
+    const moments = [state.scoresAt];
     if (state.trickShow) moments.push(state.trickShow.until, state.trickShow.slideUntil);
-    if (state.received.until) moments.push(state.received.until);
     if (state.deadlineAt > now) moments.push(now + ((state.deadlineAt - now) % 1000 || 1000));
     const next = moments.filter((m) => m > now).sort((a, b) => a - b)[0];
     if (next) timer = setTimeout(request, next - now + 10);

@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatsFromMe, position } from "./seats.js";
+import { watchCount } from "./watch.js";
 
 function badges(table, s) {
   const out = [];
@@ -24,6 +25,16 @@ function timerHtml(table, isHost) {
   return `<p class="timer-setting"><label for="turn-timer">${label}</label> <select id="turn-timer" data-change="timer">${options}</select></p>`;
 }
 
+/** The host allows or refuses watchers (people with the link, without a seat); everyone sees how many watch. */
+function watchSetting(table, isHost) {
+  const w = table.watch;
+  if (!w || table.daily) return "";
+  const count = w.count ? ` <span class="badge" data-watch-count="${w.count}">${esc(watchCount(w.count))}</span>` : "";
+  if (!isHost) return count ? `<p class="muted watch-setting">${count}</p>` : "";
+  return `<div class="grid watch-setting"><label class="check" for="allow-watch"><input type="checkbox" id="allow-watch" data-change="allow_watch"` +
+    `${w.allowed ? " checked" : ""}> ${esc(t("watch_allow"))}${count}</label></div>`;
+}
+
 function dailyHtml(table) {
   const d = table.daily;
   const counts = d.counts !== false;
@@ -43,6 +54,9 @@ export function lobbyHtml(state) {
     if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
     else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
     if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
+    else if (table.you === null && s.kind === "bot") { // a watcher may take a computer player's seat before the start
+      action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
+    }
     const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
     return `<li class="seat-card pos-${position(n, table.you)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
       `<span class="wind">${esc(t("seat_names")[n])}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
@@ -56,7 +70,7 @@ export function lobbyHtml(state) {
         ${full ? "" : `<p class="muted">${esc(t("need_four"))}</p>`}
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
-  const timer = timerHtml(table, isHost);
+  const timer = timerHtml(table, isHost) + watchSetting(table, isHost);
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
   // A daily table has no one to invite; before the start it says whether this game counts for the board.
   const top = table.daily ? dailyHtml(table) : `<div class="code-box">

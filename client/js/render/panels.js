@@ -4,6 +4,7 @@ import { esc } from "../html.js";
 import { CHOICES } from "../prefs.js";
 import { scoresHtml } from "./scores.js";
 import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
+import { leaveHtml } from "./invite.js";
 
 function rulesHtml() {
   return t("rules").map((s) => `<h3>${esc(s.h)}</h3>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}`).join("");
@@ -47,13 +48,12 @@ function optionsHtml(state) {
 
 const TITLES = {
   rules: "rules_title", stats: "stats_title", options: "options_title", scores: "scores_title",
-  last_trick: "last_trick_title", restart: "restart_title", games: "games_title",
+  last_trick: "last_trick_title", restart: "restart_title", games: "games_title", leave: "leave_title",
 };
-const BODIES = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml,
+const BODIES = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml, leave: leaveHtml,
   last_trick: lastTrickHtml, restart: restartHtml, games: gamesHtml };
 
-export function overlayHtml(state) {
-  const kind = state.overlay;
+export function overlayHtml(state, kind = state.overlay) {
   if (!kind) return "";
   const body = BODIES[kind](state);
   return `<div class="backdrop" data-action="close"></div>` +

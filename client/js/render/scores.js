@@ -2,7 +2,8 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatName, plainName, seatsFromMe } from "./seats.js";
-import { gameButtons } from "./table.js";
+import { gameButtons, readyWaiting } from "./table.js";
+import { takeButtons } from "./watch.js";
 
 export function scoresHtml(state) {
   const table = state.table;
@@ -35,9 +36,13 @@ export function scoresHtml(state) {
       `${gameButtons(state).join("")}</div>` +
       (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
   } else if (v.phase === "hand_over") {
-    footer = table.ready && table.ready.includes(table.you)
-      ? `<p class="muted" role="status">${esc(t("ready_waiting"))}</p>`
+    const next = table.you === null || (table.ready && table.ready.includes(table.you)) // a watcher is never asked
+      ? `<p class="muted" role="status">${esc(readyWaiting(table))}</p>`
       : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`;
+    const last = v.tricks.length
+      ? `<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>` : "";
+    const take = table.you === null ? takeButtons(table).join("") : ""; // a watcher may sit down now
+    footer = `<div class="dialog-actions">${next}${take}${last}</div>`;
   }
   return `${moonNote}${body}${footer}`;
 }

@@ -30,3 +30,8 @@ export function moonTotal(rules) {
   if (rules.variant === "dutch") return 8 + (rules.queen_value ?? 5) + (rules.jack_of_clubs ?? 2);
   return 26;
 }
+
+/** Who took a trick: "You take the trick" for your own, else "Ellen takes the trick". */
+export function takerText(table, seat) {
+  return seat === table.you ? t("trick_won_by_you") : t("trick_won_by", { name: seatName(table, seat) });
+}

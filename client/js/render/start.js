@@ -1,6 +1,7 @@
 // The start screen: name, create a table with its options, or join one by code.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
+import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
 
 // Options per variant with their defaults, as shared/rules.py knows them.
 export const VARIANT_OPTIONS = {
@@ -60,6 +61,7 @@ function dealField(state) {
 }
 
 export function startHtml(state) {
+  if (showsInvite(state)) return inviteHtml(state);
   const p = state.prefs;
   const levels = ["easy", "medium", "hard"].map(
     (l) => `<option value="${l}"${l === p.level ? " selected" : ""}>${esc(t(`level_${l}`))}</option>`,
@@ -76,6 +78,7 @@ export function startHtml(state) {
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
   ${notice}${joining}
+  ${comebackHtml(state)}
   <div class="panel name-panel">
     <label for="name">${esc(t("your_name"))}</label>
     <input id="name" name="name" maxlength="24" autocomplete="nickname" required placeholder="${esc(t("name_placeholder"))}" value="${esc(p.name)}">

@@ -1,14 +1,15 @@
 // The table: opponents left, top and right in play order, the trick in the middle, your hand below.
-import { t } from "../i18n.js";
+import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
-import { position, seatName, plainName, moonTotal } from "./seats.js";
+import { position, seatName, plainName, moonTotal, takerText } from "./seats.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
   <div class="opp" data-area="top"></div>
   <div class="opp" data-area="right"></div>
   <div class="center" data-area="center" role="region"></div>
+  <div class="sr-only" data-area="news" aria-live="polite" aria-relevant="additions"></div>
   <div class="under-trick" data-area="caption"></div>
   <div class="status" data-area="status"></div>
   <div class="hand-area" data-area="hand"></div>
@@ -36,9 +37,11 @@ export function opponentHtml(table, seat) {
   const { acting, flags } = seatFlags(table, seat);
   const count = v.hand_sizes[seat];
   const backs = Array.from({ length: count }, () => cardBack(["mini"])).join("");
-  const passed = v.phase === "passing" && v.has_passed && v.has_passed[seat] ? " has-passed" : "";
+  const hasPassed = v.phase === "passing" && v.has_passed && v.has_passed[seat];
+  const passed = hasPassed ? " has-passed" : "";
+  const mark = hasPassed ? ` <span class="badge passed">✓<span class="passed-word"> ${esc(t("passed_badge"))}</span></span>` : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}</div>` +
+    `<div class="who"><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}${mark}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }
@@ -84,8 +87,8 @@ export function captionHtml(state, now) {
   const v = table.view;
   const { trick, done } = shownTrick(state, now);
   const winner = done && trick.winner !== null ? trick.winner : null;
-  const caption = winner !== null
-    ? `<p class="trick-caption" role="status">${esc(t("trick_won_by", { name: seatName(table, winner) }))}</p>` : "";
+  // (screen readers hear who took it from the news beside the trick)
+  const caption = winner !== null ? `<p class="trick-caption">${esc(takerText(table, winner))}</p>` : "";
   const info = [];
   if (v.rules.variant === "classic" && v.hearts_broken) info.push(t("hearts_broken"));
   if (v.counting_down) info.push(t("counting_down"));
@@ -96,13 +99,50 @@ function passDirText(v) {
   return t(`pass_dir_${v.pass_direction}`);
 }
 
+/** "Waiting for Ellen and Bram to pass…": the others the passing still waits for. */
+function passWaiting(table) {
+  const names = table.view.to_act.filter((s) => s !== table.you).map((s) => seatName(table, s));
+  if (!names.length) return t("pass_waiting");
+  return t(names.length > 1 ? "pass_waiting_many" : "pass_waiting_one", { names: joinNames(names) });
+}
+
+/** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
+export function readyWaiting(table) {
+  const ready = table.ready || [];
+  const names = table.seats.filter((s) => s.seat !== table.you && s.kind === "human" && s.connected && !ready.includes(s.seat))
+    .map((s) => seatName(table, s.seat));
+  return names.length ? t("ready_waiting_for", { names: joinNames(names) }) : t("ready_waiting");
+}
+
+/** Whether the cards you received are still marked: until your first card of the hand. */
+function receivedShown(v) {
+  if (!v.received || !v.received.length) return false;
+  const mine = (trick) => Boolean(trick) && trick.cards.some((c) => c.seat === v.seat);
+  return !v.tricks.some(mine) && !mine(v.trick);
+}
+
+/** The cards you passed and to whom (the whole hand), and the cards you received (until your first card). */
+function exchangeLines(table) {
+  const v = table.view;
+  const out = [];
+  if (v.phase === "passing" || v.pass_to === null) return out;
+  if (v.passed && v.passed.length) {
+    out.push(`<span class="passed-line" data-passed="${esc(v.passed.join(" "))}">` +
+      `${esc(t("passed_to", { name: seatName(table, v.pass_to) }))}: ${esc(sortHand(v.passed).map(shortName).join(" "))}</span>`);
+  }
+  if (receivedShown(v) && v.pass_from !== null) {
+    out.push(`<span class="received-line">${esc(t("received_from", { name: seatName(table, v.pass_from) }))}: ` +
+      `${esc(sortHand(v.received).map(shortName).join(" "))}</span>`);
+  }
+  return out;
+}
+
 export function statusHtml(state) {
   const table = state.table;
   const v = table.view;
   const me = table.you;
   const lines = [];
   const buttons = [];
-  let received = "";
   if (v.phase === "passing") {
     if (!v.passed) {
       const count = v.pass_count;
@@ -111,7 +151,7 @@ export function statusHtml(state) {
       buttons.push(`<button type="button" class="primary" data-action="pass"${ready ? "" : " disabled"}>${esc(t("pass_button", { dir: passDirText(v) }))}</button>`);
       buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
     } else {
-      lines.push(t("pass_waiting"));
+      lines.push(passWaiting(table));
     }
   } else if (v.phase === "playing") {
     if (v.turn === me) {
@@ -139,19 +179,18 @@ export function statusHtml(state) {
   if (v.game_over) {
     lines.push(t("game_over"));
   } else if (v.phase === "hand_over") {
-    lines.push(table.ready && table.ready.includes(me) ? t("ready_waiting") : t("scores_title"));
+    lines.push(table.ready && table.ready.includes(me) ? readyWaiting(table) : t("scores_title"));
   }
-  if (v.received && v.received.length && v.pass_from !== null && state.received.handNo === v.hand_no && Date.now() < state.received.until) {
-    received = `<span class="received-line">${esc(t("received_from", { name: seatName(table, v.pass_from) }))}: ${esc(v.received.map(shortName).join(" "))}</span>`;
-  }
-  if (["playing", "moon_choice"].includes(v.phase) && v.tricks.length) {
+  // The last trick can be looked at any time in a hand once a trick was taken, until the next deal.
+  if (["playing", "moon_choice", "hand_over"].includes(v.phase) && v.tricks.length) {
     buttons.push(`<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>`);
   }
   buttons.push(`<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`);
   buttons.push(...gameButtons(state));
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
-  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${received}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
+  const exchange = exchangeLines(table).join("");
+  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
 /** Start over (the host, not at a daily table), and after game over the replay and its share link. */
@@ -185,7 +224,7 @@ export function handHtml(state, now, width) {
   const legal = new Set(v.legal);
   const passing = v.phase === "passing" && !v.passed;
   const myTurn = v.phase === "playing" && v.turn === table.you;
-  const received = v.received && state.received.handNo === v.hand_no && now < state.received.until ? new Set(v.received) : new Set();
+  const received = new Set(receivedShown(v) ? v.received : []);
   const focus = state.focusCard && hand.includes(state.focusCard) ? state.focusCard : (hand.find((c) => legal.has(c)) || hand[0]);
   const html = rows(hand, width).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map((card) => {
     const classes = [];

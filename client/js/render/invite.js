@@ -1,0 +1,62 @@
+// The invitation on /t/CODE, "Back to your table" on the start page, and the leave confirmation.
+import { t } from "../i18n.js";
+import { esc } from "../html.js";
+
+/** The table's rules in one line: game, when it ends, how strong the computer players are. */
+export function rulesLine(options, level) {
+  const variant = options.variant === "dutch" ? "dutch" : "classic";
+  const n = variant === "dutch" ? options.turn_score : options.end_score;
+  const parts = [t(`invite_rules_${variant}`, { variant: t(`variant_${variant}`), n })];
+  if (options.passing) parts.push(t(`passing_${options.passing}`));
+  if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_bots", { level: t(`level_${level}`) }));
+  return parts.join(" · ");
+}
+
+/** True when the link's table is known and the invitation should replace the full start form. */
+export function showsInvite(state) {
+  const invite = state.invite;
+  return Boolean(invite && invite.status === "ok" && invite.code === state.wantedCode && !state.session);
+}
+
+/** "You are invited to table CODE": host, rules in one line, a focused name field and one Join button. */
+export function inviteHtml(state) {
+  const info = state.invite.data;
+  const code = state.invite.code;
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const joining = state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code }))}</p>` : "";
+  const host = info.host ? `<span class="invite-host">${esc(t("invite_host", { host: info.host }))}</span><br>` : "";
+  const playing = info.status === "playing" && !info.seats.some((s) => s.kind === "empty")
+    ? `<p class="muted invite-playing">${esc(t("invite_playing"))}</p>` : "";
+  return `<section class="start invite" data-invite="${esc(code)}">
+  <form class="panel" data-form="join">
+    <h2>${esc(t("invite_title", { code }))}</h2>
+    <p>${host}<span class="invite-rules">${esc(rulesLine(info.options || {}, info.bot_level))}</span></p>
+    ${playing}${notice}${joining}
+    <label for="name">${esc(t("your_name"))}</label>
+    <input type="hidden" name="code" value="${esc(code)}">
+    <div class="row">
+      <input id="name" name="name" maxlength="24" autocomplete="nickname" required autofocus placeholder="${esc(t("name_placeholder"))}" value="${esc(state.prefs.name)}">
+      <button type="submit" class="primary">${esc(t("join_button"))}</button>
+    </div>
+  </form>
+  <p class="invite-other"><button type="button" data-action="own_table">${esc(t("invite_other"))}</button></p>
+</section>`;
+}
+
+/** On the start page: back to the table whose seat this browser still holds (checked live with the server). */
+export function comebackHtml(state) {
+  const back = state.comeback;
+  if (!back || state.session || state.wantedCode) return "";
+  const seat = t("seat_names")[back.seat];
+  return `<div class="panel comeback" data-comeback="${esc(back.code)}">
+    <h2>${esc(t("comeback_title"))}</h2>
+    <button type="button" class="primary" data-action="comeback">${esc(t("comeback_button", { code: back.code, seat }))}</button>
+  </div>`;
+}
+
+/** Asked before a player leaves a game that is being played: a computer player takes the seat. */
+export function leaveHtml() {
+  return `<p class="confirm-question">${esc(t("leave_question"))}</p>` +
+    `<div class="confirm-buttons"><button type="button" class="primary" data-action="leave_confirm">${esc(t("leave_confirm"))}</button>` +
+    `<button type="button" data-action="close">${esc(t("leave_stay"))}</button></div>`;
+}

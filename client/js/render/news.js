@@ -1,0 +1,25 @@
+// News for screen readers beside the trick (a polite live region): each card played, who took
+// the trick, whose turn it is. Lines are appended, never redrawn, so each is read out once.
+import { t } from "../i18n.js";
+import { cardName } from "../cards.js";
+import { seatName, takerText } from "./seats.js";
+
+const KEEP = 12; // lines kept in the region (older ones have been read)
+
+function newsText(table, item) {
+  if (item.kind === "play") return t("card_played", { name: seatName(table, item.seat), card: cardName(item.card) });
+  if (item.kind === "trick") return takerText(table, item.seat);
+  return item.seat === table.you ? t("your_turn") : t("turn_of", { name: seatName(table, item.seat) });
+}
+
+export function writeNews(el, table, said) {
+  const told = Number(el.dataset.told || 0);
+  for (const item of said) {
+    if (item.id <= told) continue;
+    const line = el.ownerDocument.createElement("p");
+    line.textContent = newsText(table, item);
+    el.append(line);
+  }
+  if (said.length) el.dataset.told = String(Math.max(told, said[said.length - 1].id));
+  while (el.childElementCount > KEEP) el.firstElementChild.remove();
+}
