@@ -21,6 +21,7 @@ export function bindEvents({ state, app }) {
     const action = target.dataset.action;
     if (action === "close") app.closeOverlay();
     else if (action === "pref") app.setPref(target.dataset.pref, parsePref(target.dataset.value));
+    else if (action === "allow_watch") app.send({ type: "allow_watch", allowed: target.dataset.value === "true" });
     else if (action === "ready") move({ type: "ready" });
     else if (action === "new_game") {
       app.send({ type: "new_game" });

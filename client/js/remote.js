@@ -19,6 +19,28 @@ async function getJson(path, token, seatToken = null) {
   return { status: res.status, ok: res.ok, data };
 }
 
+// The last statistics the server gave, with when: shown offline (the service worker never keeps /api answers).
+const STATS_KEY = "hartenjagen.stats";
+
+function keepStats(token, data) {
+  try {
+    localStorage.setItem(STATS_KEY, JSON.stringify({ token, at: Date.now(), data }));
+  } catch {
+    // storage full or refused: nothing kept
+  }
+}
+
+/** The kept statistics of this player token as {..., offlineAt}, or null. */
+function keptStats(token) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STATS_KEY) || "null");
+    if (kept && kept.token === token && kept.data && typeof kept.at === "number") return { ...kept.data, offlineAt: kept.at };
+  } catch {
+    // unreadable: as if nothing was kept
+  }
+  return null;
+}
+
 export function createRemote(state, request) {
   async function loadStats() {
     state.stats = null;
@@ -30,9 +52,10 @@ export function createRemote(state, request) {
     try {
       const res = await getJson("/api/stats", state.playerToken);
       if (res.status === 404) state.stats = { games_played: 0 };
-      else state.stats = res.ok ? res.data : "error";
+      else state.stats = res.ok && res.data ? res.data : "error";
+      if (state.stats !== "error") keepStats(state.playerToken, state.stats);
     } catch {
-      state.stats = "error";
+      state.stats = keptStats(state.playerToken) || "error"; // offline: the last figures, with their time
     }
     request();
   }

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
-from .conftest import PHONE, ROOT, create_table
+from .conftest import DESKTOP, PHONE, ROOT, create_table, no_horizontal_scroll
 
 CLIENT = ROOT / "client"
 
@@ -41,8 +42,11 @@ MANIFEST = """async () => {
 OFFLINE_NOTES = ("Failed to load resource", "ERR_INTERNET_DISCONNECTED")
 
 TEXTS = {
-    "en-GB": {"rules": "Rules", "stats": "Statistics", "create": "New table"},
-    "nl-NL": {"rules": "Spelregels", "stats": "Statistiek", "create": "Nieuwe tafel"},
+    "en-GB": {"rules": "Rules", "stats": "Statistics", "create": "New table", "offline": "Offline: figures of ",
+              "not_available": "Statistics are not available right now."},
+    "nl-NL": {"rules": "Spelregels", "stats": "Statistiek", "create": "Nieuwe tafel",
+              "offline": "Offline: cijfers van ",
+              "not_available": "De statistiek is nu niet beschikbaar."},
 }
 
 
@@ -77,9 +81,11 @@ def test_the_manifest_names_the_app_and_its_icons(open_page):
     assert [e for e in errors if e["errorId"] != "in-incognito"] == [], errors
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "nl-NL"])
-def test_offline_the_start_page_rules_and_statistics_open_and_no_api_or_websocket_is_kept(open_page, shot, locale):
-    page = open_page("/", viewport=PHONE, locale=locale, name="Anna", expected=OFFLINE_NOTES)
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", DESKTOP), ("nl-NL", PHONE)], ids=["desktop-en", "phone-nl"])
+def test_offline_the_start_page_rules_and_statistics_open_and_no_api_or_websocket_is_kept(
+    open_page, shot, locale, size
+):
+    page = open_page("/", viewport=size, locale=locale, name="Anna", expected=OFFLINE_NOTES)
     base = page.url.rstrip("/")
     assert page.evaluate(SW_READY).endswith("/sw.js")
     # Online: use the websocket (a table) and the API (today's board, statistics with a player token).
@@ -88,6 +94,13 @@ def test_offline_the_start_page_rules_and_statistics_open_and_no_api_or_websocke
     page.wait_for_selector("form[data-form=create]")
     page.click("[data-action=open][data-overlay=stats]")
     page.wait_for_selector("[data-stat=stats_played]")
+    online = {
+        key: page.inner_text(f"[data-stat={key}]")
+        for key in ("stats_played", "stats_won", "stats_win_pct", "stats_lowest", "stats_moons")
+    }
+    expect(page.locator("[data-stats-offline]")).to_have_count(0)  # online: no offline line
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('hartenjagen.stats'))")
+    assert kept["data"]["games_played"] == int(online["stats_played"]) and kept["at"] > 0
     page.keyboard.press("Escape")
     page.evaluate("() => fetch('/api/stats').then(r => r.text())")
     page.evaluate("() => fetch('/healthz').then(r => r.text())")
@@ -111,10 +124,24 @@ def test_offline_the_start_page_rules_and_statistics_open_and_no_api_or_websocke
     shot(page, "offline-rules")
     page.keyboard.press("Escape")
 
+    # Statistics offline: the last figures the server gave, with the moment they are of.
     page.click("[data-action=open][data-overlay=stats]")
-    page.wait_for_selector(".dialog-stats .dialog-body p")
+    page.wait_for_selector(".dialog-stats [data-stats-offline]")
     assert page.inner_text(".dialog-stats h2") == TEXTS[locale]["stats"]
+    line = page.inner_text(".dialog-stats [data-stats-offline]")
+    assert line.startswith(TEXTS[locale]["offline"]) and len(line) > len(TEXTS[locale]["offline"]) + 5, line
+    for key, value in online.items():
+        expect(page.locator(f".dialog-stats [data-stat={key}]")).to_have_text(value)
+    assert no_horizontal_scroll(page)
     shot(page, "offline-stats")
+    page.keyboard.press("Escape")
+
+    # With nothing kept (another player token, or never online) it still says the figures are not available.
+    page.evaluate("() => localStorage.removeItem('hartenjagen.stats')")
+    page.click("[data-action=open][data-overlay=stats]")
+    expect(page.locator(".dialog-stats .dialog-body p").first).to_have_text(TEXTS[locale]["not_available"])
+    expect(page.locator("[data-stat]")).to_have_count(0)
+    page.keyboard.press("Escape")
 
     # A table link opened offline gets the app too (it waits for the connection).
     page.goto(base + "/t/ABCDEF")

@@ -209,6 +209,7 @@ export default {
   stats_moons: "Moons shot",
   stats_none: "No games finished yet.",
   stats_error: "Statistics are not available right now.",
+  stats_offline: "Offline: figures of {when}.",
   my_games: "My games",
   games_title: "My games",
   games_none: "No finished games yet.",

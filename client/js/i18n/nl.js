@@ -203,6 +203,7 @@ export default {
   stats_moons: "Manen geschoten",
   stats_none: "Nog geen spellen uitgespeeld.",
   stats_error: "De statistiek is nu niet beschikbaar.",
+  stats_offline: "Offline: cijfers van {when}.",
   my_games: "Mijn spellen",
   games_title: "Mijn spellen",
   games_none: "Nog geen uitgespeelde spellen.",

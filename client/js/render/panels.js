@@ -5,6 +5,7 @@ import { CHOICES } from "../prefs.js";
 import { scoresHtml } from "./scores.js";
 import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
 import { leaveHtml } from "./invite.js";
+import { watchCount } from "./watch.js";
 
 function rulesHtml() {
   return t("rules").map((s) => `<h3>${esc(s.h)}</h3>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}`).join("");
@@ -20,9 +21,17 @@ function statsBody(state) {
   if (!s) return `<p>${esc(t("conn_connecting"))}</p>`;
   const row = (key, value) => `<dt>${esc(t(key))}</dt><dd data-stat="${key}">${esc(value ?? "–")}</dd>`;
   const none = s.games_played ? "" : `<p class="muted">${esc(t("stats_none"))}</p>`;
-  return `${none}<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
+  const offline = s.offlineAt
+    ? `<p class="notice info" role="status" data-stats-offline="${s.offlineAt}">${esc(t("stats_offline", { when: whenText(s.offlineAt) }))}</p>` : "";
+  return `${offline}${none}<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
     `${row("stats_win_pct", s.games_played ? `${s.win_pct}%` : null)}${row("stats_lowest", s.lowest_score)}` +
     `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}</dl>`;
+}
+
+/** A moment (ms) as date and time in the page's language. */
+function whenText(ms) {
+  return new Date(ms).toLocaleString(document.documentElement.lang || undefined,
+    { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 function choiceGroup(pref, values, current, labelKey, prefix) {
@@ -43,7 +52,17 @@ function optionsHtml(state) {
     choiceGroup("back", CHOICES.back, p.back, "opt_card_back", "back") +
     toggle("fourColour", p.fourColour, "opt_four_colour") +
     toggle("sound", p.sound, "opt_sound") +
-    `<div class="opt"><span class="opt-label">${esc(t("opt_language"))}</span><div class="choices" role="group">${langs}</div></div>`;
+    `<div class="opt"><span class="opt-label">${esc(t("opt_language"))}</span><div class="choices" role="group">${langs}</div></div>` +
+    watchOption(state.table);
+}
+
+/** The host, at the table once the game runs (the waiting room has its own checkbox), allows or refuses watchers. */
+function watchOption(table) {
+  if (!table || table.you === null || table.host !== table.you || table.daily || !table.watch || table.status === "waiting") return "";
+  const on = Boolean(table.watch.allowed);
+  const count = table.watch.count ? ` <span class="badge" data-watch-count="${table.watch.count}">${esc(watchCount(table.watch.count))}</span>` : "";
+  return `<div class="opt opt-watch"><span class="opt-label">${esc(t("watch_allow"))}${count}</span>` +
+    `<button type="button" class="toggle${on ? " on" : ""}" data-action="allow_watch" data-value="${!on}" aria-pressed="${on}">${esc(on ? t("yes") : t("no"))}</button></div>`;
 }
 
 const TITLES = {

@@ -193,12 +193,13 @@ export function statusHtml(state) {
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
-/** Start over (the host, not at a daily table), and after game over the replay and its share link. */
+/** Start over (the host, not at a daily table), and after game over the replay (seated only) and its share link. */
 export function gameButtons(state) {
   const table = state.table;
   const out = [];
   if (table.status === "finished" && table.replay) {
-    out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
+    // a watcher sat in no seat: "my" replay (/api/games/{id}) is not theirs; the share link works for anyone
+    if (table.you !== null) out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
     out.push(`<button type="button" data-action="copy_share" data-share="${esc(table.replay.share)}">` +
       `${esc(state.shareCopied ? t("share_copied") : t("share_link"))}</button>`);
   }
