@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from shared.cards import CARD_NAMES, mask_names, parse_mask
@@ -24,19 +25,25 @@ def card_strings(value: Any) -> set[str]:
     return set()
 
 
-def hidden_from(events: list[dict[str, Any]], rules, seat: int, hand_no: int, plays: int) -> set[str]:
-    """The cards other seats hold unseen by ``seat`` after ``plays`` cards of hand ``hand_no`` (server's truth)."""
-    game = Game(rules)
+def events_before(events: list[dict[str, Any]], hand_no: int, plays: int) -> Iterator[dict[str, Any]]:
+    """The game's events, oldest first, up to (not including) the ``plays``-th card of hand ``hand_no``."""
     hand, played = -1, 0
     for e in events:
         if e["type"] == "deal":
             hand += 1
             if hand > hand_no:
-                break
+                return
         if hand == hand_no and e["type"] == "play":
             if played == plays:
-                break
+                return
             played += 1
+        yield e
+
+
+def hidden_from(events: list[dict[str, Any]], rules, seat: int, hand_no: int, plays: int) -> set[str]:
+    """The cards other seats hold unseen by ``seat`` after ``plays`` cards of hand ``hand_no`` (server's truth)."""
+    game = Game(rules)
+    for e in events_before(events, hand_no, plays):
         game.apply(e)
     own_pass = game.passes[seat] or 0
     others = 0
@@ -92,20 +99,7 @@ class TestHiddenCards:
 
 def played_before(events: list[dict[str, Any]], hand_no: int, plays: int) -> set[str]:
     """Every card played in public before the ``plays``-th card of hand ``hand_no`` (server's truth)."""
-    out: set[str] = set()
-    hand, played = -1, 0
-    for e in events:
-        if e["type"] == "deal":
-            hand += 1
-            if hand > hand_no:
-                break
-        if e["type"] == "play":
-            if hand == hand_no:
-                if played == plays:
-                    break
-                played += 1
-            out.add(e["card"])
-    return out
+    return {e["card"] for e in events_before(events, hand_no, plays) if e["type"] == "play"}
 
 
 class TestWatchersSeeNoHand:

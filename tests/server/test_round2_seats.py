@@ -24,6 +24,19 @@ async def with_bots(server, name: str = "Anna", options: dict | None = None):
     return host
 
 
+async def anna_and_bram_playing(server):
+    """Anna hosts, Bram joins by code, two computer players fill up, and the game starts."""
+    anna = await server.host("Anna", options=NO_PASSING)
+    code = anna.joined["code"]
+    bram = await server.connect("Bram")
+    await bram.send("join", code=code)
+    await bram.expect("joined")
+    await anna.send("fill_bots", level="easy")
+    await anna.send("start")
+    await bram.until(lambda t: t["status"] == "playing")
+    return anna, bram, code
+
+
 async def info(server, code: str, seat_token: str | None = None) -> tuple[int, dict]:
     status, _, body = await server.get(f"/api/tables/{code}", {"X-Seat-Token": seat_token} if seat_token else None)
     return status, json.loads(body)
@@ -31,14 +44,7 @@ async def info(server, code: str, seat_token: str | None = None) -> tuple[int, d
 
 class TestLeavingDuringAGame:
     async def test_the_others_are_told_who_left_and_which_computer_plays_on(self, server):
-        anna = await server.host("Anna", options=NO_PASSING)
-        code = anna.joined["code"]
-        bram = await server.connect("Bram")
-        await bram.send("join", code=code)
-        await bram.expect("joined")
-        await anna.send("fill_bots", level="easy")
-        await anna.send("start")
-        await bram.until(lambda t: t["status"] == "playing")
+        anna, bram, code = await anna_and_bram_playing(server)
         await bram.send("leave")
         await bram.expect("left")
         t = await anna.until(lambda t: t["seats"][1]["kind"] == "bot")
@@ -57,14 +63,7 @@ class TestLeavingDuringAGame:
         assert not any(e.get("left") for m in host.inbox if m["type"] == "table" for e in m["events"])
 
     async def test_the_leaver_takes_their_own_seat_back_by_link_between_hands(self, server):
-        anna = await server.host("Anna", options=NO_PASSING)
-        code = anna.joined["code"]
-        bram = await server.connect("Bram")
-        await bram.send("join", code=code)
-        await bram.expect("joined")
-        await anna.send("fill_bots", level="easy")
-        await anna.send("start")
-        await bram.until(lambda t: t["status"] == "playing")
+        anna, bram, code = await anna_and_bram_playing(server)
         token = bram.welcome["player_token"]
         await bram.send("leave")
         await bram.expect("left")
