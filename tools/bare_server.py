@@ -24,6 +24,8 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from server.compression import MODES, serve_options
+
 MAX_FRAME = 4096  # as server.config.Config.max_frame
 CLOSE_RESTART = 1012
 
@@ -81,16 +83,7 @@ class Rooms:
                 del room[seat]
 
 
-def compression_options(mode: str) -> dict[str, Any]:
-    """Return the ``serve`` compression arguments our server uses for ``mode`` (large, all or off)."""
-    try:
-        from server.compression import serve_options
-    except ImportError:  # a server without compression modes: the library default, or none
-        return {"compression": None} if mode == "off" else {}
-    return serve_options(mode)
-
-
-async def run(host: str, port: int, size: int, sample: str | None, compression: str = "all") -> None:
+async def run(host: str, port: int, size: int, sample: str | None, compression: str = "large") -> None:
     """Serve until SIGTERM or SIGINT, then close every connection with 1012."""
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
@@ -103,7 +96,7 @@ async def run(host: str, port: int, size: int, sample: str | None, compression: 
         port,
         process_request=rooms.process_request,
         max_size=MAX_FRAME,
-        **compression_options(compression),
+        **serve_options(compression),  # exactly our server's settings for the mode
     )
     print(f"bare websockets serving on http://{host}:{port}/", flush=True)
     await stop
@@ -118,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--size", type=int, default=2500, help="bytes of each broadcast move message")
     parser.add_argument("--sample", help="a file holding one JSON object to build the move message around")
-    parser.add_argument("--compression", default="all", choices=["large", "all", "off"], help="as hearts serve's")
+    parser.add_argument("--compression", default="large", choices=MODES, help="as hearts serve's")
     args = parser.parse_args(argv)
     sample = None
     if args.sample:

@@ -46,7 +46,7 @@ class Settings:
     rounds: int = 3
     warmup: float = 5.0
     concurrency: int = 128
-    compression: str = "all"  # permessage-deflate mode of both servers: large, all or off (as hearts serve's)
+    compression: str = field(default_factory=lambda: Config().compression)  # both servers' permessage-deflate mode
     settle: float = 2.0  # seconds a server gets to settle before its memory is read
     skip: frozenset[str] = field(default_factory=frozenset)
 
@@ -155,18 +155,12 @@ class Proc:
         return ""
 
 
-def default_compression() -> str:
-    """Return our server's default compression mode ("all", the library's default, if it has no modes)."""
-    return getattr(Config(), "compression", "all")
-
-
 def ours(folder: Path, name: str, compression: str) -> Proc:
     """Return (not started) our server on a free port with a fresh database in ``folder``."""
     port = _free_port()
     argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     argv += ["--db", str(folder / f"{name}.db"), "--bot-delay", "0", "--idle-timeout", "600"]
-    if hasattr(Config(), "compression"):
-        argv += ["--compression", compression]
+    argv += ["--compression", compression]
     return Proc(argv, port, folder / f"{name}.log")
 
 
@@ -471,7 +465,7 @@ def format_server_report(res: dict[str, Any]) -> str:
     lines = [
         f"hearts bench server: {st['tables']:,} tables ({st['tables'] * 4:,} players), think "
         f"{st['think'][0]:g}-{st['think'][1]:g} s, window {st['seconds']:g} s, {st['workers']} load processes, "
-        f"compression {st.get('compression', 'all')}",
+        f"compression {st['compression']}",
         "",
         f"{'goal':<40} {'ours':>12} {'bare':>12} {'ratio':>7} {'target':>13}  result",
     ]

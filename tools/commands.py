@@ -8,6 +8,8 @@ import json
 import signal
 import sys
 
+from server.compression import MODES
+from server.config import Config
 from shared.rules import RulesError, make_rules
 
 
@@ -49,7 +51,7 @@ def _bench_store(args: argparse.Namespace) -> int:
 
 
 def _bench_server(args: argparse.Namespace) -> int:
-    from .bench_server import PHASES, Settings, bench_server, default_compression, format_server_report
+    from .bench_server import PHASES, Settings, bench_server, format_server_report
 
     try:
         lo, hi = (float(x) for x in args.think.split(","))
@@ -75,7 +77,7 @@ def _bench_server(args: argparse.Namespace) -> int:
         warmup=max(0.0, args.warmup),
         concurrency=max(3, args.concurrency),
         settle=max(0.0, args.settle),
-        compression=args.compression or default_compression(),
+        compression=args.compression or Config().compression,
         skip=skip,
     )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers and load processes on the way out
@@ -107,7 +109,7 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     )
     server.add_argument(
         "--compression",
-        choices=["large", "all", "off"],
+        choices=MODES,
         help="permessage-deflate mode of both servers (default: hearts serve's own default)",
     )
     server.add_argument("--settle", type=float, default=2.0, help="seconds before memory is read (default 2)")
