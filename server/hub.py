@@ -48,15 +48,15 @@ class Client:
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
         self.closing: asyncio.Task | None = None
 
-    def push(self, message: dict[str, Any]) -> None:
-        """Write one message now, in order; a client that stops reading is cut off instead of growing memory."""
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
         if self.closing is not None:
             return  # nothing goes out after the close
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self.close_soon(1008, "not reading")
             return
-        broadcast((self.ws,), _compact(message))
+        broadcast((self.ws,), message if type(message) is str else _compact(message))
 
     def close_soon(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` after the messages written before (and none after)."""

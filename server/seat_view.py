@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -9,6 +10,9 @@ from shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
 from .changes import changed_fields, diff, update_message
 from .table import Table
+
+#: The wire encoding of every message: compact JSON.
+encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def public_part(table: Table) -> dict[str, Any]:
@@ -53,7 +57,7 @@ def public_table(table: Table) -> dict[str, Any]:
 class Moment:
     """What every seat shares at one moment of a table: built once per change, then cut per seat."""
 
-    __slots__ = ("public", "common", "before", "_public_changes", "_common_changes")
+    __slots__ = ("public", "common", "before", "_public_changes", "_common_changes", "_texts")
 
     def __init__(self, table: Table, before: Moment | None = None) -> None:
         self.public = public_part(table)
@@ -61,6 +65,46 @@ class Moment:
         self.before = before  # the table's previous moment: seats shown that one share its changes
         self._public_changes: dict[str, Any] | None = None
         self._common_changes: dict[str, Any] | None = None
+        self._texts: dict[Any, str] = {}  # JSON of the shared parts and whole shared updates
+
+    def text(
+        self, changed: dict[str, Any], common: dict[str, Any], seat: dict[str, Any], events: list[Any]
+    ) -> str:
+        """Return the JSON of ``update_message(changed, {**common, **seat}, events)``, shared parts encoded once.
+
+        ``changed`` and ``common`` are this moment's own shared changes unless a seat's differ; events are
+        log entries, so the same first number and count is the same text.
+        """
+        texts = self._texts
+        shared = changed is self._public_changes and common is self._common_changes and not seat
+        key = ("whole", events[0]["seq"] if events else 0, len(events))
+        if shared and key in texts:
+            return texts[key]
+        parts = ['{"type":"update","set":', self._shared("set", changed, self._public_changes)]
+        if common or seat:
+            inner = [self._shared("view", common, self._common_changes)[1:-1]] if common else []
+            if seat:
+                inner.append(encode(seat)[1:-1])
+            parts += [',"view":{', ",".join(inner), "}"]
+        if events:
+            events_key = ("events", key[1], key[2])
+            if events_key not in texts:
+                texts[events_key] = encode(events)
+            parts += [',"events":', texts[events_key]]
+        parts.append("}")
+        text = "".join(parts)
+        if shared:
+            texts[key] = text
+        return text
+
+    def _shared(self, name: str, value: dict[str, Any], own: dict[str, Any] | None) -> str:
+        """Encode ``value``, once per moment when it is the moment's ``own`` shared part."""
+        if value is not own:
+            return encode(value)
+        text = self._texts.get(name)
+        if text is None:
+            text = self._texts[name] = encode(value)
+        return text
 
     def public_changes(self) -> dict[str, Any]:
         """The shared top-level fields that changed since the previous moment (computed once)."""
@@ -109,6 +153,32 @@ def full_message(
     return message
 
 
+def _cut(table: Table, client: Any, moment: Moment | None) -> tuple[Any, ...]:
+    """Show ``client`` the table now and return what changed for it.
+
+    Either ``(message,)`` (the full message, a whole-message diff, or None) or, when the seat was
+    shown the table's previous moment, ``(changed, common_changes, seat_changes, events)`` with the
+    shared parts computed once for all seats.
+    """
+    shown, shown_moment = client.shown, client.shown_moment
+    message = full_message(table, client, moment=moment)
+    if shown is None:
+        return (message,)
+    if moment is None or shown_moment is None or shown_moment is not moment.before:
+        return (diff(shown, message),)
+    view, old_view = message["view"], shown["view"]
+    if view is None or old_view is None or moment.common is None or shown_moment.common is None:
+        return (diff(shown, message),)
+    changed = moment.public_changes()
+    if message["you"] != shown["you"]:
+        changed = {**changed, "you": message["you"]}
+    if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
+        if "deal" in changed:
+            changed = {k: v for k, v in changed.items() if k != "deal"}
+        return changed, moment.common_changes(), {}, message["events"]
+    return changed, moment.common_changes(), changed_fields(old_view, view, SEAT_FIELDS), message["events"]
+
+
 def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict[str, Any] | None:
     """Return what brings ``client`` up to date after a change: the full message first, then ``update``s.
 
@@ -116,23 +186,22 @@ def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict
     module stays the one place that decides what a seat may see. A seat that was shown the
     table's previous moment takes the shared changes computed once for all four seats.
     """
-    shown, shown_moment = client.shown, client.shown_moment
-    message = full_message(table, client, moment=moment)
-    if shown is None:
-        return message
-    if moment is None or shown_moment is None or shown_moment is not moment.before:
-        return diff(shown, message)
-    view, old_view = message["view"], shown["view"]
-    if view is None or old_view is None or moment.common is None or shown_moment.common is None:
-        return diff(shown, message)
-    changed = dict(moment.public_changes())
-    if message["you"] != shown["you"]:
-        changed["you"] = message["you"]
-    if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
-        changed.pop("deal", None)
-        return update_message(changed, dict(moment.common_changes()), message["events"])
-    view_changes = {**moment.common_changes(), **changed_fields(old_view, view, SEAT_FIELDS)}
-    return update_message(changed, view_changes, message["events"])
+    cut = _cut(table, client, moment)
+    if len(cut) == 1:
+        return cut[0]
+    changed, common_changes, seat_changes, events = cut
+    return update_message(dict(changed), {**common_changes, **seat_changes}, events)
+
+
+def seat_update_text(table: Table, client: Any, moment: Moment | None = None) -> str | None:
+    """Return ``seat_update`` as the JSON text sent on the wire, encoding the shared parts once per moment."""
+    cut = _cut(table, client, moment)
+    if len(cut) == 1:
+        return None if cut[0] is None else encode(cut[0])
+    changed, common_changes, seat_changes, events = cut
+    if not changed and not common_changes and not seat_changes and not events:
+        return None
+    return moment.text(changed, common_changes, seat_changes, events)
 
 
 def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:

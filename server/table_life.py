@@ -13,7 +13,7 @@ from shared.view import view_for
 
 from .computer import Thinker, fallback, fits
 from .config import Config
-from .seat_view import Moment, seat_update
+from .seat_view import Moment, seat_update_text
 from .store import Store, StoredTable, TableWrite
 from .table import DamagedLog, Table
 
@@ -52,7 +52,7 @@ class Tables:
 
     # ------------------------------------------------------------------ write-ahead delivery
 
-    def send(self, table: Table, client: Any, message: dict[str, Any]) -> None:
+    def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
         """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
         self._outgoing.setdefault(table.table_id, []).append((client, message))
 
@@ -132,11 +132,11 @@ class Tables:
         for seat in table.seats:
             client = seat.client
             if client is not None:
-                message = seat_update(table, client, moment)
+                message = seat_update_text(table, client, moment)
                 if message is not None:
                     self.send(table, client, message)
         for client in table.watchers:
-            message = seat_update(table, client, moment)
+            message = seat_update_text(table, client, moment)
             if message is not None:
                 self.send(table, client, message)
         if not table.humans():

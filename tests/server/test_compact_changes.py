@@ -63,15 +63,15 @@ def test_false_and_zero_are_different_changes():
 class TestOverTheWire:
     async def test_every_update_of_a_whole_game_folds_into_the_full_message_it_was_cut_from(self, server, monkeypatch):
         cut: list[tuple[dict, dict | None, dict]] = []
-        real = table_life.seat_update
+        real = table_life.seat_update_text
 
         def recording(table, client, *rest):
             before = client.shown
-            message = real(table, client, *rest)
-            cut.append((before, message, client.shown))
-            return message
+            text = real(table, client, *rest)
+            cut.append((before, None if text is None else json.loads(text), client.shown))
+            return text
 
-        monkeypatch.setattr(table_life, "seat_update", recording)
+        monkeypatch.setattr(table_life, "seat_update_text", recording)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         await p.send("fill_bots", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
@@ -108,3 +108,50 @@ class TestOverTheWire:
         first = await back.expect("table")
         assert back.raw[-1]["type"] == "table"  # in full, not an update
         assert first["view"] == folded["view"]
+
+
+def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once():
+    """Every seat's text is exactly the compact JSON of its update, through a whole game of four people."""
+    from types import SimpleNamespace
+
+    from server.computer import fallback
+    from server.seat_view import Moment, encode, seat_update, seat_update_text
+    from server.table import Table
+    from shared.rules import make_rules
+    from shared.view import view_for
+
+    table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}))
+    pairs = []  # per seat: the client cut as a dict, and its twin cut as text
+    for name in ("Anna", "Bram", "Cor", "Dirk"):
+        client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
+        seat, _ = table.seat_human(client, None, name, None)
+        client.seat, client.seen = seat.index, table.seq
+        pairs.append((client, SimpleNamespace(**vars(client))))
+    moments: list[Moment] = []
+    compared = shared = 0
+
+    def broadcast() -> None:
+        nonlocal compared, shared
+        table.maybe_deal()
+        table.finish()
+        moments.append(Moment(table, moments[-1] if moments else None))
+        texts = []
+        for as_dict, as_text in pairs:
+            message, text = seat_update(table, as_dict, moments[-1]), seat_update_text(table, as_text, moments[-1])
+            assert text == (None if message is None else encode(message))
+            compared += text is not None
+            texts.append(text)
+        shared += len({id(t) for t in texts if t is not None}) < len([t for t in texts if t is not None])
+
+    broadcast()
+    table.start(0)
+    broadcast()
+    while table.game.phase != "game_over":
+        waiting = table.game.to_act()
+        if waiting:
+            table.act(waiting[0], fallback(view_for(table.game, waiting[0])))
+        else:
+            table.set_ready(next(s for s in range(4) if s not in table.ready))
+        broadcast()
+    assert compared > 200
+    assert shared > 50, "seats with the same update share one encoded text"
