@@ -7,7 +7,7 @@ from typing import Any
 
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:
-    """Return the rows one finished game adds: the game, its seats, every hand per seat, players, daily entry."""
+    """Return the rows a finished game adds: the game, its seats, each hand per seat, toppers, players, daily."""
     game_id = record["id"]
     winners = record["winners"]
     totals = record["totals"]
@@ -68,9 +68,11 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
                 "total": totals[holder["seat"]],
                 "finished_at": record["finished_at"],
             }
+    toppers = [{"game_id": game_id, "seat": t["seat"], "kind": t["kind"]} for t in record.get("toppers", [])]
     return {
         "game": game,
         "seats": seats,
+        "toppers": toppers,
         "hands": hands,
         "players": [{"game_id": game_id, "player_id": p} for p in players],
         "daily": daily,

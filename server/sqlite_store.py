@@ -264,6 +264,9 @@ class SQLiteStore(Store):
             rows["hands"],
         )
         await conn.executemany(
+            "INSERT INTO game_toppers (game_id, seat, kind) VALUES (:game_id, :seat, :kind)", rows["toppers"]
+        )
+        await conn.executemany(
             "INSERT OR IGNORE INTO game_players (game_id, player_id) VALUES (:game_id, :player_id)", rows["players"]
         )
         if rows["daily"] is not None:
@@ -304,6 +307,12 @@ class SQLiteStore(Store):
             (pid,),
         ) as cur:
             hands, scored, moons = await cur.fetchone()
+        async with self.conn.execute(
+            "SELECT gt.kind, COUNT(*) FROM game_toppers gt JOIN game_seats gs ON gs.game_id = gt.game_id "
+            "AND gs.seat = gt.seat WHERE gs.player_id = ? GROUP BY gt.kind",
+            (pid,),
+        ) as cur:
+            toppers = {kind: n for kind, n in await cur.fetchall()}
         streak = best = 0
         for g in games:
             streak = streak + 1 if g[1] else 0
@@ -321,6 +330,7 @@ class SQLiteStore(Store):
             "moons": moons,
             "hands": hands,
             "avg_points_per_hand": round(scored / hands, 2) if hands else None,
+            "toppers": toppers,
         }
 
     async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:

@@ -389,6 +389,7 @@ class Table(TableState):
             "history": [dict(h) for h in game.history],
             "totals": list(game.totals),
             "winners": list(game.winners),
+            "toppers": [dict(t) for t in game.toppers],
             "events": [dict(e) for e in game.events],
             "participants": sorted(self.participants),
             "seats": [

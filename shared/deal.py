@@ -14,11 +14,11 @@ from .cards import Mask, mask_cards
 from .rules import Rules
 
 
-def _stream(seed: int, hand_no: int):
-    """Yield 32-bit numbers from SHA-256 in counter mode: the same on every Python."""
+def _stream(key: str):
+    """Yield 32-bit numbers from SHA-256 of ``key`` in counter mode: the same on every Python."""
     counter = 0
     while True:
-        digest = hashlib.sha256(f"hartenjagen:{seed}:{hand_no}:{counter}".encode()).digest()
+        digest = hashlib.sha256(f"hartenjagen:{key}:{counter}".encode()).digest()
         for i in range(0, 32, 4):
             yield int.from_bytes(digest[i : i + 4], "big")
         counter += 1
@@ -40,7 +40,12 @@ def _hands(rules: Rules, order: list[int]) -> list[Mask]:
 
 def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:
     """Return the four hands of hand ``hand_no`` of numbered deal ``seed``."""
-    stream = _stream(seed, hand_no)
+    return _hands(rules, keyed_shuffle(list(mask_cards(rules.deck)), f"{seed}:{hand_no}"))
+
+
+def keyed_shuffle(cards: list[int], key: str) -> list[int]:
+    """Shuffle ``cards`` in place by SHA-256 of ``key`` (the same order on every machine) and return them."""
+    stream = _stream(key)
 
     def below(n: int) -> int:
         limit = (1 << 32) // n * n
@@ -49,7 +54,7 @@ def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:
             if v < limit:
                 return v % n
 
-    return _hands(rules, _shuffle(list(mask_cards(rules.deck)), below))
+    return _shuffle(cards, below)
 
 
 def secure_deal(rules: Rules) -> list[Mask]:

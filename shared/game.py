@@ -14,10 +14,12 @@ from typing import Any
 
 from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, Mask, mask_cards, mask_names, parse_card, parse_mask
 from .deal import secure_deal, seeded_deal
+from .exchange import chosen_cards, event_cards, exchange
 from .legal import legal_mask, refusal
 from .reasons import IllegalAction
-from .rules import PASS_NAMES, QS, Rules, make_rules
-from .scoring import hand_deltas, shooter_of
+from .rules import QS, Rules, make_rules
+from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
+from .trick import Trick
 
 DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = (
     "dealing",
@@ -29,31 +31,6 @@ DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = (
 )
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 QS_BIT = 1 << QS
-
-
-class Trick:
-    """A trick: who led it, the cards in play order from the leader, and (once full) the winner."""
-
-    __slots__ = ("leader", "cards", "winner", "_json")
-
-    def __init__(self, leader: int) -> None:
-        self.leader = leader
-        self.cards: list[int] = []
-        self.winner = -1
-        self._json: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the trick as plain data: leader, ``[{"seat", "card"}]`` and winner (read-only once it is won)."""
-        if self._json is not None:
-            return self._json
-        data = {
-            "leader": self.leader,
-            "cards": [{"seat": (self.leader + i) % 4, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)],
-            "winner": self.winner if self.winner >= 0 else None,
-        }
-        if self.winner >= 0:
-            self._json = data  # a won trick never changes: every view shares one copy
-        return data
 
 
 class Game:
@@ -69,19 +46,28 @@ class Game:
         self.turned = False  # dutch: someone reached the turn score; counting goes down next hand
         self.counting_down = False  # dutch: this hand's points are subtracted
         self.winners: list[int] = []
+        self.losers: list[int] = []  # at the end of a points game: the seats that reached or passed the end score
+        self.toppers: list[dict[str, Any]] = []
+        self.chips = [rules.start_chips] * 4
+        self.pot = 0
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
         self.hands: list[Mask] = [0, 0, 0, 0]
         self.dealt: list[Mask] = [0, 0, 0, 0]
         self.passes: list[Mask | None] = [None, None, None, None]
+        self.pass_orders: list[list[int]] = [[], [], [], []]
         self.received: list[Mask] = [0, 0, 0, 0]
+        self.sent: list[list[Mask]] = [[0, 0, 0, 0] for _ in range(4)]  # sent[s][to]: cards s passed to seat to
         self.taken: list[Mask] = [0, 0, 0, 0]
+        self.doubled: list[Mask] = [0, 0, 0, 0]  # the cards of each seat's doubled tricks
         self.tricks: list[Trick] = []
         self.trick = Trick(0)
         self.turn = -1
         self.hearts_broken = False
         self.pass_offset = 0
+        self.pass_form = "hold"
+        self.pass_targets: tuple[int, ...] = ()
         self.moon_seat = -1
         self.moon_points: list[int] = [0, 0, 0, 0]
 
@@ -89,8 +75,8 @@ class Game:
 
     @property
     def pass_direction(self) -> str | None:
-        """Return "left", "right", "across" or "hold" for the current hand (None before a deal)."""
-        return PASS_NAMES[self.pass_offset] if self.hand_no >= 0 else None
+        """Return the current hand's passing form: left, right, across, hold, scatter, left_right, pot (or None)."""
+        return self.pass_form if self.hand_no >= 0 else None
 
     def to_act(self) -> list[int]:
         """Return the seats whose action the game waits for."""
@@ -102,16 +88,16 @@ class Game:
             return [self.moon_seat]
         return []
 
-    def _context(self) -> tuple[int, bool]:
+    def _context(self) -> tuple[int, bool, int]:
         cards = self.trick.cards
-        return (cards[0] // 13 if cards else -1), not self.tricks
+        return (cards[0] // 13 if cards else -1), not self.tricks, self.trick.best()
 
     def legal(self, seat: int) -> Mask:
         """Return the mask of cards ``seat`` may play now (empty when it is not its turn)."""
         if self.phase != PLAYING or seat != self.turn:
             return 0
-        led, first = self._context()
-        return legal_mask(self.rules, self.hands[seat], led, first, self.hearts_broken)
+        led, first, best = self._context()
+        return legal_mask(self.rules, self.hands[seat], led, first, self.hearts_broken, best)
 
     def hand_refusal(self, seat: int) -> tuple[str, dict] | None:
         """Return the reason ``seat`` may play no card at all now (not its turn, not the playing phase), or None."""
@@ -127,13 +113,14 @@ class Game:
         whole = self.hand_refusal(seat)
         if whole is not None:
             return {c: whole for c in mask_cards(hand)}
-        led, first = self._context()
-        legal = legal_mask(self.rules, hand, led, first, self.hearts_broken)
-        return {c: refusal(self.rules, hand, led, first, self.hearts_broken, c) for c in mask_cards(hand & ~legal)}
+        led, first, best = self._context()
+        broken = self.hearts_broken
+        legal = legal_mask(self.rules, hand, led, first, broken, best)
+        return {c: refusal(self.rules, hand, led, first, broken, c, best) for c in mask_cards(hand & ~legal)}
 
     def points_taken(self) -> list[int]:
-        """Return the points each seat has taken so far in this hand."""
-        return [self.rules.points_of(t) for t in self.taken]
+        """Return the points each seat has taken so far in this hand (doubled tricks and the queens' effects in)."""
+        return seat_points(self.rules, self.taken, self.doubled)
 
     # ------------------------------------------------------------------ events
 
@@ -145,7 +132,10 @@ class Game:
                 hands = [parse_mask(h) for h in event["hands"]]
                 self.deal(hands)
             elif kind == "pass":
-                self.pass_cards(event["seat"], parse_mask(event["cards"]))
+                cards = [parse_card(c) for c in event["cards"]]  # in order: it says where each card goes
+                if len(set(cards)) != len(cards):
+                    raise ValueError(f"duplicate card in {event['cards']!r}")
+                self.pass_cards(event["seat"], cards)
             elif kind == "play":
                 self.play(event["seat"], parse_card(event["card"]))
             elif kind == "moon":
@@ -175,8 +165,15 @@ class Game:
         self.counting_down = self.turned
         self.hands = list(hands)
         self.dealt = list(hands)
+        if rules.ante:
+            for s in range(4):
+                paid = min(rules.ante, self.chips[s])
+                self.chips[s] -= paid
+                self.pot += paid
         self.pass_offset = rules.pass_offset(self.hand_no)
-        if self.pass_offset:
+        self.pass_form = rules.pass_form(self.hand_no)
+        self.pass_targets = rules.pass_targets(self.hand_no)
+        if self.pass_targets:
             self.phase = PASSING
         else:
             self._start_play()
@@ -197,21 +194,14 @@ class Game:
             raise IllegalAction("bad_event", detail=f"no seat {seat!r}")
         if self.passes[seat] is not None:
             raise IllegalAction("already_passed", seat)
-        mask = cards if type(cards) is int else _mask_strict(cards)
-        count = self.rules.pass_count
-        if mask < 0 or mask.bit_count() != count or mask & ~self.hands[seat]:
-            raise IllegalAction("bad_pass", seat, count=count)
-        self.events.append({"type": "pass", "seat": seat, "cards": mask_names(mask)})
-        self.passes[seat] = mask
+        targets = self.pass_targets
+        order = chosen_cards(self.rules, self.hands[seat], seat, targets, cards)
+        self.events.append({"type": "pass", "seat": seat, "cards": event_cards(targets, order)})
+        self.passes[seat] = sum(1 << c for c in order)
+        self.pass_orders[seat] = order
         if all(p is not None for p in self.passes):
-            off = self.pass_offset
-            hands = self.hands
-            for s in range(4):
-                hands[s] &= ~self.passes[s]
-            for s in range(4):
-                to = (s + off) % 4
-                hands[to] |= self.passes[s]
-                self.received[to] = self.passes[s]
+            key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt)
+            self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
             self._start_play()
 
     def _start_play(self) -> None:
@@ -239,11 +229,10 @@ class Game:
             raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
         trick = self.trick
         cards = trick.cards
-        led = cards[0] // 13 if cards else -1
-        first = not self.tricks
+        led, first, best = self._context()
         rules = self.rules
-        if not legal_mask(rules, hand, led, first, self.hearts_broken) & bit:
-            code, params = refusal(rules, hand, led, first, self.hearts_broken, card)
+        if not legal_mask(rules, hand, led, first, self.hearts_broken, best) & bit:
+            code, params = refusal(rules, hand, led, first, self.hearts_broken, card, best)
             raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
         self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
         self.hands[seat] = hand ^ bit
@@ -257,8 +246,13 @@ class Game:
         best = max(range(4), key=lambda i: cards[i] if cards[i] // 13 == suit else -1)
         winner = (trick.leader + best) % 4
         trick.winner = winner
+        won = 0
         for c in cards:
-            self.taken[winner] |= 1 << c
+            won |= 1 << c
+        self.taken[winner] |= won
+        if rules.trick_doubler >= 0 and won >> (13 * suit + rules.trick_doubler) & 1:
+            trick.doubled = True
+            self.doubled[winner] |= won
         self.tricks.append(trick)
         if len(self.tricks) == rules.hand_size:
             self.trick = Trick(winner)
@@ -273,6 +267,8 @@ class Game:
         points = self.points_taken()
         self.moon_points = points
         shooter = shooter_of(rules, self.taken)
+        if sun_of(rules, self.taken) >= 0:
+            shooter = -1  # taking every trick scores as the sun (or doormars), not as a moon
         if shooter >= 0 and not self.counting_down:
             if rules.moon == "choose":
                 self.moon_seat = shooter
@@ -296,35 +292,58 @@ class Game:
     def _score(self, shooter: int, choice: str | None) -> None:
         rules = self.rules
         points = self.moon_points
-        delta = hand_deltas(rules, self.taken, self.counting_down, choice)
+        delta = hand_deltas(rules, self.taken, self.counting_down, choice, self.doubled)
         totals = self.totals
         for s in range(4):
             new = totals[s] + delta[s]
             if rules.exact_zero and self.counting_down and new < 0:
                 new = -new  # overshooting zero bounces back up
             totals[s] = new
-        self.history.append(
-            {
-                "hand_no": self.hand_no,
-                "points": list(points),
-                "scores": delta,
-                "totals": list(totals),
-                "moon": shooter if shooter >= 0 else None,
-                "moon_choice": choice,
-                "counting_down": self.counting_down,
-            }
-        )
+        result = {
+            "hand_no": self.hand_no,
+            "points": list(points),
+            "scores": delta,
+            "totals": list(totals),
+            "moon": shooter if shooter >= 0 else None,
+            "moon_choice": choice,
+            "counting_down": self.counting_down,
+        }
+        if rules.sun:
+            sun = sun_of(rules, self.taken)
+            result["sun"] = sun if sun >= 0 else None
+        if rules.start_chips:
+            won = chip_shares(rules, self.taken, self.pot)
+            for s in range(4):
+                self.chips[s] += won[s]
+            self.pot -= sum(won)
+            result.update({"chips_won": won, "chips": list(self.chips), "pot": self.pot})
+        self.history.append(result)
         self.moon_seat = -1
-        over = False
-        if rules.end == "reach":
-            over = max(totals) >= rules.end_score
-        elif self.counting_down:
-            over = any(t == 0 if rules.exact_zero else t <= 0 for t in totals)
-        elif max(totals) >= rules.turn_score:
+        if rules.end == "chips":
+            self._end_chips()
+            return
+        over = is_over(rules, totals, self.counting_down)
+        if rules.end == "dutch" and not self.counting_down and max(totals) >= rules.turn_score:
             self.turned = True
         low = min(totals)
         winners = [s for s in range(4) if totals[s] == low]
-        if over and rules.tie == "play_on" and len(winners) > 1:
+        self._finish(over, winners)
+        if self.phase == GAME_OVER and rules.end == "reach":
+            self.losers = [s for s in range(4) if passed_end(rules, totals[s])]
+            self.toppers = toppers(rules, totals, winners, self.hand_no + 1)
+
+    def _end_chips(self) -> None:
+        """A chips game ends when one seat holds every chip, or after the hand limit: most chips win."""
+        chips, rules = self.chips, self.rules
+        everything = rules.start_chips * 4
+        over = max(chips) == everything or (rules.hand_limit > 0 and self.hand_no + 1 >= rules.hand_limit)
+        high = max(chips)
+        self._finish(over, [s for s in range(4) if chips[s] == high])
+        if self.phase == GAME_OVER:
+            self.losers = [s for s in range(4) if chips[s] == min(chips)]
+
+    def _finish(self, over: bool, winners: list[int]) -> None:
+        if over and self.rules.tie == "play_on" and len(winners) > 1:
             over = False
         if over:
             self.winners = winners
@@ -358,8 +377,11 @@ class Game:
             "hand_no": self.hand_no,
             "hands": [mask_names(h) for h in self.hands],
             "passes": [mask_names(p) if p is not None else None for p in self.passes],
+            "pass_orders": [[CARD_NAMES[c] for c in o] for o in self.pass_orders],
             "received": [mask_names(r) for r in self.received],
+            "sent": [[mask_names(m) for m in row] for row in self.sent],
             "taken": [mask_names(t) for t in self.taken],
+            "doubled": [mask_names(t) for t in self.doubled],
             "tricks": [t.to_json() for t in self.tricks],
             "trick": self.trick.to_json(),
             "turn": self.turn,
@@ -370,15 +392,8 @@ class Game:
             "counting_down": self.counting_down,
             "moon_seat": self.moon_seat,
             "winners": list(self.winners),
+            "losers": list(self.losers),
+            "toppers": [dict(t) for t in self.toppers],
+            "chips": list(self.chips),
+            "pot": self.pot,
         }
-
-
-def _mask_strict(cards: Iterable[int]) -> Mask:
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        return -1
-    mask = 0
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 52 or mask >> c & 1:
-            return -1
-        mask |= 1 << c
-    return mask

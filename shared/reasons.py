@@ -24,8 +24,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "De harten zijn nog niet gebroken: je mag nog niet met harten uitkomen.",
     ),
     "no_points_first_trick": (
-        "No points in the first trick: no heart or Q♠ unless you hold nothing else.",
-        "Geen punten in de eerste slag: geen harten of schoppenvrouw, tenzij je niets anders hebt.",
+        "No points in the first trick: no point card unless you hold nothing else.",
+        "Geen punten in de eerste slag: geen strafkaart, tenzij je niets anders hebt.",
+    ),
+    "queen_waits": (
+        "Q♠ may not be played before a heart has been played, unless you hold nothing else.",
+        "De schoppenvrouw mag pas gespeeld worden als er een harten is gespeeld, tenzij je niets anders hebt.",
+    ),
+    "queen_must_go": (
+        "Q♠ must go now: {high_en} is already in the trick.",
+        "De schoppenvrouw moet nu weg: {high_nl} ligt al in de slag.",
+    ),
+    "queen_must_go_void": (
+        "Q♠ must go now: you cannot follow {suit_en}s, so she cannot take the trick.",
+        "De schoppenvrouw moet nu weg: je kunt geen {suit_nl} bekennen, dus zij kan de slag niet winnen.",
+    ),
+    "may_not_pass": (
+        "{card_en} may not be passed: 2♣ and Q♠ stay with their holder.",
+        "{card_nl} mag niet worden doorgegeven: klaveren twee en schoppenvrouw blijven bij wie ze heeft.",
     ),
     "not_your_turn": ("It is not your turn.", "Je bent niet aan de beurt."),
     "not_in_hand": ("You do not hold {card_en}.", "Je hebt {card_nl} niet."),
@@ -55,7 +71,7 @@ def card_label(name: str, lang: str = "en") -> str:
 
 def reason(code: str, **params: Any) -> dict[str, str]:
     """Return ``{"code", "en", "nl"}`` for a reason code with its parameters filled in."""
-    for key in ("card", "first"):
+    for key in ("card", "first", "high"):
         if key in params:
             params.setdefault(key + "_en", card_label(params[key], "en"))
             params.setdefault(key + "_nl", card_label(params[key], "nl"))

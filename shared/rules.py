@@ -11,28 +11,35 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
-    CLUBS,
-    FULL_DECK,
-    HEARTS,
-    RANKS_FROM_7,
-    SUIT_MASKS,
-    Mask,
-    mask_cards,
-    parse_card,
-)
+from .cards import CLUBS, SUIT_MASKS, Mask, mask_cards, parse_card
 
 QS = parse_card("QS")
 JC = parse_card("JC")
 JD = parse_card("JD")
 
+#: Offsets of the passing directions: the receiver of a card passed by seat ``s`` is ``(s + offset) % 4``.
 PASS_OFFSETS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 PASS_NAMES = {v: k for k, v in PASS_OFFSETS.items()}
-PASSING_CYCLES = {
-    "cycle": (1, 3, 2, 0),
+#: Passing forms: the offset each passed card goes to, in the order the passing seat lists them.
+#: ``pot``: every seat puts its cards in the middle; they are shuffled and dealt back.
+PASS_FORMS: dict[str, tuple[int, ...]] = {
+    "hold": (),
+    "left": (1, 1, 1),
+    "right": (3, 3, 3),
+    "across": (2, 2, 2),
+    "scatter": (1, 3, 2),  # one card each: left, right, across
+    "left_right": (1, 1, 3, 3),  # two cards left, two right
+    "pot": (0, 0, 0),
+}
+#: The ``passing`` option: the form of each hand, by hand number, repeating.
+PASSING_CYCLES: dict[str, tuple[str, ...]] = {
+    "cycle": ("left", "right", "across", "hold"),
     "off": (),
-    "left": (1,),
-    "right": (3,),
+    "left": ("left",),
+    "right": ("right",),
+    "scatter": ("left", "right", "across", "scatter", "hold"),
+    "left_right": ("left", "right", "across", "left_right"),
+    "achterhoeks": ("left", "right", "scatter", "pot"),
 }
 MOON_RULES = ("others", "self", "choose")
 TIE_RULES = ("share", "play_on")
@@ -56,25 +63,39 @@ class Rules:
     variant: str
     deck: Mask
     point_groups: tuple[tuple[Mask, int], ...]
-    pass_cycle: tuple[int, ...]
+    pass_cycle: tuple[str, ...]  # passing form names (PASS_FORMS), by hand number, repeating
     pass_count: int
     lead: str  # "lowest_club": holder of the lowest club leads it; "left_of_dealer": any card
     hearts_must_break: bool
     queen_breaks_hearts: bool
     first_trick_points: bool
-    moon: str
-    end: str  # "reach": ends when someone reaches end_score; "dutch": turns, then ends at 0
+    moon: str  # "others", "self", "choose", or "none" (no moon rule)
+    end: str  # "reach": ends when someone reaches end_score; "dutch": turns, then ends at 0; "chips"
     end_score: int
     turn_score: int
     exact_zero: bool
     tie: str
     options: Mapping[str, Any] = field(compare=False)
+    # Rule features that variants switch on (all off by default).
+    queen_waits: bool = False  # Q♠ may not be played before a heart has been, unless nothing else is possible
+    queen_must_go: bool = False  # gentleman's rule 3: Q♠ goes at the first chance not to take her
+    no_pass: Mask = 0  # gentleman's rule 4: cards that may not be passed
+    heart_doubler: int = -1  # a card that doubles its taker's points in its own suit (Parker Brothers Q♥)
+    cancel: tuple[int, ...] = ()  # (canceller, cancelled): taking both cancels the second's points (Q♣, Q♠)
+    trick_doubler: int = -1  # a rank (0 = 2 .. 12 = A) that doubles its trick when it follows the led suit
+    teams: tuple[int, ...] = ()  # the team of each seat (partners across), or () for every seat alone
+    sun: int = 0  # points each opposing side gets when one side takes every trick (0: no such rule)
+    end_over: bool = False  # the end score must be passed, not only reached
+    start_chips: int = 0  # chips: chips each player starts with (0: no chips)
+    ante: int = 0  # chips: chips each player puts in the pot every hand
+    hand_limit: int = 0  # chips: the game ends after this many hands (0: only when one holds every chip)
     # Derived, filled in __post_init__.
     hand_size: int = 0
     penalty_mask: Mask = 0
     moon_total: int = 0
     card_points: tuple[int, ...] = ()
     first_lead: int = -1
+    special_mask: Mask = 0  # cards whose worth is more than their points (doublers, cancellers)
 
     def __post_init__(self) -> None:
         points = [0] * 52
@@ -86,149 +107,79 @@ class Rules:
             if points[c] > 0 and self.deck >> c & 1:
                 penalty |= 1 << c
         clubs = self.deck & SUIT_MASKS[CLUBS]
+        special = 0
+        for c in ((self.heart_doubler,) if self.heart_doubler >= 0 else ()) + self.cancel:
+            special |= 1 << c
+        if self.trick_doubler >= 0:
+            special |= sum(1 << (13 * s + self.trick_doubler) for s in range(4)) & self.deck
         set_ = object.__setattr__
         set_(self, "hand_size", self.deck.bit_count() // 4)
         set_(self, "card_points", tuple(points))
         set_(self, "penalty_mask", penalty)
-        set_(self, "moon_total", sum(points[c] for c in mask_cards(penalty)))
+        set_(self, "special_mask", special)
+        set_(self, "moon_total", self.penalty_points(penalty))
         set_(self, "first_lead", (clubs & -clubs).bit_length() - 1 if self.lead == "lowest_club" else -1)
 
-    def pass_offset(self, hand_no: int) -> int:
-        """Return the passing offset for a hand (0 hold, 1 left, 2 across, 3 right)."""
+    def pass_form(self, hand_no: int) -> str:
+        """Return the passing form of a hand: "hold", "left", "right", "across", "scatter", "left_right" or "pot"."""
         if not self.pass_cycle:
-            return 0
+            return "hold"
         return self.pass_cycle[hand_no % len(self.pass_cycle)]
+
+    def pass_targets(self, hand_no: int) -> tuple[int, ...]:
+        """Return the offset each passed card of a hand goes to, in the order a seat lists them (0: the pot)."""
+        return PASS_FORMS[self.pass_form(hand_no)]
+
+    def pass_offset(self, hand_no: int) -> int:
+        """Return the one passing offset of a hand (1 left, 2 across, 3 right); 0 when cards do not all go one way."""
+        return PASS_OFFSETS.get(self.pass_form(hand_no), 0)
 
     def dealer(self, hand_no: int) -> int:
         """Return the dealer's seat of a hand: East deals the first, then it rotates."""
         return (3 + hand_no) % 4
 
     def points_of(self, taken: Mask) -> int:
-        """Return the points of a set of taken cards (before any moon)."""
+        """Return the face points of a set of cards (no doubling, no cancelling, no moon)."""
         return sum(v * (taken & m).bit_count() for m, v in self.point_groups)
+
+    def penalty_points(self, taken: Mask, doubled: Mask = 0) -> int:
+        """Return one seat's points from its penalty cards: ``doubled`` holds the cards of its doubled tricks.
+
+        The heart doubler doubles the points of its suit taken by the same seat; a canceller taken
+        with the card it cancels takes that card's points away again.
+        """
+        pen = self.penalty_mask
+        points = self.points_of(taken & pen) + self.points_of(doubled & pen)
+        d = self.heart_doubler
+        if d >= 0 and taken >> d & 1:
+            suit = SUIT_MASKS[d // 13] & pen
+            points += self.points_of(taken & suit) + self.points_of(doubled & suit)
+        if self.cancel:
+            by, gone = self.cancel
+            if taken >> by & 1 and taken >> gone & 1:
+                g = 1 << gone
+                points -= self.points_of(taken & g) + self.points_of(doubled & g)
+        return points
+
+    def bonus_points(self, taken: Mask, doubled: Mask = 0) -> int:
+        """Return one seat's points from cards that are no penalty cards (the -10 jack, the -5 queen)."""
+        pen = self.penalty_mask
+        return self.points_of(taken & ~pen) + self.points_of(doubled & ~pen)
+
+    def side_of(self, seat: int) -> int:
+        """Return the side a seat plays for: its team, or the seat itself when everyone plays alone."""
+        return self.teams[seat] if self.teams else seat
 
     def to_json(self) -> dict[str, Any]:
         """Return the host's options, enough to rebuild these rules with make_rules."""
         return dict(self.options)
 
 
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "classic": {
-        "passing": "cycle",
-        "queen_breaks_hearts": False,
-        "end_score": 100,
-        "moon": "others",
-        "jack_of_diamonds": 0,
-        "tie": "share",
-        "first_trick_points": False,
-    },
-    "dutch": {
-        "passing": "off",
-        "turn_score": 50,
-        "dutch_end": "at_or_below_zero",
-        "queen_value": 5,
-        "jack_of_clubs": 2,
-        "moon": "choose",
-        "jack_of_diamonds": 0,
-        "tie": "share",
-        "first_trick_points": True,
-    },
-}
-
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "passing": tuple(PASSING_CYCLES),
-    "queen_breaks_hearts": (False, True),
-    "moon": MOON_RULES,
-    "jack_of_diamonds": (0, -10),
-    "tie": TIE_RULES,
-    "first_trick_points": (False, True),
-    "dutch_end": DUTCH_ENDS,
-    "queen_value": (5, 13),
-    "jack_of_clubs": (2, 0),
-}
-_RANGES = {"end_score": (25, 500), "turn_score": (25, 200)}
-
-
-def _check(option: str, value: Any) -> Any:
-    if option in _RANGES:
-        lo, hi = _RANGES[option]
-        if type(value) is not int or not lo <= value <= hi:
-            raise RulesError(
-                option,
-                f"must be a whole number from {lo} to {hi}, got {value!r}",
-                f"moet een heel getal van {lo} tot en met {hi} zijn, niet {value!r}",
-            )
-        return value
-    choices = _CHOICES[option]
-    for choice in choices:
-        if value == choice and type(value) is type(choice):
-            return value
-    raise RulesError(
-        option,
-        f"must be one of {list(choices)!r}, got {value!r}",
-        f"moet een van {list(choices)!r} zijn, niet {value!r}",
-    )
-
-
 def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
     """Build validated Rules from a host's options (missing ones take the variant's default)."""
-    options = dict(options or {})
-    variant = options.pop("variant", "classic")
-    if not isinstance(variant, str) or variant not in DEFAULTS:
-        raise RulesError(
-            "variant",
-            f"must be one of {list(DEFAULTS)!r}, got {variant!r}",
-            f"moet een van {list(DEFAULTS)!r} zijn, niet {variant!r}",
-        )
-    chosen = dict(DEFAULTS[variant])
-    for key, value in options.items():
-        if key not in chosen:
-            raise RulesError(
-                key, f"unknown option for the {variant} variant", f"onbekende optie bij de variant {variant}"
-            )
-        chosen[key] = _check(key, value)
-    hearts = SUIT_MASKS[HEARTS]
-    jd = ((1 << JD, chosen["jack_of_diamonds"]),) if chosen["jack_of_diamonds"] else ()
-    if variant == "classic":
-        return Rules(
-            variant="classic",
-            deck=FULL_DECK,
-            point_groups=((hearts, 1), (1 << QS, 13)) + jd,
-            pass_cycle=PASSING_CYCLES[chosen["passing"]],
-            pass_count=3,
-            lead="lowest_club",
-            hearts_must_break=True,
-            queen_breaks_hearts=chosen["queen_breaks_hearts"],
-            first_trick_points=chosen["first_trick_points"],
-            moon=chosen["moon"],
-            end="reach",
-            end_score=chosen["end_score"],
-            turn_score=0,
-            exact_zero=False,
-            tie=chosen["tie"],
-            options={"variant": variant, **chosen},
-        )
-    groups = ((hearts & RANKS_FROM_7, 1), (1 << QS, chosen["queen_value"]))
-    if chosen["jack_of_clubs"]:
-        groups += ((1 << JC, chosen["jack_of_clubs"]),)
-    return Rules(
-        variant="dutch",
-        deck=RANKS_FROM_7,
-        point_groups=groups + jd,
-        pass_cycle=PASSING_CYCLES[chosen["passing"]],
-        pass_count=3,
-        lead="left_of_dealer",
-        hearts_must_break=False,
-        queen_breaks_hearts=False,
-        first_trick_points=chosen["first_trick_points"],
-        moon=chosen["moon"],
-        end="dutch",
-        end_score=0,
-        turn_score=chosen["turn_score"],
-        exact_zero=chosen["dutch_end"] == "exactly_zero",
-        tie=chosen["tie"],
-        options={"variant": variant, **chosen},
-    )
+    from .variants import build
+
+    return build(options)
 
 
 CLASSIC = make_rules()

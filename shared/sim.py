@@ -22,6 +22,12 @@ SUIT_OF_BIT: dict[int, Mask] = {1 << c: SUIT_MASKS[c // 13] for c in range(52)}
 NEXT = (1, 2, 3, 0)
 
 
+def doubler_mask(rules: Rules) -> Mask:
+    """Return the cards that double their trick when they follow the led suit (the four 9s), or 0."""
+    r = rules.trick_doubler
+    return sum(1 << (13 * s + r) for s in range(4)) if r >= 0 else 0
+
+
 def pick(mask: Mask, rand: Callable[[], float]) -> Mask:
     """Return one card bit of ``mask`` chosen uniformly with ``rand()`` in [0, 1)."""
     k = int(rand() * mask.bit_count())
@@ -40,15 +46,20 @@ def playout(
     first_trick: bool,
     hearts_broken: bool,
     rand: Callable[[], float],
+    doubled: list[Mask] | None = None,
 ) -> list[Mask]:
     """Play the rest of a hand at random from a position; return the cards each seat took.
 
-    ``hands`` and ``taken`` are changed in place. ``trick`` holds the bits already
-    played to the current trick, in order from ``leader``.
+    ``hands`` and ``taken`` (and ``doubled``: the cards of each seat's doubled tricks) are changed
+    in place. ``trick`` holds the bits already played to the current trick, in order from ``leader``.
     """
     penalty = rules.penalty_mask
     no_points_first = first_trick and not rules.first_trick_points
     qs_breaks = rules.queen_breaks_hearts
+    strict = rules.queen_waits or rules.queen_must_go  # following needs the full rule, not the fast path
+    nines = doubler_mask(rules)
+    if doubled is None:
+        doubled = [0, 0, 0, 0]
     suit_of = SUIT_OF_BIT
     nxt = NEXT
     seat = leader
@@ -83,11 +94,16 @@ def playout(
             done = 1
         while done < 4:
             h = hands[seat]
-            legal = h & suit or h
-            if no_points_first:
-                safe = legal & ~penalty
-                if safe:
-                    legal = safe
+            if strict:
+                broken = hearts_broken or bool(played & HEARTS_MASK) or bool(qs_breaks and played & QS_BIT)
+                led = (suit.bit_length() - 1) // 13
+                legal = legal_mask(rules, h, led, first_trick, broken, best.bit_length() - 1)
+            else:
+                legal = h & suit or h
+                if no_points_first:
+                    safe = legal & ~penalty
+                    if safe:
+                        legal = safe
             if legal & (legal - 1):
                 k = int(rand() * legal.bit_count())
                 while k:
@@ -106,19 +122,29 @@ def playout(
         if played & HEARTS_MASK or (qs_breaks and played & QS_BIT):
             hearts_broken = True
         taken[winner] |= played
+        if played & suit & nines:
+            doubled[winner] |= played
         seat = winner
         done = 0
         first_trick = no_points_first = False
     return taken
 
 
-def score_hand(rules: Rules, taken: list[Mask], counting_down: bool = False, moon: str | None = None) -> list[int]:
-    """Return the hand's score change per seat; a moon is scored by ``moon`` (default: the rule's).
+def score_hand(
+    rules: Rules,
+    taken: list[Mask],
+    counting_down: bool = False,
+    moon: str | None = None,
+    doubled: list[Mask] | None = None,
+) -> list[int]:
+    """Return the hand's score change per seat with the variant's own scoring; a moon is scored by ``moon``.
 
-    With the rule "choose" a simulation scores the shooter's choice as "others".
+    ``moon`` defaults to the rule's; with the rule "choose" a simulation scores the shooter's choice as "others".
     """
     choice = moon or rules.moon
-    return hand_deltas(rules, taken, counting_down, "others" if choice == "choose" else choice)
+    if choice == "none":
+        choice = "others"  # no moon rule: shooter_of finds none, so the choice is never used
+    return hand_deltas(rules, taken, counting_down, "others" if choice == "choose" else choice, doubled)
 
 
 def random_hand(rules: Rules, rng: _random.Random) -> list[int]:
@@ -128,25 +154,24 @@ def random_hand(rules: Rules, rng: _random.Random) -> list[int]:
     n = rules.hand_size
     hands = [sum(deck[i * n : (i + 1) * n]) for i in range(4)]
     rand = rng.random
-    off = rules.pass_offset(0)
-    if off:
-        chosen = []
+    targets = rules.pass_targets(0)
+    if targets:
+        moves = []
         for s in range(4):
-            h = hands[s]
-            m = 0
-            for _ in range(rules.pass_count):
+            h = hands[s] & ~rules.no_pass
+            for off in targets:
                 b = pick(h, rand)
                 h ^= b
-                m |= b
-            chosen.append(m)
-        for s in range(4):
-            hands[s] ^= chosen[s]
-        for s in range(4):
-            hands[(s + off) % 4] |= chosen[s]
+                moves.append((s, b, (s + off) % 4))  # a pot is approximated by keeping the cards
+        for s, b, _ in moves:
+            hands[s] ^= b
+        for _, b, to in moves:
+            hands[to] |= b
     if rules.first_lead >= 0:
         first = 1 << rules.first_lead
         leader = next(s for s in range(4) if hands[s] & first)
     else:
         leader = (rules.dealer(0) + 1) % 4
-    taken = playout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand)
-    return score_hand(rules, taken)
+    doubled = [0, 0, 0, 0]
+    taken = playout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand, doubled)
+    return score_hand(rules, taken, doubled=doubled)

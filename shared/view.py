@@ -10,9 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .cards import CARD_NAMES, mask_names
+from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
 from .game import GAME_OVER, PASSING, PLAYING, Game
 from .reasons import reason
+from .rules import Rules
 
 VIEW_VERSION = 1
 
@@ -32,8 +33,49 @@ def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
 
 #: The view fields that differ from seat to seat; every other field is the same for all four.
 SEAT_FIELDS = (
-    "seat", "pass_to", "pass_from", "hand", "passed", "received", "moon_choices", "legal", "refusals", "refusal"
+    "seat", "pass_to", "pass_from", "pass_targets", "hand", "passed", "passed_to", "received", "received_from",
+    "pass_refusals", "moon_choices", "legal", "refusals", "refusal",
 )
+
+
+@lru_cache(maxsize=64)
+def scoring_table(rules: Rules) -> dict[str, Any]:
+    """Return the variant's scoring as data for the rules page and the score table (one shared copy per rules).
+
+    Cards appear only as keys (a value is never a card name, so no scan for hidden cards trips on rules):
+    ``card_points``: every card of the deck worth points, with its points; ``card_roles``: cards with a
+    role beyond points (``heart_doubler``, ``canceller``, ``cancelled``, ``no_pass``); ``trick_doubler``:
+    the rank letter that doubles its trick; ``moon``/``moon_total``; ``sun``: points per other side when
+    one side takes every trick; the end rule, and ``start_chips``/``ante``/``hand_limit`` for chips.
+    """
+    points = rules.card_points
+    roles: dict[str, list[str]] = {}
+    if rules.heart_doubler >= 0:
+        roles.setdefault(CARD_NAMES[rules.heart_doubler], []).append("heart_doubler")
+    if rules.cancel:
+        roles.setdefault(CARD_NAMES[rules.cancel[0]], []).append("canceller")
+        roles.setdefault(CARD_NAMES[rules.cancel[1]], []).append("cancelled")
+    for c in mask_cards(rules.no_pass):
+        roles.setdefault(CARD_NAMES[c], []).append("no_pass")
+    return {
+        "card_points": {CARD_NAMES[c]: points[c] for c in mask_cards(rules.deck) if points[c]},
+        "card_roles": roles,
+        "trick_doubler": RANK_LETTERS[rules.trick_doubler] if rules.trick_doubler >= 0 else None,
+        "moon": rules.moon,
+        "moon_total": rules.moon_total,
+        "sun": rules.sun,
+        "end": rules.end,
+        "end_score": rules.end_score,
+        "end_over": rules.end_over,
+        "turn_score": rules.turn_score,
+        "start_chips": rules.start_chips,
+        "ante": rules.ante,
+        "hand_limit": rules.hand_limit,
+        "queen_must_go": rules.queen_must_go,
+        "queen_waits": rules.queen_waits,
+        "hearts_must_break": rules.hearts_must_break,
+        "queen_breaks_hearts": rules.queen_breaks_hearts,
+    }
 
 
 def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -61,7 +103,7 @@ def common_view(game: Game) -> dict[str, Any]:
         "hand_no": game.hand_no,
         "dealer": rules.dealer(game.hand_no) if game.hand_no >= 0 else None,
         "pass_direction": game.pass_direction,
-        "pass_count": rules.pass_count if game.pass_offset else 0,
+        "pass_count": len(game.pass_targets),
         "hand_sizes": [h.bit_count() for h in game.hands],
         "has_passed": [p is not None for p in game.passes] if phase == PASSING else None,
         "tricks": [t.to_json() for t in game.tricks],
@@ -77,6 +119,12 @@ def common_view(game: Game) -> dict[str, Any]:
         "moon_seat": game.moon_seat if game.moon_seat >= 0 else None,
         "game_over": phase == GAME_OVER,
         "winners": list(game.winners),
+        "losers": list(game.losers),
+        "toppers": [dict(t) for t in game.toppers],
+        "teams": list(rules.teams) or None,
+        "chips": list(game.chips) if rules.start_chips else None,
+        "pot": game.pot if rules.start_chips else None,
+        "scoring": scoring_table(rules),  # the same object for every view of these rules: shared, read-only
     }
 
 
@@ -85,6 +133,9 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
     phase = game.phase
     passed = game.passes[seat] if game.hand_no >= 0 else None
     offset = game.pass_offset
+    targets = game.pass_targets
+    pot = bool(targets) and not any(targets)
+    exchanged = bool(targets) and phase != PASSING
     hand = game.hands[seat]
     whole = game.hand_refusal(seat)
     refusals = {}
@@ -94,11 +145,32 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "pass_to": (seat + offset) % 4 if offset else None,
         "pass_from": (seat - offset) % 4 if offset else None,
+        "pass_targets": [(seat + t) % 4 for t in targets] if targets and not pot else None,
         "hand": mask_names(hand),
         "passed": mask_names(passed) if passed is not None else None,
-        "received": mask_names(game.received[seat]) if offset and phase != PASSING else None,
+        "passed_to": _passed_to(game, seat) if passed is not None and not pot else None,
+        "received": mask_names(game.received[seat]) if exchanged else None,
+        "received_from": _received_from(game, seat) if exchanged and not pot else None,
+        "pass_refusals": _pass_refusals(game, seat) if phase == PASSING and passed is None else {},
         "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
         "legal": mask_names(game.legal(seat)),
         "refusals": refusals,
         "refusal": _reason(*whole) if whole is not None and phase == PLAYING and hand else None,
     }
+
+
+def _passed_to(game: Game, seat: int) -> list[int]:
+    """The seat each card ``seat`` passed went to, in the order of ``passed`` (sorted names)."""
+    goes = {c: (seat + t) % 4 for c, t in zip(game.pass_orders[seat], game.pass_targets, strict=True)}
+    return [goes[c] for c in sorted(goes)]
+
+
+def _received_from(game: Game, seat: int) -> list[int]:
+    """The seat each card ``seat`` received came from, in the order of ``received`` (sorted names)."""
+    return [next(s for s in range(4) if game.sent[s][seat] >> c & 1) for c in mask_cards(game.received[seat])]
+
+
+def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, str]]:
+    """A reason for every card of the hand that may not be passed (gentleman's rule 4)."""
+    kept = game.hands[seat] & game.rules.no_pass
+    return {CARD_NAMES[c]: _reason("may_not_pass", {"card": CARD_NAMES[c]}) for c in mask_cards(kept)}

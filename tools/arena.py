@@ -19,7 +19,8 @@ from typing import Any
 from shared.bots import make_player
 from shared.deal import seeded_deal
 from shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import make_rules
+from shared.rules import RulesError, make_rules
+from shared.variants import VARIANTS
 from shared.view import view_for
 
 #: Deals per match: consecutive hands that form games with running totals.
@@ -29,7 +30,7 @@ Z95 = 1.96
 
 def play_match(task: dict[str, Any]) -> dict[str, Any]:
     """Play one match (a run of deals) with one rotation of the players; return per-deal scores and timings."""
-    rules = make_rules({"variant": task["variant"]})
+    rules = make_rules({**task.get("options", {}), "variant": task["variant"]})
     names: list[str] = task["players"]
     rot = task["rotation"]
     seat_names = [names[(s + rot) % 4] for s in range(4)]
@@ -79,19 +80,24 @@ def run_arena(
     hard_ms: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_log: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``hands`` hands (rounded up to whole deals x 4 seatings) and return the figures as plain data."""
+    """Play ``hands`` hands (rounded up to whole deals x 4 seatings) and return the figures as plain data.
+
+    ``options`` are the variant's table options (as a host sets them, e.g. ``{"spot_form": 2}``).
+    """
     if len(players) != 4:
         raise ValueError("an arena needs four players")
-    make_rules({"variant": variant})
+    options = dict(options or {})
+    make_rules({**options, "variant": variant})
     n_deals = max(1, math.ceil(hands / 4))
     tasks = []
     for m, start in enumerate(range(0, n_deals, HANDS_PER_MATCH)):
         deals = list(range(start, min(n_deals, start + HANDS_PER_MATCH)))
         for rot in range(4):
             tasks.append(
-                {"variant": variant, "players": players, "rotation": rot, "match": m, "deals": deals,
-                 "seed": seed, "hard_ms": hard_ms}
+                {"variant": variant, "options": options, "players": players, "rotation": rot, "match": m,
+                 "deals": deals, "seed": seed, "hard_ms": hard_ms}
             )  # fmt: skip
     began = time.perf_counter()
     results: list[dict[str, Any]] = []
@@ -114,8 +120,8 @@ def run_arena(
                 progress(done, total)
     out = summarize(players, results)
     out.update(
-        {"variant": variant, "hands": total, "deals": n_deals, "seatings": 4, "seed": seed, "hard_ms": hard_ms,
-         "jobs": jobs, "seconds": round(time.perf_counter() - began, 1)}
+        {"variant": variant, "options": options, "hands": total, "deals": n_deals, "seatings": 4, "seed": seed,
+         "hard_ms": hard_ms, "jobs": jobs, "seconds": round(time.perf_counter() - began, 1)}
     )  # fmt: skip
     if keep_log:
         out["log"] = [d for r in results for d in r["deals"]]
@@ -174,7 +180,8 @@ def format_report(res: dict[str, Any]) -> str:
     """Return the arena figures as a table for the terminal."""
     budget = f", hard budget {res['hard_ms']:g} ms" if res.get("hard_ms") else ""
     lines = [
-        f"arena: {res['variant']}, {res['hands']} hands ({res['deals']} deals x 4 seatings), seed {res['seed']}"
+        f"arena: {res['variant']}{_options_text(res.get('options'))}, {res['hands']} hands"
+        f" ({res['deals']} deals x 4 seatings), seed {res['seed']}"
         f"{budget}, {res['jobs']} job(s), {res['seconds']:g} s",
         f"points: score per hand (lower is better), 95% CI over deals; games: {res['games']} finished"
         " inside their match (win = lowest total, ties share)",
@@ -203,6 +210,11 @@ def progress_bar(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _options_text(options: dict[str, Any] | None) -> str:
+    """The variant's options for the report's first line, e.g. `` (spot_form=2)``."""
+    return f" ({', '.join(f'{k}={v}' for k, v in options.items())})" if options else ""
+
+
 def _arena_command(args: Any) -> int:
     """Run ``hearts arena`` from parsed arguments."""
     import json
@@ -217,8 +229,25 @@ def _arena_command(args: Any) -> int:
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
+    options = {}
+    for pair in args.option:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            print(f"--option needs KEY=VALUE, got {pair!r}", file=sys.stderr)
+            return 2
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value  # a bare word: a string choice such as passing=scatter
+    try:
+        make_rules({**options, "variant": args.variant})
+    except RulesError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     progress = progress_bar if sys.stderr.isatty() else None
-    res = run_arena(players, args.hands, args.seed, args.variant, max(1, args.jobs), args.hard_ms, progress)
+    res = run_arena(
+        players, args.hands, args.seed, args.variant, max(1, args.jobs), args.hard_ms, progress, options=options
+    )
     print(json.dumps(res) if args.json else format_report(res))
     return 0
 
@@ -229,7 +258,11 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument("--players", default="hard,medium,medium,medium", help="four levels, comma-separated")
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x 4 seatings)")
     arena.add_argument("--seed", type=int, default=1)
-    arena.add_argument("--variant", default="classic", choices=["classic", "dutch"])
+    arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
+    arena.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a table option of the variant, e.g. spot_form=2 or passing=scatter (repeatable)",
+    )
     arena.add_argument("--jobs", type=int, default=1, help="processes to spread the matches over")
     arena.add_argument("--hard-ms", type=float, default=None, help="the hard player's budget per decision")
     arena.add_argument("--json", action="store_true", help="print one JSON object")

@@ -70,7 +70,8 @@ class Player:
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
         """Return the cards to pass (uniformly random here)."""
-        return sorted(self.rng_for(view).sample(sorted(view["hand"]), view["pass_count"]))
+        passable = sorted(c for c in view["hand"] if c not in view.get("pass_refusals", {}))
+        return sorted(self.rng_for(view).sample(passable, view["pass_count"]))
 
     def choose_play(self, view: dict[str, Any]) -> str:
         """Return the card to play (uniformly random among the legal cards here)."""

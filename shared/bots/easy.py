@@ -20,7 +20,7 @@ class EasyPlayer(Player):
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
         """Pass the highest-ranked cards, with an occasional random pick among them."""
         rng = self.rng_for(view)
-        hand = parse_mask(view["hand"])
+        hand = parse_mask(c for c in view["hand"] if c not in view.get("pass_refusals", {}))
         chosen = 0
         for _ in range(view["pass_count"]):
             rest = hand & ~chosen

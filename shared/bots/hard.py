@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUIT_MASKS, mask_names
+from ..scoring import chip_shares, is_over
 from ..sim import score_hand
 from .base import Player
 from .knowledge import Knowledge
@@ -73,6 +74,7 @@ class HardPlayer(Player):
         deadline = time.perf_counter() + self.max_ms / 1000.0
         trick = k.trick_bits()
         taken0 = list(k.taken)
+        doubled0 = k.doubled
         totals = [0.0] * len(cands)
         rand = rng.random
         greedy = k.counting_down
@@ -83,10 +85,20 @@ class HardPlayer(Player):
                 b = 1 << c
                 hs = list(hands)
                 hs[seat] ^= b
+                doubled = list(doubled0)
                 taken = rollout(
-                    rules, hs, list(taken0), k.leader, trick + [b], k.first_trick, k.hearts_broken, rand, greedy
+                    rules,
+                    hs,
+                    list(taken0),
+                    k.leader,
+                    trick + [b],
+                    k.first_trick,
+                    k.hearts_broken,
+                    rand,
+                    greedy,
+                    doubled=doubled,
                 )
-                totals[i] += value(score_hand(rules, taken, k.counting_down))
+                totals[i] += value(taken, doubled)
             if n >= 7 and time.perf_counter() > deadline:
                 break
         return totals
@@ -96,6 +108,7 @@ def candidates(k: Knowledge) -> list[int]:
     """Return one legal card per group of equal cards (same suit and points, nothing out or in the trick between)."""
     out: list[int] = []
     points = k.rules.card_points
+    special = k.rules.special_mask  # a doubling 9, the doubling Q♥, the cancelling Q♣: never "the same" card
     # cards still out, and the cards of the current trick, tell two of our cards apart
     gaps = k.unseen | sum(1 << c for _, c in k.trick)
     for s in range(4):
@@ -105,7 +118,8 @@ def candidates(k: Knowledge) -> list[int]:
             b = m & -m
             c = b.bit_length() - 1
             m ^= b
-            if prev >= 0 and points[prev] == points[c] and not (gaps >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
+            same = prev >= 0 and points[prev] == points[c] and not (special >> prev | special >> c) & 1
+            if same and not (gaps >> (prev + 1)) & ((1 << (c - prev - 1)) - 1):
                 prev = c
                 continue
             out.append(c)
@@ -113,29 +127,41 @@ def candidates(k: Knowledge) -> list[int]:
     return out
 
 
-def _valuer(k: Knowledge) -> Callable[[list[int]], float]:
-    """Return a function scoring one hand's outcome (score change per seat) for this seat, game in mind."""
+def _valuer(k: Knowledge) -> Callable[[list[int], list[int]], float]:
+    """Return a function valuing one hand's outcome (cards taken, cards of doubled tricks) for this seat.
+
+    The outcome is scored by the variant's own scoring (``score_hand``), so the doubling queen, the
+    cancelling Q♣, the doubling 9, team totals and the sun count as the game will count them; in a
+    chips game the worth is the chips this seat would take from the pot.
+    """
     rules, seat, totals = k.rules, k.seat, k.totals
-    others = [s for s in range(4) if s != seat]
+    down = k.counting_down
+    if rules.start_chips:
+        pot = k.pot
+
+        def chips(taken: list[int], doubled: list[int]) -> float:
+            """Return the chips this seat takes from the pot."""
+            return float(chip_shares(rules, taken, pot)[seat])
+
+        return chips
+    mine = rules.side_of(seat)
+    others = [s for s in range(4) if rules.side_of(s) != mine]
     rival = min(others, key=lambda s: totals[s])
     share = RIVAL_SHARE if totals[rival] < totals[seat] else 0.0  # only a rival ahead of us is worth feeding
-    down = k.counting_down
-    reach = rules.end == "reach"
-    end_score = rules.end_score
     exact = rules.exact_zero
-    near = max(totals) + rules.moon_total >= end_score if reach else down
+    reach = rules.end == "reach"
+    worst = max(rules.moon_total, rules.sun)
+    near = max(totals) + worst >= rules.end_score if reach else down
 
-    def value(scores: list[int]) -> float:
+    def value(taken: list[int], doubled: list[int]) -> float:
         """Return the worth of one outcome for this seat."""
+        scores = score_hand(rules, taken, down, doubled=doubled)
         u = -scores[seat] + share * scores[rival]
         if near:
             new = [totals[s] + scores[s] for s in range(4)]
             if exact and down:
                 new = [-t if t < 0 else t for t in new]
-            if reach:
-                over = max(new) >= end_score
-            else:
-                over = any(t == 0 for t in new) if exact else min(new) <= 0
+            over = is_over(rules, new, down)
             if over:
                 low = min(new)
                 if new[seat] == low:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, Mask, parse_card, parse_mask
 from ..rules import QS, Rules, make_rules
+from ..scoring import seat_points
 
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 SPADES_MASK = SUIT_MASKS[SPADES]
@@ -40,6 +41,8 @@ class Knowledge:
         "voids",
         "known",
         "taken",
+        "doubled",
+        "pot",
         "trick",
         "leader",
         "first_trick",
@@ -62,6 +65,7 @@ class Knowledge:
         self.sizes: list[int] = list(view["hand_sizes"])
         voids = [0, 0, 0, 0]
         taken = [0, 0, 0, 0]
+        doubled = [0, 0, 0, 0]
         played = 0
         tricks = view["tricks"] or []
         for t in tricks:
@@ -69,6 +73,8 @@ class Knowledge:
             m = _note_trick(cards, voids)
             played |= m
             taken[t["winner"]] |= m
+            if t.get("doubled"):
+                doubled[t["winner"]] |= m
         current = view.get("trick") or {"leader": view.get("turn"), "cards": []}
         trick = [(c["seat"], _CARD[c["card"]]) for c in current["cards"]]
         played |= _note_trick(trick, voids)
@@ -79,16 +85,20 @@ class Knowledge:
         self.played: Mask = played
         self.voids: list[Mask] = voids
         self.taken: list[Mask] = taken
+        self.doubled: list[Mask] = doubled
+        self.pot: int = view.get("pot") or 0
         known = [0, 0, 0, 0]
         passed = view.get("passed")
-        if passed and view.get("received") is not None and view.get("pass_to") is not None:
-            known[view["pass_to"]] = parse_mask(passed) & ~played
+        passed_to = view.get("passed_to")
+        if passed and view.get("received") is not None and passed_to is not None:
+            for name, to in zip(passed, passed_to, strict=True):
+                known[to] |= (1 << _CARD[name]) & ~played
         self.known: list[Mask] = known
         self.unseen: Mask = rules.deck & ~self.hand & ~played
 
     def points_taken(self) -> list[int]:
         """Return the points each seat has taken so far this hand (before any moon)."""
-        return [self.rules.points_of(t) for t in self.taken]
+        return seat_points(self.rules, self.taken, self.doubled)
 
     def trick_bits(self) -> list[Mask]:
         """Return the current trick as single-card bits in play order."""

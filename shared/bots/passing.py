@@ -23,33 +23,34 @@ def is_moon_hand(rules: Rules, hand: Mask) -> bool:
 
 
 def choose_pass(rules: Rules, hand: Mask, count: int) -> Mask:
-    """Return ``count`` cards to pass from ``hand`` following tips 1, 2, 3 and 8."""
+    """Return ``count`` cards to pass from ``hand`` following tips 1, 2, 3 and 8 (never a card the rules keep)."""
+    passable = hand & ~rules.no_pass
     if is_moon_hand(rules, hand):
-        return _lowest(rules, hand, count)
+        return _lowest(rules, passable, count)
     chosen = 0
     spades = hand & SUIT_MASKS[SPADES]
     low_spades = (spades & ((1 << QS) - 1)).bit_count()
     has_qs = hand >> QS & 1
     # tip 2: Q♠ goes when short in spades (one to three other low spades cannot hold her)
-    if has_qs and low_spades <= 2:
+    if has_qs and low_spades <= 2 and passable >> QS & 1:
         chosen |= 1 << QS
     # tip 1: A♠ and K♠ without enough low spades to protect them
     if low_spades <= 2 and not (has_qs and not chosen):
         for c in (AS, KS):
-            if hand >> c & 1 and chosen.bit_count() < count:
+            if passable >> c & 1 and chosen.bit_count() < count:
                 chosen |= 1 << c
     # tip 3: empty a short side suit when it fits in the remaining slots (highest cards first)
     room = count - chosen.bit_count()
     shorts = []
     for s in (CLUBS, DIAMONDS):
         m = hand & SUIT_MASKS[s]
-        if 0 < m.bit_count() <= room:
+        if 0 < m.bit_count() <= room and not m & rules.no_pass:
             shorts.append((m.bit_count(), -_top_rank(m), m))
     if shorts:
         shorts.sort()
         chosen |= shorts[0][2]
     # the rest: the most dangerous cards left
-    rest = hand & ~chosen
+    rest = passable & ~chosen
     ranked = sorted(mask_cards(rest), key=lambda c: _danger(c, hand, has_qs and not chosen >> QS & 1), reverse=True)
     for c in ranked[: count - chosen.bit_count()]:
         chosen |= 1 << c

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..cards import SUIT_MASKS, Mask
 from ..legal import legal_mask
 from ..rules import Rules
-from ..sim import HEARTS_MASK, NEXT, QS_BIT, SUIT_OF_BIT
+from ..sim import HEARTS_MASK, NEXT, QS_BIT, SUIT_OF_BIT, doubler_mask
 
 _SUITS = SUIT_MASKS
 _SPADES = SUIT_MASKS[2]
@@ -41,14 +41,20 @@ def rollout(
     rand: Callable[[], float],
     greedy: bool = False,
     whim: float = 0.08,
+    doubled: list[Mask] | None = None,
 ) -> list[Mask]:
     """Finish a hand with the rule-of-thumb policy; return the cards each seat took (``hands``/``taken`` change).
 
-    ``greedy`` plays for points (the Dutch second half); ``whim`` is the chance of a random legal card.
+    ``greedy`` plays for points (the Dutch second half); ``whim`` is the chance of a random legal card;
+    ``doubled`` collects the cards of each seat's doubled tricks (changed in place).
     """
     penalty = rules.penalty_mask
     no_points_first = first_trick and not rules.first_trick_points
     qs_breaks = rules.queen_breaks_hearts
+    strict = rules.queen_waits or rules.queen_must_go
+    nines = doubler_mask(rules)
+    if doubled is None:
+        doubled = [0, 0, 0, 0]
     suit_of = SUIT_OF_BIT
     nxt = NEXT
     seat = leader
@@ -105,11 +111,15 @@ def rollout(
         while done < 4:
             h = hands[seat]
             follow = h & suit
-            legal = follow or h
-            if no_points_first:
-                safe = legal & ~penalty
-                if safe:
-                    legal = safe
+            if strict:
+                broken = hearts_broken or bool(played & HEARTS_MASK) or bool(qs_breaks and played & QS_BIT)
+                legal = legal_mask(rules, h, (suit.bit_length() - 1) // 13, first_trick, broken, best.bit_length() - 1)
+            else:
+                legal = follow or h
+                if no_points_first:
+                    safe = legal & ~penalty
+                    if safe:
+                        legal = safe
             if not legal & (legal - 1):
                 b = legal
             elif rand() < whim:
@@ -160,6 +170,8 @@ def rollout(
         if played & HEARTS_MASK or (qs_breaks and played & QS_BIT):
             hearts_broken = True
         taken[winner] |= played
+        if played & suit & nines:
+            doubled[winner] |= played
         if played & penalty and shooter != winner:
             shooter = winner if shooter == -1 else -2
         seat = winner

@@ -48,3 +48,16 @@ def test_text_report_and_bad_players(capsys):
     assert "pts/hand" in text and "easy" in text
     assert main(["arena", "--players", "easy,easy,grandmaster,easy", "--hands", "4"]) == 2
     assert main(["arena", "--players", "easy,easy", "--hands", "4"]) == 2
+
+
+def test_the_arena_plays_a_variant_with_its_options_and_refuses_one_it_does_not_have(capsys):
+    """``--variant spot_hearts --option spot_form=2`` plays spot hearts form 2: Q♠ alone is 25 points."""
+    res = run_arena(["easy", "medium", "easy", "medium"], 8, seed=3, variant="spot_hearts", options={"spot_form": 2},
+                    keep_log=True)  # fmt: skip
+    assert res["variant"] == "spot_hearts" and res["options"] == {"spot_form": 2}
+    # form 2: hearts score their pips (2 + ... + 14 = 104) and Q♠ 25, so a hand hands out 129 (or a moon's worth)
+    assert all(sum(d["scores"]) in (129, 3 * 129) for d in res["log"]), [d["scores"] for d in res["log"]]
+    assert main(["arena", "--variant", "spot_hearts", "--option", "spot_form=2", "--hands", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"spot_form": 2}
+    assert main(["arena", "--variant", "chips", "--option", "spot_form=2", "--hands", "4"]) == 2
+    assert "spot_form" in capsys.readouterr().err

@@ -17,6 +17,20 @@ VARIANTS = [
     {"variant": "dutch", "turn_score": 25},
     {"variant": "dutch", "turn_score": 25, "passing": "left", "dutch_end": "exactly_zero", "queen_value": 13},
     {"variant": "dutch", "turn_score": 25, "jack_of_clubs": 0, "moon": "others", "jack_of_diamonds": -10},
+    # the variants of seed 003, with the gentleman's rules and the passing forms where they make sense
+    {"variant": "omnibus", "end_score": 50, "bonus_card": "ten", "gentleman_3": True},
+    {"variant": "spot_hearts", "end_score": 60, "spot_form": 1, "passing": "scatter"},
+    {"variant": "spot_hearts", "end_score": 150, "spot_form": 2, "gentleman_4": True},
+    {"variant": "spot_hearts", "end_score": 150, "spot_form": 3, "passing": "left_right"},
+    {"variant": "hooligan", "end_score": 50, "passing": "achterhoeks", "gentleman_3": True, "gentleman_4": True},
+    {"variant": "black_maria", "end_score": 50, "gentleman_4": True},
+    {"variant": "parker_brothers", "end_score": 80, "moon": "choose"},
+    {"variant": "belgian", "end_score": 50, "gentleman_3": True},
+    {"variant": "achterhoeks", "end_score": 50},
+    {"variant": "achterhoeks", "end_score": 50, "passing": "scatter", "doubling_nine": False, "gentleman_4": True},
+    {"variant": "achterhoeks_bar", "end_score": 30},
+    {"variant": "chips", "hand_limit": 6, "start_chips": 8, "ante": 2},
+    {"variant": "dutch52", "turn_score": 25, "passing": "left_right", "gentleman_3": True, "gentleman_4": True},
 ]
 
 

@@ -64,7 +64,7 @@ def random_step(game: Game, rng: random.Random) -> None:
     """Take one random legal action for a seat the game waits for."""
     if game.phase == PASSING:
         seat = rng.choice(game.to_act())
-        cards = rng.sample(mask_names(game.hands[seat]), game.rules.pass_count)
+        cards = rng.sample(mask_names(game.hands[seat] & ~game.rules.no_pass), len(game.pass_targets))
         game.pass_cards(seat, parse_mask(cards))
     elif game.phase == PLAYING:
         seat = game.turn

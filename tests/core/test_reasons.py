@@ -18,6 +18,10 @@ PARAMS = {
     "bad_moon_choice": {"choices": "others, self"},
     "bad_event": {"detail": "unknown type 'x'"},
     "bad_deal": {"detail": "four hands are needed"},
+    "queen_waits": {},
+    "queen_must_go": {"high": "AS"},
+    "queen_must_go_void": {"suit": 1},
+    "may_not_pass": {"card": "2C"},
 }
 
 

@@ -30,6 +30,21 @@ def _card_names_in(data) -> set[str]:
     return found
 
 
+def _named(view: dict) -> set[str]:
+    """The card names in a view, leaving out the rules' scoring table (names cards only as keys, of the rules)."""
+    assert not _card_values_in(view["scoring"])
+    return _card_names_in({k: v for k, v in view.items() if k != "scoring"})
+
+
+def _card_values_in(data) -> set[str]:
+    """Every string value (not key) in a JSON structure that is a card name: what a scan of messages sees."""
+    if isinstance(data, dict):
+        return set().union(*map(_card_values_in, data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*map(_card_values_in, data)) if data else set()
+    return {data} if isinstance(data, str) and data in CARDS else set()
+
+
 def _may_know(game: Game, seat: int) -> set[str]:
     """Own hand, own pass, what was received, and every card played so far."""
     known = game.hands[seat] | (game.passes[seat] or 0) | game.received[seat]
@@ -51,7 +66,7 @@ def test_a_view_never_names_a_card_its_seat_may_not_know(options):
         while game.phase in ("passing", "playing", "moon_choice"):
             for seat in range(4):
                 view = view_for(game, seat)
-                assert _card_names_in(view) <= _may_know(game, seat)
+                assert _named(view) <= _may_know(game, seat)
                 assert json.loads(json.dumps(view)) == view
             random_step(game, rng)
         if game.phase == "game_over":
@@ -113,3 +128,18 @@ def test_after_the_hand_the_view_shows_the_tricks_scores_and_no_trick_in_play():
     assert view["game_over"] and view["winners"] == [0] and view["totals"] == [0, 26, 26, 26]
     assert view["points_taken"] == [26, 0, 0, 0]
     assert {t["winner"] for t in view["tricks"]} == {0}
+
+
+def test_the_view_carries_the_variants_scoring_teams_and_chips_for_the_rules_page_and_score_table():
+    pb = view_for(Game(make_rules({"variant": "parker_brothers"})), 0)
+    assert pb["scoring"]["card_points"]["QS"] == 26 and pb["scoring"]["card_points"]["QD"] == -10
+    assert pb["scoring"]["card_roles"] == {"QH": ["heart_doubler"], "QC": ["canceller"], "QS": ["cancelled"]}
+    assert pb["teams"] is None and pb["chips"] is None and pb["pot"] is None and pb["toppers"] == []
+    ah = view_for(Game(make_rules({"variant": "achterhoeks"})), 1)
+    assert ah["teams"] == [0, 1, 0, 1] and ah["scoring"]["trick_doubler"] == "9" and ah["scoring"]["sun"] == 52
+    game = Game(make_rules({"variant": "chips"}))
+    game.deal_seeded(1)
+    chips = view_for(game, 2)
+    assert chips["chips"] == [19, 19, 19, 19] and chips["pot"] == 4 and chips["scoring"]["moon"] == "none"
+    assert view_for(game, 0)["scoring"] is chips["scoring"]  # one shared copy: the server's diff sees no change
+    assert set(chips) - {"scoring"} >= {"teams", "chips", "pot", "toppers", "losers", "pass_targets"}

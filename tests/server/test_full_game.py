@@ -35,7 +35,8 @@ async def play_out(p, max_messages: int = 5000) -> dict:
         view = t["view"]
         if view and view["seat"] in view["to_act"]:
             if view["phase"] == "passing":
-                await act(p, "pass", "passed", cards=sorted(view["hand"])[: view["pass_count"]])
+                may = [c for c in sorted(view["hand"]) if c not in (view.get("pass_refusals") or {})]
+                await act(p, "pass", "passed", cards=may[: view["pass_count"]])
             elif view["phase"] == "playing":
                 await act(p, "play", "play", card=view["legal"][0])
             elif view["phase"] == "moon_choice":

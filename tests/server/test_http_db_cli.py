@@ -112,17 +112,18 @@ class TestCodes:
 class TestMigrations:
     async def test_migrations_are_recorded_and_wal_is_on(self, tmp_path):
         db = await Database.open(str(tmp_path / "a.db"))
-        assert await db.schema_version() == 2
+        assert await db.schema_version() == 3
         await db.close()
         con = sqlite3.connect(tmp_path / "a.db")
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [
             (1, "initial"),
             (2, "table_log"),
+            (3, "toppers"),
         ]
         con.close()
         db = await Database.open(str(tmp_path / "a.db"))  # a second start applies nothing twice
-        assert await db.schema_version() == 2
+        assert await db.schema_version() == 3
         await db.close()
 
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path):

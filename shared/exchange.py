@@ -1,0 +1,83 @@
+"""Passing cards before play: checking a seat's choice and exchanging the cards of every passing form.
+
+A seat lists its cards in order; the i-th card goes to offset ``targets[i]`` (``Rules.pass_targets``).
+In the ``pot`` form every seat's cards go to the middle, are shuffled by SHA-256 of the hand's deal
+(so a replay folds to the same hands, and no player can foresee the order) and dealt back.
+
+>>> from shared.rules import make_rules
+>>> rules = make_rules({"passing": "scatter"})
+>>> rules.pass_targets(3)
+(1, 3, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import CARD_NAMES, Mask, mask_cards, mask_names
+from .deal import keyed_shuffle
+from .reasons import IllegalAction
+from .rules import Rules
+
+
+def chosen_cards(rules: Rules, hand: Mask, seat: int, targets: Sequence[int], cards: Mask | Iterable[int]) -> list[int]:
+    """Return the cards a seat passes, in its order (sorted when they all go one way); raise IllegalAction if not."""
+    order = list(mask_cards(cards)) if type(cards) is int and cards >= 0 else _list_strict(cards)
+    mask = sum(1 << c for c in order) if order is not None else -1
+    if order is None or len(order) != len(targets) or mask & ~hand:
+        raise IllegalAction("bad_pass", seat, count=len(targets))
+    kept = mask & rules.no_pass
+    if kept:
+        raise IllegalAction("may_not_pass", seat, card=CARD_NAMES[(kept & -kept).bit_length() - 1])
+    return order if len(set(targets)) > 1 else sorted(order)
+
+
+def event_cards(targets: Sequence[int], order: list[int]) -> list[str]:
+    """Return the card names of a pass event: in the seat's order when it matters, else sorted."""
+    if len(set(targets)) > 1:
+        return [CARD_NAMES[c] for c in order]
+    return mask_names(sum(1 << c for c in order))
+
+
+def exchange(
+    targets: Sequence[int], orders: Sequence[list[int]], hands: list[Mask], key: str
+) -> tuple[list[Mask], list[list[Mask]]]:
+    """Move the passed cards (``hands`` changes in place); return what each seat received and from whom.
+
+    The second value is ``sent[s][to]``: the cards seat ``s`` gave seat ``to`` (all zero in a pot).
+    ``key`` names the hand (its deal), for the pot's shuffle.
+    """
+    received = [0, 0, 0, 0]
+    sent = [[0, 0, 0, 0] for _ in range(4)]
+    for s in range(4):
+        for c in orders[s]:
+            hands[s] &= ~(1 << c)
+    if all(t == 0 for t in targets):  # the pot
+        pot = sorted(c for o in orders for c in o)
+        keyed_shuffle(pot, key)
+        n = len(targets)
+        for s in range(4):
+            for c in pot[s * n : (s + 1) * n]:
+                received[s] |= 1 << c
+    else:
+        for s in range(4):
+            for c, off in zip(orders[s], targets, strict=True):
+                to = (s + off) % 4
+                received[to] |= 1 << c
+                sent[s][to] |= 1 << c
+    for s in range(4):
+        hands[s] |= received[s]
+    return received, sent
+
+
+def _list_strict(cards: Iterable[int]) -> list[int] | None:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        return None
+    out: list[int] = []
+    seen = 0
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 52 or seen >> c & 1:
+            return None
+        seen |= 1 << c
+        out.append(c)
+    return out

@@ -1,0 +1,43 @@
+"""A trick: who led it, the cards in play order, its winner, and whether a 9 doubled it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_NAMES
+
+
+class Trick:
+    """A trick: who led it, the cards in play order from the leader, and (once full) the winner."""
+
+    __slots__ = ("leader", "cards", "winner", "doubled", "_json")
+
+    def __init__(self, leader: int) -> None:
+        self.leader = leader
+        self.cards: list[int] = []
+        self.winner = -1
+        self.doubled = False  # a 9 of the led suit doubled this trick (where that rule is on)
+        self._json: dict[str, Any] | None = None
+
+    def best(self) -> int:
+        """Return the highest card of the led suit played so far, or -1 for an empty trick."""
+        cards = self.cards
+        if not cards:
+            return -1
+        suit = cards[0] // 13
+        return max(c for c in cards if c // 13 == suit)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the trick as plain data: leader, ``[{"seat", "card"}]``, winner (and ``doubled`` when it was)."""
+        if self._json is not None:
+            return self._json
+        data = {
+            "leader": self.leader,
+            "cards": [{"seat": (self.leader + i) % 4, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)],
+            "winner": self.winner if self.winner >= 0 else None,
+        }
+        if self.doubled:
+            data["doubled"] = True
+        if self.winner >= 0:
+            self._json = data  # a won trick never changes: every view shares one copy
+        return data
