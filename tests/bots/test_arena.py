@@ -57,7 +57,8 @@ def test_the_arena_plays_a_variant_with_its_options_and_refuses_one_it_does_not_
     assert res["variant"] == "spot_hearts" and res["options"] == {"spot_form": 2}
     # form 2: hearts score their pips (2 + ... + 14 = 104) and Q♠ 25, so a hand hands out 129 (or a moon's worth)
     assert all(sum(d["scores"]) in (129, 3 * 129) for d in res["log"]), [d["scores"] for d in res["log"]]
-    assert main(["arena", "--variant", "spot_hearts", "--option", "spot_form=2", "--hands", "4", "--json"]) == 0
+    quick = ["--players", "easy,medium,easy,medium", "--hands", "4"]
+    assert main(["arena", "--variant", "spot_hearts", "--option", "spot_form=2", *quick, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["options"] == {"spot_form": 2}
-    assert main(["arena", "--variant", "chips", "--option", "spot_form=2", "--hands", "4"]) == 2
+    assert main(["arena", "--variant", "chips", "--option", "spot_form=2", *quick]) == 2
     assert "spot_form" in capsys.readouterr().err
