@@ -1,6 +1,7 @@
 // Events: DOM to intents. One listener per area, reading data-* attributes.
+import { t } from "./i18n.js";
 import { toggleSelected, refusalText, momentKey } from "./update.js";
-import { VARIANT_OPTIONS } from "./render/start.js";
+import { formFields, syncOptionFields } from "./render/start.js";
 
 // A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.
 const DOUBLE_TAP_MS = 500;
@@ -56,7 +57,7 @@ export function bindEvents({ state, app }) {
       case "card":
         return cardClicked(target.dataset.card, target);
       case "pass":
-        return move({ type: "pass", cards: [...state.selected] });
+        return move({ type: "pass", cards: state.selected.filter(Boolean) });
       case "hint":
         return app.send({ type: "hint" });
       case "moon":
@@ -102,9 +103,9 @@ export function bindEvents({ state, app }) {
 
   screen.addEventListener("change", (event) => {
     const target = event.target;
-    if (target.dataset.change === "variant") {
-      for (const set of screen.querySelectorAll(".variant-options")) set.hidden = set.dataset.variant !== target.value;
-    } else if (target.id === "name" && target.value.trim()) {
+    // the chosen variant's options; gentleman's rule 4 only while cards are passed
+    if (target.closest("form[data-form=create]")) syncOptionFields(screen);
+    if (target.id === "name" && target.value.trim()) {
       app.setName(target.value.trim());
     } else if (target.id === "level") {
       app.setPref("level", target.value);
@@ -140,7 +141,11 @@ export function bindEvents({ state, app }) {
     const action = target.dataset.action;
     if (action === "open") {
       state.scoresAt = 0; // asked for: no need to wait for the last trick
+      state.rulesAt = null;
       app.openOverlay(target.dataset.overlay);
+    } else if (action === "rules_at") {
+      state.rulesAt = target.dataset.section; // the rules open at this variant's section
+      app.openOverlay("rules");
     }
     else if (action === "lang") app.setPref("lang", target.dataset.lang);
     else if (action === "leave") app.leave();
@@ -176,9 +181,10 @@ export function bindEvents({ state, app }) {
     const view = state.table && state.table.view;
     if (!view || state.inFlight) return;
     state.focusCard = card;
-    if (view.phase === "passing" && !view.passed) {
-      toggleSelected(state, card);
-      state.notice = null;
+    if (view.phase === "passing" && !view.passed && !(view.pass_refusals && view.pass_refusals[card])) {
+      const changed = toggleSelected(state, card);
+      // every place taken: say how to change a choice (a card in its place goes only where that place goes)
+      state.notice = changed ? null : { text: t("pass_full", { n: view.pass_count }), kind: "info", moment: momentKey(state.table) };
       app.request();
       return;
     }
@@ -213,9 +219,9 @@ export function readDeal(form) {
 /** The options of the chosen variant from the create form, typed as shared/rules.py wants them. */
 export function readOptions(form, variant) {
   const options = { variant };
-  for (const [option, kind] of VARIANT_OPTIONS[variant]) {
+  for (const [option, kind] of formFields(variant)) {
     const input = form.elements[`${variant}.${option}`];
-    if (kind === "bool") options[option] = input.checked;
+    if (kind === "bool") options[option] = input.checked && !input.disabled;
     else if (typeof kind === "string") options[option] = Number(input.value);
     else options[option] = typeof kind[0] === "number" ? Number(input.value) : input.value;
   }

@@ -1,7 +1,7 @@
 // Replays as plain data: where a hand stands after a number of steps, and how steps move.
 // A hand's steps: 0 = the cards as dealt; with passing, 1 = after the exchange; then one step per card played.
 
-// Where each seat passes to: as shared/rules.py's PASS_OFFSETS.
+// Where each seat passes to: as shared/rules.py's PASS_OFFSETS (replays from before pass_targets was sent).
 const PASS_OFFSETS = { hold: 0, left: 1, across: 2, right: 3 };
 
 /** Whether cards were passed in this hand of a replay. */
@@ -27,10 +27,40 @@ function trickEnds(hand) {
   return ends;
 }
 
-/** Who a seat passes to in this hand (null without passing). */
+/** Who a seat passes to in this hand when all its cards go one way (null without passing, or when they go several ways). */
 export function passTarget(hand, seat) {
+  const targets = passOffsets(hand);
+  if (!targets.length || new Set(targets).size > 1 || targets[0] === 0) return null;
+  return (seat + targets[0]) % 4;
+}
+
+/** The offset each passed card goes to, in the order a seat listed them (0: into the pot). */
+function passOffsets(hand) {
+  if (hand.pass_targets) return hand.pass_targets;
   const offset = PASS_OFFSETS[hand.pass_direction] || 0;
-  return offset ? (seat + offset) % 4 : null;
+  return offset ? [offset, offset, offset] : [];
+}
+
+/** Whether this hand's cards went into a pot, to be shuffled and dealt back. */
+export function isPot(hand) {
+  const targets = passOffsets(hand);
+  return targets.length > 0 && targets.every((o) => o === 0);
+}
+
+/** Where each card a seat passed went: [{card, to}] in the seat's order (to is null for the pot). */
+export function passedCards(hand, seat) {
+  const targets = passOffsets(hand);
+  return (hand.passes[seat] || []).map((card, i) => ({ card, to: targets[i] ? (seat + targets[i]) % 4 : null }));
+}
+
+/** What each seat received in the exchange: as the server says, else worked out from the passes. */
+function receivedCards(hand) {
+  if (hand.received) return hand.received;
+  const received = [[], [], [], []];
+  for (let seat = 0; seat < 4; seat++) {
+    for (const { card, to } of passedCards(hand, seat)) if (to !== null) received[to].push(card);
+  }
+  return received;
 }
 
 /**
@@ -43,13 +73,13 @@ export function snapshot(hand, step) {
   const received = [[], [], [], []];
   const exchanged = hasPasses(hand) && step >= 1;
   if (exchanged) {
+    const got = receivedCards(hand);
     hand.passes.forEach((cards, seat) => {
-      const to = passTarget(hand, seat);
-      for (const card of cards || []) {
-        holds[seat].splice(holds[seat].indexOf(card), 1);
-        holds[to].push(card);
-        received[to].push(card);
-      }
+      for (const card of cards || []) holds[seat].splice(holds[seat].indexOf(card), 1);
+    });
+    got.forEach((cards, seat) => {
+      holds[seat].push(...cards);
+      received[seat].push(...cards);
     });
   }
   let left = Math.max(0, step - first);

@@ -15,6 +15,7 @@ export function createState(prefs) {
     hintKey: null, // the moment the hint belongs to
     notice: null, // {text, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
+    rulesAt: null, // the variant whose rules section the rules dialog opened at (from the new-table form)
     stats: null, // stats from the server, or "error"
     inFlight: false, // a move was sent and the server has not answered yet: taps wait
     playedAt: 0, // when we last sent a card (a tap right after it is a double tap)

@@ -1,8 +1,10 @@
 // State changes: what each server message and each local choice does to the state.
 import { t, language } from "./i18n.js";
+import { shortName } from "./cards.js";
 import { foldUpdate } from "./fold.js";
 import { saveSession, forgetSession, savePlayerToken } from "./session.js";
 import { watchingTable, seatedNow, leftReason, leftNews } from "./seating.js";
+import { passForm, toggleSlot } from "./passing.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
@@ -35,7 +37,7 @@ export function applyMessage(state, msg, now = Date.now()) {
     case "hint":
       state.hint = msg.cards || [];
       state.hintKey = momentKey(state.table);
-      state.notice = { text: t("hint_play"), kind: "info", moment: state.hintKey };
+      state.notice = { text: hintText(state), kind: "info", moment: state.hintKey };
       return;
     case "left":
       leftTable(state);
@@ -171,9 +173,27 @@ function tellNews(state, msg, before) {
   state.said = said.slice(-SAID_KEEP);
 }
 
-/** Choose or unchoose a card to pass; never more than the pass count. */
+/** The hint's note; for a pass whose cards go several ways, the order the hinted cards go in ("1st 5♣, 2nd …"). */
+function hintText(state) {
+  const view = state.table && state.table.view;
+  if (passForm(view) !== "several" || state.hint.length !== view.pass_count) return t("hint_play");
+  const ordinals = t("ordinals");
+  const cards = state.hint.map((card, i) => `${ordinals[i]} ${shortName(card)}`).join(", ");
+  return t("hint_pass_order", { cards });
+}
+
+/**
+ * Choose or unchoose a card to pass; never more than the pass count. When each card goes its own way
+ * the cards keep their places; returns false when every place is taken (nothing changed).
+ */
 export function toggleSelected(state, card) {
-  const count = state.table.view.pass_count;
+  const view = state.table.view;
+  const count = view.pass_count;
+  if (passForm(view) === "several") {
+    const places = toggleSlot(state.selected, card, count);
+    if (places) state.selected = places;
+    return Boolean(places);
+  }
   const i = state.selected.indexOf(card);
   if (i >= 0) state.selected.splice(i, 1);
   else if (state.selected.length < count) state.selected.push(card);
@@ -181,12 +201,14 @@ export function toggleSelected(state, card) {
     state.selected.shift();
     state.selected.push(card);
   }
+  return true;
 }
 
 /** The refusal reason the server sent for a dimmed card, in the current language. */
 export function refusalText(view, card) {
-  // a reason for this card (on your turn), or the one reason for the whole hand (not your turn)
-  const reason = (view.refusals && view.refusals[card]) || (view.hand.includes(card) ? view.refusal : null);
+  // a card that may not be passed; a reason for this card (on your turn); or the one reason for the whole hand
+  const passing = view.phase === "passing" && view.pass_refusals ? view.pass_refusals[card] : null;
+  const reason = passing || (view.refusals && view.refusals[card]) || (view.hand.includes(card) ? view.refusal : null);
   if (!reason) return null;
   return `${t("refusal_prefix")} ${reason[language()] || reason.en}`;
 }

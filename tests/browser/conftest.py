@@ -226,21 +226,32 @@ NEXT_MOVE = """() => {
 }"""
 
 
-def play_until_game_over(page: Page, hands: int = 20) -> dict:
-    """Play this page's seat until game over like a player would (pass the first three cards, play the
-    first card that stands up, press Next hand in the score table); return the final view."""
+def pass_cards(page: Page) -> list[str]:
+    """Choose the first ``pass_count`` cards of the hand that may be passed (not in ``pass_refusals``), in
+    hand order, and pass them; return them in the order chosen (the order the places of a pass go in)."""
+    v = view(page)
+    refused = v.get("pass_refusals") or {}
+    cards = [c for c in hand_cards(page) if c not in refused][: v["pass_count"]]
+    for card in cards:
+        click_card(page, card)
+    page.click("[data-action=pass]")
+    page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
+    return cards
+
+
+def play_until_game_over(page: Page, hands: int = 20, stop: Callable[[dict], bool] | None = None) -> dict:
+    """Play this page's seat until game over like a player would (pass the first cards that may be passed,
+    play the first card that stands up, press Next hand in the score table); return the final view.
+    ``stop``, when given, ends the play earlier: at the first moment the page must act and ``stop(view)`` holds."""
     for _ in range(hands * 20):
         move = page.wait_for_function(NEXT_MOVE).json_value()
-        if move == "over":
+        if move == "over" or (stop and stop(view(page))):
             return view(page)
         if move != "ready" and page.locator(".dialog").count():
             page.keyboard.press("Escape")  # the score table of the hand before
             page.wait_for_selector(".dialog", state="detached")
         if move == "pass":
-            for card in hand_cards(page)[:3]:
-                click_card(page, card)
-            page.click("[data-action=pass]")
-            page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
+            pass_cards(page)
         elif move == "play":
             play_one_legal(page)
         else:

@@ -40,7 +40,11 @@ def join_by_code(page: Page, code: str) -> None:
 def page_names_cards(page: Page, cards: list[str]) -> set[str]:
     """The cards of ``cards`` that this page's DOM or state names anywhere."""
     html = page.content()
-    state = page.evaluate("() => JSON.stringify(window.hartenjagen.state.table)")
+    # the view's scoring table names the cards that score as its keys: rules, the same for everyone, not a hand
+    state = page.evaluate(
+        "() => { const t = window.hartenjagen.state.table;"
+        " return JSON.stringify(t && t.view ? {...t, view: {...t.view, scoring: null}} : t); }"
+    )
     return {c for c in cards if f'"{c}"' in html or f'data-card="{c}"' in html or f'"{c}"' in state}
 
 

@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName } from "../cards.js";
-import { seatName, takerText } from "./seats.js";
+import { seatName, takerText, variantName } from "./seats.js";
 
 /** The most recent complete trick of this hand: who played what, and who took it. Any tap closes it. */
 export function lastTrickHtml(state) {
@@ -46,7 +46,7 @@ export function gamesHtml(state) {
   const items = games.map((g) => {
     const seats = [...(g.seats || [])].sort((a, b) => a.seat - b.seat).map((s) =>
       `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || t("seat_names")[s.seat])} ${esc(s.final_total)}${s.won ? " ★" : ""}</span>`).join("");
-    const facts = [when(g.finished_at), ["classic", "dutch"].includes(g.variant) ? t(`variant_${g.variant}`) : g.variant, t("games_hands", { n: g.hands })];
+    const facts = [when(g.finished_at), variantName(g.variant), t("games_hands", { n: g.hands })];
     if (g.deal !== null && g.deal !== undefined) facts.push(t("deal_no", { n: g.deal }));
     return `<li class="game" data-game="${esc(g.id)}"><div class="g-facts">${esc(facts.filter(Boolean).join(" · "))}</div>` +
       `<div class="g-seats">${seats}</div>` +

@@ -1,11 +1,11 @@
 // Render: state to DOM, at most once per animation frame, touching only areas that changed.
 import { patch, reset } from "./dom.js";
 import { headerHtml, connHtml } from "./header.js";
-import { startHtml } from "./start.js";
+import { startHtml, syncOptionFields } from "./start.js";
 import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
 import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
-import { overlayHtml } from "./panels.js";
+import { overlayHtml, showRulesSection } from "./panels.js";
 import { position } from "./seats.js";
 import { replayHtml } from "./replay.js";
 import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
@@ -67,6 +67,8 @@ export function createRenderer(state, root) {
     if (dialog && !dialogKind) opener = { key: hadKey, hand };
     const hadFocus = el.overlay.contains(document.activeElement);
     if (patch(el.overlay, overlayHtml(state, dialog)) && dialog && !hadFocus) focusDialog(el.overlay);
+    // the rules opened from a variant's summary: at that variant's section
+    if (dialog === "rules" && !dialogKind && state.rulesAt) showRulesSection(state.rulesAt);
     const moved = (kind !== wasKind && wasKind !== null) || (dialogKind && !dialog);
     // back to what opened a dialog, unless a new hand was dealt meanwhile (the hand comes first then)
     const back = !dialog && opener && opener.hand === hand ? opener.key : null;
@@ -123,8 +125,7 @@ export function createRenderer(state, root) {
       if (e.type === "checkbox") e.checked = value;
       else e.value = value;
     }
-    const variant = container.querySelector("#variant");
-    if (variant) for (const set of container.querySelectorAll(".variant-options")) set.hidden = set.dataset.variant !== variant.value;
+    syncOptionFields(container);
     const again = focused ? container.querySelector(`#${CSS.escape(focused)}`) : null;
     if (again) {
       again.focus();

@@ -2,11 +2,22 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 
-/** The table's rules in one line: game, when it ends, how strong the computer players are. */
+/** The game and when it ends, in words: "Omnibus Hearts, game ends at 100 points" (from the table's options). */
+export function variantLine(options) {
+  const variant = options.variant || "classic";
+  const name = t(`variant_${variant}`);
+  if (options.start_chips !== undefined) {
+    const chips = t("invite_rules_chips", { variant: name, n: options.start_chips, ante: options.ante });
+    return `${chips}, ${options.hand_limit ? t("invite_rules_hands", { n: options.hand_limit }) : t("invite_rules_all_chips")}`;
+  }
+  if (options.turn_score !== undefined) return t("invite_rules_dutch", { variant: name, n: options.turn_score });
+  const key = variant === "achterhoeks_bar" ? "invite_rules_over" : "invite_rules_classic";
+  return t(key, { variant: name, n: options.end_score ?? 100 });
+}
+
+/** The table's rules in one line: game, when it ends, passing, how strong the computer players are. */
 export function rulesLine(options, level) {
-  const variant = options.variant === "dutch" ? "dutch" : "classic";
-  const n = variant === "dutch" ? options.turn_score : options.end_score;
-  const parts = [t(`invite_rules_${variant}`, { variant: t(`variant_${variant}`), n })];
+  const parts = [variantLine(options)];
   if (options.passing) parts.push(t(`passing_${options.passing}`));
   if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_bots", { level: t(`level_${level}`) }));
   return parts.join(" · ");

@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatsFromMe, position } from "./seats.js";
 import { watchCount } from "./watch.js";
+import { rulesLine } from "./invite.js";
 
 function badges(table, s) {
   const out = [];
@@ -81,6 +82,7 @@ export function lobbyHtml(state) {
   </div>`;
   return `<section class="lobby">
   <h2>${esc(t(table.daily ? "daily_title" : "waiting_title"))}</h2>
+  <p class="muted lobby-rules">${esc(rulesLine(table.options || {}))}</p>
   ${top}
   ${notice}
   <ul class="seats">${seats}</ul>

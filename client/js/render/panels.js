@@ -7,9 +7,48 @@ import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
 import { leaveHtml } from "./invite.js";
 import { watchCount } from "./watch.js";
 
-function rulesHtml() {
-  return t("rules").map((s) => `<h3>${esc(s.h)}</h3>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}`).join("");
+// The rules page: a list of links to its sections, then one <details> per section. These are open at first;
+// the other variants and options stay closed until asked for, so a phone user finds their game quickly.
+const RULES_OPEN = new Set(["seats", "classic", "dutch", "playing"]);
+
+/** A rules section's heading: its own, or the display name of the variant it is about. */
+function ruleHeading(section) {
+  return section.h ?? t(`variant_${section.id}`);
 }
+
+function rulesHtml(state) {
+  const sections = t("rules");
+  const links = sections.map((s) => `<li><a href="#rules-${s.id}" data-rules-link>${esc(ruleHeading(s))}</a></li>`).join("");
+  const toc = `<nav class="rules-toc" aria-labelledby="rules-contents"><h3 id="rules-contents">${esc(t("rules_contents"))}</h3><ul>${links}</ul></nav>`;
+  const open = (id) => RULES_OPEN.has(id) || id === state.rulesAt;
+  return toc + sections.map((s) => `<details class="rules-section" id="rules-${s.id}" data-rules="${s.id}"${open(s.id) ? " open" : ""}>` +
+    `<summary><h3>${esc(ruleHeading(s))}</h3></summary>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}</details>`).join("");
+}
+
+/** Open a section of the rules, scroll it to the top of its dialog and give it the focus; false when it is not there. */
+export function showRulesSection(id) {
+  const section = document.getElementById(`rules-${id}`);
+  if (!section) return false;
+  section.open = true;
+  const dialog = section.closest(".dialog");
+  if (dialog) {
+    const header = dialog.querySelector("header");
+    const top = header ? header.getBoundingClientRect().bottom : dialog.getBoundingClientRect().top;
+    dialog.scrollTop += section.getBoundingClientRect().top - top - 8;
+  }
+  section.querySelector("summary").focus({ preventScroll: true });
+  return true;
+}
+
+/** A link of the rules' contents opens its section, scrolls it to the top of the dialog and gives it the focus. */
+function followRulesLink(event) {
+  const link = event.target instanceof Element ? event.target.closest("a[data-rules-link]") : null;
+  if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  // no #fragment in the address: the page's own addresses stay as they are
+  if (showRulesSection(link.getAttribute("href").slice("#rules-".length))) event.preventDefault();
+}
+
+if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
 function statsHtml(state) {
   return `${statsBody(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
@@ -25,8 +64,12 @@ function statsBody(state) {
     ? `<p class="notice info" role="status" data-stats-offline="${s.offlineAt}">${esc(t("stats_offline", { when: whenText(s.offlineAt) }))}</p>` : "";
   return `${offline}${none}<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
     `${row("stats_win_pct", s.games_played ? `${s.win_pct}%` : null)}${row("stats_lowest", s.lowest_score)}` +
-    `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}</dl>`;
+    `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}` +
+    `${TOPPERS.filter((k) => s.toppers && s.toppers[k]).map((k) => row(`topper_${k}`, s.toppers[k])).join("")}</dl>`;
 }
+
+// Seed 003's achievements at game end, as the server counts them; only those earned are listed.
+export const TOPPERS = ["double_game", "triple_game", "nil_game", "double_nil", "triple_nil", "absolute_topper"];
 
 /** A moment (ms) as date and time in the page's language. */
 function whenText(ms) {

@@ -3,7 +3,8 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName, shortName, sortHand } from "../cards.js";
 import { position } from "./seats.js";
-import { snapshot, stepRange, passTarget, hasPasses, canStep } from "../replay.js";
+import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards } from "../replay.js";
+import { rulesLine } from "./invite.js";
 
 function seatLabel(data, seat) {
   const s = data.seats.find((x) => x.seat === seat) || {};
@@ -50,12 +51,37 @@ function centerHtml(data, hand, snap, step) {
     `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}</div>`;
 }
 
+/** One seat's pass: "Anna to Bram: 5♣ 9♦ 3♠", "Anna: 5♣ → Bram, 9♦ → Carla, …" or "Anna into the pot: …". */
+function passLine(data, hand, seat) {
+  const from = seatLabel(data, seat);
+  const cards = passedCards(hand, seat);
+  const to = passTarget(hand, seat);
+  if (to !== null) return t("replay_pass_line", { from, to: seatLabel(data, to), cards: cards.map((c) => shortName(c.card)).join(" ") });
+  if (isPot(hand)) return t("replay_pot_line", { from, cards: cards.map((c) => shortName(c.card)).join(" ") });
+  return t("replay_pass_each", { from, cards: cards.map((c) => `${shortName(c.card)} → ${seatLabel(data, c.to)}`).join(", ") });
+}
+
+/** What each seat got back from the pot. */
+function potBackLines(data, hand) {
+  if (!isPot(hand) || !hand.received) return "";
+  return hand.received.map((cards, seat) => `<li>${esc(t("replay_pot_back", {
+    name: seatLabel(data, seat), cards: sortHand(cards).map(shortName).join(" "),
+  }))}</li>`).join("");
+}
+
 function passesHtml(data, hand) {
   if (!hasPasses(hand)) return `<p class="muted">${esc(t("replay_no_pass"))}</p>`;
-  const lines = hand.passes.map((cards, seat) => `<li>${esc(t("replay_pass_line", {
-    from: seatLabel(data, seat), to: seatLabel(data, passTarget(hand, seat)), cards: (cards || []).map(shortName).join(" "),
-  }))}</li>`).join("");
-  return `<p class="muted">${esc(t(`replay_passed_${hand.pass_direction}`))}</p><ul class="rp-pass-list">${lines}</ul>`;
+  const lines = [0, 1, 2, 3].map((seat) => `<li>${esc(passLine(data, hand, seat))}</li>`).join("");
+  return `<p class="muted">${esc(t(`replay_passed_${hand.pass_direction}`))}</p><ul class="rp-pass-list">${lines}${potBackLines(data, hand)}</ul>`;
+}
+
+/** A seat's cell of one hand: its score and running total, or in a chips game its hearts, chips won and chips. */
+function replayCell(h, s) {
+  if (h.chips) {
+    const won = h.chips_won[s] ? ` <span class="chips-won">+${h.chips_won[s]}</span>` : "";
+    return `<td><span class="hand-score">${esc(t("hearts_taken", { n: h.points[s] }))}${won}</span><span class="running">${h.chips[s]}</span></td>`;
+  }
+  return `<td><span class="hand-score">${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}</span><span class="running">${h.totals[s]}</span></td>`;
 }
 
 function totalsHtml(data, current, you) {
@@ -64,12 +90,15 @@ function totalsHtml(data, current, you) {
   const rows = data.hands.map((h, i) => `<tr class="${i === current ? "current" : ""}">` +
     `<th scope="row"><button type="button" class="link-button" data-action="replay_hand" data-hand="${i}"` +
     ` aria-current="${i === current}">${i + 1}</button></th>` +
-    order.map((s) => `<td><span class="hand-score">${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}</span><span class="running">${h.totals[s]}</span></td>`).join("") +
+    order.map((s) => replayCell(h, s)).join("") +
     "</tr>").join("");
   const winners = data.winners || [];
-  const totals = order.map((s) => `<td class="grand${winners.includes(s) ? " winner" : ""}${s === you ? " you" : ""}">${(data.totals || [])[s] ?? ""}</td>`).join("");
+  const lastHand = data.hands[data.hands.length - 1];
+  const chips = Boolean(lastHand && lastHand.chips); // a chips game counts chips, not points
+  const final = chips ? lastHand.chips : data.totals || [];
+  const totals = order.map((s) => `<td class="grand${winners.includes(s) ? " winner" : ""}${s === you ? " you" : ""}">${final[s] ?? ""}</td>`).join("");
   return `<div class="table-wrap"><table class="scores"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
-    `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t("totals_row"))}</th>${totals}</tr></tfoot></table></div>`;
+    `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t(chips ? "chips" : "totals_row"))}</th>${totals}</tr></tfoot></table></div>`;
 }
 
 // Step icons drawn as SVG (the fonts of many phones lack the media-control symbols).
@@ -101,7 +130,7 @@ function controlsHtml(hands, at) {
 }
 
 function facts(data) {
-  const out = [["classic", "dutch"].includes(data.options && data.options.variant) ? t(`variant_${data.options.variant}`) : ""];
+  const out = [rulesLine(data.options || {})];
   if (data.deal !== null && data.deal !== undefined) out.push(t("deal_no", { n: data.deal }));
   if (data.finished_at) {
     out.push(new Date(data.finished_at * 1000).toLocaleDateString(document.documentElement.lang || undefined,

@@ -1,48 +1,134 @@
-// The score table (seed 000's "Puntentabel"): per hand and running totals, moons marked, winners.
+// The score table (seed 000's "Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
+// team game, chips and the pot in a chips game, who lost, and the toppers at game end.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatName, plainName, seatsFromMe } from "./seats.js";
+import { seatName, plainName, seatsFromMe, teamName } from "./seats.js";
 import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
+
+const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
+const has = (x) => x !== null && x !== undefined;
+
+/** The column head of a seat: wind, name, and in a team game its team's short mark. */
+function headCell(table, v, seat) {
+  const team = v.teams ? ` <span class="team-mark team-${v.teams[seat]}">${esc(t(v.teams[seat] === v.teams[0] ? "team_ns_short" : "team_ew_short"))}</span>` : "";
+  return `<th scope="col"><span class="wind">${esc(t("seat_names")[seat])}</span>${esc(plainName(table, seat))}${team}</th>`;
+}
+
+/** Whether `seat` plays on the side of `marked` (the seat itself, or its partner in a team game). */
+function sameSide(v, marked, seat) {
+  if (!has(marked)) return false;
+  return v.teams ? v.teams[marked] === v.teams[seat] : marked === seat;
+}
+
+/** One seat's cell of a hand: points (or hearts and chips won), a moon or sun mark, and the running total. */
+function handCell(v, h, seat) {
+  const moon = sameSide(v, h.moon, seat) ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";
+  const sunMark = sameSide(v, h.sun, seat) ? ` <span class="sun">☀ ${esc(t("sun_mark"))}</span>` : "";
+  if (v.chips && h.chips) {
+    const won = h.chips_won[seat] ? ` <span class="chips-won">${esc(signed(h.chips_won[seat]))}</span>` : "";
+    return `<td><span class="hand-score">${esc(t("hearts_taken", { n: h.points[seat] }))}${won}</span><span class="running">${h.chips[seat]}</span></td>`;
+  }
+  return `<td><span class="hand-score">${signed(h.scores[seat])}</span>${moon}${sunMark}<span class="running">${h.totals[seat]}</span></td>`;
+}
+
+/**
+ * The bottom row: totals (chips in a chips game), winners highlighted, losers tinted once the game is over; where
+ * losing is the game's outcome (the bar form: whoever goes over the end loses) they are marked in words too.
+ */
+function totalsRow(v, order) {
+  const cells = order.map((s) => {
+    const lost = v.game_over && (v.losers || []).includes(s);
+    const mark = lost && v.scoring && v.scoring.end_over ? ` <span class="loser-mark">${esc(t("loser_mark"))}</span>` : "";
+    const value = v.chips ? v.chips[s] : v.totals[s];
+    return `<td class="grand${v.winners.includes(s) ? " winner" : ""}${lost ? " loser" : ""}" data-seat="${s}">${value}${mark}</td>`;
+  }).join("");
+  return `<tr><th scope="row">${esc(t(v.chips ? "chips" : "totals_row"))}</th>${cells}</tr>`;
+}
+
+/** A team game: each team's total (partners score alike), the winning team marked. */
+function teamTotals(v) {
+  if (!v.teams) return "";
+  const teams = [...new Set(v.teams)];
+  const items = teams.map((team) => {
+    const seat = v.teams.indexOf(team);
+    const won = v.game_over && v.winners.includes(seat);
+    return `<li class="team team-${team}${won ? " winner" : ""}" data-team="${team}"><span class="team-name">${esc(teamName(v, team))}</span> ` +
+      `<strong class="team-total">${v.totals[seat]}</strong></li>`;
+  }).join("");
+  return `<ul class="team-totals" aria-label="${esc(t("team_totals"))}">${items}</ul>`;
+}
+
+/** A chips game: the pot that waits for the next hand. */
+function potLine(v) {
+  return v.chips ? `<p class="pot-line" data-pot="${v.pot}">${esc(t("pot_now", { n: v.pot }))}</p>` : "";
+}
+
+/** Who won: a team, one player, several; in the bar form also who went over the end and lost. */
+function winnersText(table, v) {
+  if (v.teams) return t("team_wins", { team: teamName(v, v.teams[v.winners[0]]) });
+  const names = v.winners.map((s) => seatName(table, s));
+  const text = names.length > 1 ? t("winner_many", { names: joinNames(names) }) : t("winner_one", { names: names[0] });
+  const losers = (v.losers || []).map((s) => seatName(table, s));
+  if (!v.scoring || !v.scoring.end_over || !losers.length) return text;
+  return `${text} ${t(losers.length > 1 ? "loser_over_many" : "loser_over_one", { names: joinNames(losers), n: v.scoring.end_score })}`;
+}
+
+/** The toppers of the game: "Anna: Triple game". */
+function toppersHtml(table, v) {
+  if (!v.toppers || !v.toppers.length) return "";
+  const items = v.toppers.map((tp) => `<li data-topper="${esc(tp.kind)}">${esc(t("topper_line", { name: seatName(table, tp.seat), topper: t(`topper_${tp.kind}`) }))}</li>`).join("");
+  return `<div class="toppers"><h3>${esc(t("toppers_title"))}</h3><ul>${items}</ul></div>`;
+}
+
+/** Under the last hand: who shot the moon, or whose side took every trick (a team by its name). */
+function lastHandNote(table, v) {
+  const last = v.history[v.history.length - 1];
+  if (!last) return "";
+  const side = (seat) => (v.teams ? teamName(v, v.teams[seat]) : seatName(table, seat));
+  if (has(last.sun)) return `<p class="moon-note sun-note">☀ ${esc(t("sun_by", { name: side(last.sun) }))}</p>`;
+  if (has(last.moon)) return `<p class="moon-note">☾ ${esc(t("moon_by", { name: side(last.moon) }))}</p>`;
+  return "";
+}
+
+function gameOverFooter(state) {
+  const table = state.table;
+  const v = table.view;
+  return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` +
+    toppersHtml(table, v) +
+    `<div class="dialog-actions">${table.host === table.you
+      ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>` : ""}` +
+    `${gameButtons(state).join("")}</div>` +
+    (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
+}
+
+function handOverFooter(state) {
+  const table = state.table;
+  const v = table.view;
+  const next = table.you === null || (table.ready && table.ready.includes(table.you)) // a watcher is never asked
+    ? `<p class="muted" role="status">${esc(readyWaiting(table))}</p>`
+    : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`;
+  const last = v.tricks.length
+    ? `<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>` : "";
+  const take = table.you === null ? takeButtons(table).join("") : ""; // a watcher may sit down now
+  return `<div class="dialog-actions">${next}${take}${last}</div>`;
+}
 
 export function scoresHtml(state) {
   const table = state.table;
   const v = table && table.view;
   if (!v) return `<p>${esc(t("no_hands_yet"))}</p>`;
   const order = seatsFromMe(table.you);
-  const head = order.map((s) => `<th scope="col"><span class="wind">${esc(t("seat_names")[s])}</span>${esc(plainName(table, s))}</th>`).join("");
-  const rows = v.history.map((h, i) => {
-    const cells = order.map((s) => {
-      const moon = h.moon === s ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";
-      return `<td><span class="hand-score">${h.scores[s] > 0 ? "+" : ""}${h.scores[s]}</span>${moon}<span class="running">${h.totals[s]}</span></td>`;
-    }).join("");
-    return `<tr${h.moon !== null && h.moon !== undefined ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${cells}</tr>`;
-  }).join("");
-  const totals = order.map((s) => `<td class="grand${v.winners.includes(s) ? " winner" : ""}">${v.totals[s]}</td>`).join("");
+  const head = order.map((s) => headCell(table, v, s)).join("");
+  const rows = v.history.map((h, i) =>
+    `<tr${has(h.moon) ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${order.map((s) => handCell(v, h, s)).join("")}</tr>`).join("");
   const body = v.history.length
-    ? `<div class="table-wrap"><table class="scores"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
-      `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t("totals_row"))}</th>${totals}</tr></tfoot></table></div>`
+    ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+      `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table></div>${potLine(v)}`
     : `<p>${esc(t("no_hands_yet"))}</p>`;
-  const last = v.history[v.history.length - 1];
-  const moonNote = last && last.moon !== null && last.moon !== undefined && v.phase !== "playing"
-    ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatName(table, last.moon) }))}</p>` : "";
+  const moonNote = v.phase !== "playing" ? lastHandNote(table, v) : "";
   let footer = "";
-  if (v.game_over) {
-    const names = v.winners.map((s) => seatName(table, s));
-    const text = names.length > 1 ? t("winner_many", { names: joinNames(names) }) : t("winner_one", { names: names[0] });
-    footer = `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(text)}</p>` +
-      `<div class="dialog-actions">${table.host === table.you
-        ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>` : ""}` +
-      `${gameButtons(state).join("")}</div>` +
-      (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
-  } else if (v.phase === "hand_over") {
-    const next = table.you === null || (table.ready && table.ready.includes(table.you)) // a watcher is never asked
-      ? `<p class="muted" role="status">${esc(readyWaiting(table))}</p>`
-      : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`;
-    const last = v.tricks.length
-      ? `<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>` : "";
-    const take = table.you === null ? takeButtons(table).join("") : ""; // a watcher may sit down now
-    footer = `<div class="dialog-actions">${next}${take}${last}</div>`;
-  }
+  if (v.game_over) footer = gameOverFooter(state);
+  else if (v.phase === "hand_over") footer = handOverFooter(state);
   return `${moonNote}${body}${footer}`;
 }

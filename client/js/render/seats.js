@@ -1,5 +1,5 @@
 // Seat helpers shared by the waiting room and the table: positions and names.
-import { t } from "../i18n.js";
+import { t, TABLES } from "../i18n.js";
 
 export const POSITIONS = ["bottom", "left", "top", "right"];
 
@@ -26,9 +26,20 @@ export function seatsFromMe(you) {
   return [0, 1, 2, 3].map((i) => (you + i) % 4);
 }
 
-export function moonTotal(rules) {
-  if (rules.variant === "dutch") return 8 + (rules.queen_value ?? 5) + (rules.jack_of_clubs ?? 2);
-  return 26;
+/** The points a moon is worth in this view's game (the core's scoring table says; 26 in an older view). */
+export function moonTotal(view) {
+  return view.scoring ? view.scoring.moon_total : 26;
+}
+
+/** A variant's display name; a variant this client does not know keeps its own id. */
+export function variantName(variant) {
+  const key = `variant_${variant || "classic"}`;
+  return key in TABLES.en ? t(key) : variant;
+}
+
+/** The team names of a team game, by team number: North–South (South's team) and East–West. */
+export function teamName(view, team) {
+  return t(team === view.teams[0] ? "team_ns" : "team_ew");
 }
 
 /** Who took a trick: "You take the trick" for your own, else "Ellen takes the trick". */

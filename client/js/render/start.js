@@ -3,48 +3,126 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
 
-// Options per variant with their defaults, as shared/rules.py knows them.
+// Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
+// compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
+const PASSING = ["cycle", "off", "left", "right", "scatter", "left_right", "achterhoeks"];
+const passing = (def) => ["passing", [def, ...PASSING.filter((p) => p !== def)], def];
+const GENTLEMEN = [["gentleman_3", "bool", false], ["gentleman_4", "bool", false]];
+const TIE_AND_FIRST = [["tie", ["share", "play_on"], "share"], ["first_trick_points", "bool", false]];
+const CLASSIC = [
+  passing("cycle"),
+  ["end_score", "number:25:500", 100],
+  ["queen_breaks_hearts", "bool", false],
+  ["moon", ["others", "self", "choose"], "others"],
+  ["jack_of_diamonds", [0, -10], 0],
+  ...TIE_AND_FIRST,
+  ...GENTLEMEN,
+];
+const DUTCH = [
+  ["turn_score", "number:25:200", 50],
+  ["dutch_end", ["at_or_below_zero", "exactly_zero"], "at_or_below_zero"],
+  ["queen_value", [5, 13], 5],
+  ["jack_of_clubs", [2, 0], 2],
+  ["moon", ["choose", "others", "self"], "choose"],
+  passing("off"),
+  ["jack_of_diamonds", [0, -10], 0],
+  ["tie", ["share", "play_on"], "share"],
+  ["first_trick_points", "bool", true],
+  ...GENTLEMEN,
+];
+const without = (fields, ...names) => fields.filter(([option]) => !names.includes(option));
+const achterhoeks = (end) => [
+  passing("achterhoeks"), ["end_score", "number:25:500", end], ["doubling_nine", "bool", true], ...TIE_AND_FIRST, ...GENTLEMEN,
+];
+
 export const VARIANT_OPTIONS = {
-  classic: [
-    ["passing", ["cycle", "off", "left", "right"], "cycle"],
-    ["end_score", "number:25:500", 100],
-    ["queen_breaks_hearts", "bool", false],
-    ["moon", ["others", "self", "choose"], "others"],
-    ["jack_of_diamonds", [0, -10], 0],
-    ["tie", ["share", "play_on"], "share"],
-    ["first_trick_points", "bool", false],
-  ],
-  dutch: [
-    ["turn_score", "number:25:200", 50],
-    ["dutch_end", ["at_or_below_zero", "exactly_zero"], "at_or_below_zero"],
-    ["queen_value", [5, 13], 5],
-    ["jack_of_clubs", [2, 0], 2],
-    ["moon", ["choose", "others", "self"], "choose"],
-    ["passing", ["off", "cycle", "left", "right"], "off"],
-    ["jack_of_diamonds", [0, -10], 0],
-    ["tie", ["share", "play_on"], "share"],
-    ["first_trick_points", "bool", true],
-  ],
+  classic: CLASSIC,
+  dutch: DUTCH,
+  omnibus: [...without(CLASSIC, "jack_of_diamonds"), ["bonus_card", ["jack", "ten"], "jack"]],
+  spot_hearts: [["spot_form", [1, 2, 3], 1], ...CLASSIC],
+  hooligan: CLASSIC,
+  black_maria: without(CLASSIC, "passing", "queen_breaks_hearts"),
+  parker_brothers: without(CLASSIC, "jack_of_diamonds"),
+  belgian: without(CLASSIC, "passing", "queen_breaks_hearts"),
+  achterhoeks: achterhoeks(100),
+  achterhoeks_bar: achterhoeks(50),
+  chips: [["start_chips", "number:4:200", 20], ["ante", "number:1:20", 1], ["hand_limit", "number:0:500", 20], ...TIE_AND_FIRST, ...GENTLEMEN],
+  dutch52: DUTCH,
 };
+
+// Options the core offers a variant but always refuses with it (no Q♠ points to get rid of, no passing at
+// all): the form leaves them out. gentleman_4 of a variant whose passing is "off" waits until passing is chosen.
+export const FORM_LEAVES_OUT = {
+  belgian: ["gentleman_4"],
+  chips: ["gentleman_3", "gentleman_4"],
+  achterhoeks: ["gentleman_3"],
+  achterhoeks_bar: ["gentleman_3"],
+};
+
+// The variants in the dropdown, in groups (issue 11).
+export const VARIANT_GROUPS = [
+  ["classic", ["classic", "omnibus", "spot_hearts", "hooligan", "black_maria", "parker_brothers", "chips"]],
+  ["dutch", ["dutch", "dutch52"]],
+  ["house", ["belgian", "achterhoeks_bar"]],
+  ["team", ["achterhoeks"]],
+];
+
+// A field whose label differs in one variant.
+const LABELS = { achterhoeks_bar: { end_score: "end_score_over" }, chips: { tie: "tie_chips" } };
 
 function valueLabel(option, value) {
   if (typeof value === "number" && ["queen_value", "jack_of_clubs"].includes(option)) return t("points_unit", { n: value });
   return t(`${option}_${value}`);
 }
 
+/** The fields the form shows for a variant. */
+export function formFields(variant) {
+  const out = FORM_LEAVES_OUT[variant] || [];
+  return VARIANT_OPTIONS[variant].filter(([option]) => !out.includes(option));
+}
+
 function field(variant, [option, kind, def]) {
   const id = `opt-${variant}-${option}`;
   const name = `${variant}.${option}`;
+  const label = esc(t((LABELS[variant] || {})[option] || option));
   if (kind === "bool") {
-    return `<label class="check" for="${id}"><input type="checkbox" id="${id}" name="${name}"${def ? " checked" : ""}> ${esc(t(option))}</label>`;
+    return `<label class="check" for="${id}"><input type="checkbox" id="${id}" name="${name}"${def ? " checked" : ""}> ${label}</label>`;
   }
   if (typeof kind === "string" && kind.startsWith("number:")) {
     const [, min, max] = kind.split(":");
-    return `<label for="${id}">${esc(t(option))}</label>` +
+    return `<label for="${id}">${label}</label>` +
       `<input type="number" id="${id}" name="${name}" min="${min}" max="${max}" step="1" value="${def}" inputmode="numeric">`;
   }
   const opts = kind.map((v) => `<option value="${v}"${v === def ? " selected" : ""}>${esc(valueLabel(option, v))}</option>`).join("");
-  return `<label for="${id}">${esc(t(option))}</label><select id="${id}" name="${name}">${opts}</select>`;
+  return `<label for="${id}">${label}</label><select id="${id}" name="${name}">${opts}</select>`;
+}
+
+/** One variant's fieldset: a one-line summary with a link to its rules, then its options. */
+function variantSet(variant) {
+  const summary = `<p class="field-help variant-summary" id="summary-${variant}">${esc(t(`summary_${variant}`))} ` +
+    `<button type="button" class="text-link" data-action="rules_at" data-section="${variant}">${esc(t("rules_of_game"))}</button></p>`;
+  return `<fieldset class="grid variant-options" data-variant="${variant}" aria-describedby="summary-${variant}"${variant === "classic" ? "" : " hidden"}>` +
+    `<legend class="sr-only">${esc(t(`variant_${variant}`))}</legend>${summary}${formFields(variant).map((f) => field(variant, f)).join("")}</fieldset>`;
+}
+
+/**
+ * Show the chosen variant's options only; gentleman's rule 4 can be ticked only while cards are passed.
+ * Called when the form changes and after every redraw of it.
+ */
+export function syncOptionFields(container) {
+  const variant = container.querySelector("#variant");
+  if (!variant) return;
+  for (const set of container.querySelectorAll(".variant-options")) {
+    set.hidden = set.dataset.variant !== variant.value;
+    const passes = set.querySelector(`[name="${set.dataset.variant}.passing"]`);
+    const rule4 = set.querySelector(`[name="${set.dataset.variant}.gentleman_4"]`);
+    if (passes && rule4) rule4.disabled = passes.value === "off";
+  }
+}
+
+function variantChoices() {
+  return VARIANT_GROUPS.map(([group, names]) => `<optgroup label="${esc(t(`variant_group_${group}`))}">` +
+    names.map((v) => `<option value="${v}">${esc(t(`variant_${v}`))}</option>`).join("") + "</optgroup>").join("");
 }
 
 /** The optional deal number: the same number deals the same cards, on every machine. */
@@ -66,13 +144,8 @@ export function startHtml(state) {
   const levels = ["easy", "medium", "hard"].map(
     (l) => `<option value="${l}"${l === p.level ? " selected" : ""}>${esc(t(`level_${l}`))}</option>`,
   ).join("");
-  const variants = Object.keys(VARIANT_OPTIONS).map(
-    (v) => `<option value="${v}">${esc(t(`variant_${v}`))}</option>`,
-  ).join("");
-  const sets = Object.entries(VARIANT_OPTIONS).map(
-    ([v, fields]) => `<fieldset class="grid variant-options" data-variant="${v}"${v === "classic" ? "" : " hidden"}>` +
-      `<legend class="sr-only">${esc(t(`variant_${v}`))}</legend>${fields.map((f) => field(v, f)).join("")}</fieldset>`,
-  ).join("");
+  const variants = variantChoices();
+  const sets = Object.keys(VARIANT_OPTIONS).map(variantSet).join("");
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
   const joining = state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   return `<section class="start">
@@ -94,13 +167,15 @@ export function startHtml(state) {
   <div id="daily-slot"></div>
   <form class="panel" data-form="create">
     <h2>${esc(t("create_title"))}</h2>
-    <div class="grid">
+    <div class="grid variant-choice">
       <label for="variant">${esc(t("variant"))}</label>
       <select id="variant" name="variant" data-change="variant">${variants}</select>
+    </div>
+    ${sets}
+    <div class="grid">
       <label for="level">${esc(t("bot_level"))}</label>
       <select id="level" name="level">${levels}</select>
     </div>
-    ${sets}
     ${dealField(state)}
     <button type="submit" class="primary">${esc(t("create_button"))}</button>
   </form>

@@ -1,8 +1,9 @@
 // The table: opponents left, top and right in play order, the trick in the middle, your hand below.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
-import { position, seatName, plainName, moonTotal, takerText } from "./seats.js";
+import { cardFace, cardBack, sortHand, cardName } from "../cards.js";
+import { position, seatName, plainName, moonTotal, takerText, teamName } from "./seats.js";
+import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
@@ -24,12 +25,22 @@ function seatFlags(table, seat) {
   if (seat === table.host) flags.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
   if (s.kind === "bot") flags.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
   if (s.kind === "human" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
+  if (v && v.teams) flags.push(teamBadge(v, seat));
   return { acting, flags: flags.join(" ") };
 }
 
+/** In a team game, the small marker of the seat's team ("North–South"); partners share its colour. */
+function teamBadge(v, seat) {
+  const team = v.teams[seat];
+  return `<span class="badge team team-${team}" data-team="${team}">${esc(teamName(v, team))}</span>`;
+}
+
+/** Points taken this hand (hearts, for chips), and the running total (the team's in a team game) or the seat's chips. */
 function scoreLine(v, seat) {
-  return `<span class="taken">${esc(t("taken", { n: v.points_taken[seat] }))}</span>` +
-    ` <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>`;
+  const n = v.points_taken[seat];
+  const taken = `<span class="taken">${esc(v.chips ? t("hearts_taken", { n }) : t("taken", { n }))}</span>`;
+  if (v.chips) return `${taken} <span class="chips" data-chips="${v.chips[seat]}">${esc(t("chips_count", { n: v.chips[seat] }))}</span>`;
+  return `${taken} <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>`;
 }
 
 export function opponentHtml(table, seat) {
@@ -90,20 +101,10 @@ export function captionHtml(state, now) {
   // (screen readers hear who took it from the news beside the trick)
   const caption = winner !== null ? `<p class="trick-caption">${esc(takerText(table, winner))}</p>` : "";
   const info = [];
-  if (v.rules.variant === "classic" && v.hearts_broken) info.push(t("hearts_broken"));
+  if (v.scoring && v.scoring.hearts_must_break && v.hearts_broken) info.push(t("hearts_broken"));
   if (v.counting_down) info.push(t("counting_down"));
-  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}</p>`;
-}
-
-function passDirText(v) {
-  return t(`pass_dir_${v.pass_direction}`);
-}
-
-/** "Waiting for Ellen and Bram to pass…": the others the passing still waits for. */
-function passWaiting(table) {
-  const names = table.view.to_act.filter((s) => s !== table.you).map((s) => seatName(table, s));
-  if (!names.length) return t("pass_waiting");
-  return t(names.length > 1 ? "pass_waiting_many" : "pass_waiting_one", { names: joinNames(names) });
+  const pot = v.pot !== null && v.pot !== undefined ? ` · <span class="pot" data-pot="${v.pot}">${esc(t("pot_count", { n: v.pot }))}</span>` : "";
+  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}</p>`;
 }
 
 /** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
@@ -114,27 +115,9 @@ export function readyWaiting(table) {
   return names.length ? t("ready_waiting_for", { names: joinNames(names) }) : t("ready_waiting");
 }
 
-/** Whether the cards you received are still marked: until your first card of the hand. */
-function receivedShown(v) {
-  if (!v.received || !v.received.length) return false;
-  const mine = (trick) => Boolean(trick) && trick.cards.some((c) => c.seat === v.seat);
-  return !v.tricks.some(mine) && !mine(v.trick);
-}
-
-/** The cards you passed and to whom (the whole hand), and the cards you received (until your first card). */
-function exchangeLines(table) {
-  const v = table.view;
-  const out = [];
-  if (v.phase === "passing" || v.pass_to === null) return out;
-  if (v.passed && v.passed.length) {
-    out.push(`<span class="passed-line" data-passed="${esc(v.passed.join(" "))}">` +
-      `${esc(t("passed_to", { name: seatName(table, v.pass_to) }))}: ${esc(sortHand(v.passed).map(shortName).join(" "))}</span>`);
-  }
-  if (receivedShown(v) && v.pass_from !== null) {
-    out.push(`<span class="received-line">${esc(t("received_from", { name: seatName(table, v.pass_from) }))}: ` +
-      `${esc(sortHand(v.received).map(shortName).join(" "))}</span>`);
-  }
-  return out;
+/** A hand without passing in a game that passes cards in other hands (the first trick not yet played). */
+function holdHand(v) {
+  return Boolean(v.rules.passing) && v.rules.passing !== "off" && v.pass_direction === "hold" && v.tricks.length === 0;
 }
 
 export function statusHtml(state) {
@@ -143,16 +126,12 @@ export function statusHtml(state) {
   const me = table.you;
   const lines = [];
   const buttons = [];
+  let plan = "";
   if (v.phase === "passing") {
-    if (!v.passed) {
-      const count = v.pass_count;
-      lines.push(t("pass_choose", { n: count, name: seatName(table, v.pass_to), dir: passDirText(v) }));
-      const ready = state.selected.length === count;
-      buttons.push(`<button type="button" class="primary" data-action="pass"${ready ? "" : " disabled"}>${esc(t("pass_button", { dir: passDirText(v) }))}</button>`);
-      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
-    } else {
-      lines.push(passWaiting(table));
-    }
+    const pass = passStatus(state);
+    lines.push(...pass.lines);
+    buttons.push(...pass.buttons);
+    plan = pass.plan;
   } else if (v.phase === "playing") {
     if (v.turn === me) {
       lines.push(t("your_turn"));
@@ -160,10 +139,10 @@ export function statusHtml(state) {
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
-    if (v.pass_direction === "hold" && v.tricks.length === 0 && v.rules.passing !== "off") lines.push(t("hold_hand"));
+    if (holdHand(v)) lines.push(t("hold_hand"));
   } else if (v.phase === "moon_choice") {
     if (v.moon_choices.length) {
-      const n = moonTotal(v.rules);
+      const n = moonTotal(v);
       lines.push(`${t("moon_title")} ${t("moon_question")}`);
       for (const choice of v.moon_choices) {
         buttons.push(`<button type="button" class="primary" data-action="moon" data-choice="${choice}">${esc(t(`moon_choice_${choice}`, { n }))}</button>`);
@@ -190,7 +169,7 @@ export function statusHtml(state) {
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
   const exchange = exchangeLines(table).join("");
-  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${notice}<div class="buttons">${buttons.join("")}</div>`;
+  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
 /** Start over (the host, not at a daily table), and after game over the replay (seated only) and its share link. */
@@ -231,10 +210,18 @@ export function handHtml(state, now, width) {
     const classes = [];
     const extra = [];
     let label = cardName(card);
-    if (passing) {
+    if (passing && v.pass_refusals && v.pass_refusals[card]) {
+      classes.push("dimmed"); // gentleman's rule 4: a tap says why
+      label += `, ${t("card_not_passable")}`;
+    } else if (passing) {
       classes.push("choosable");
       const on = state.selected.includes(card);
       if (on) { classes.push("selected"); label += `, ${t("card_selected")}`; }
+      const place = on ? chosenPlace(state, card) : null;
+      if (place) {
+        label += `, ${t("card_goes_to", { name: seatName(table, place.to) })}`;
+        extra.push(`data-place="${place.place}"`);
+      }
       extra.push(`aria-pressed="${on}"`);
     } else if (myTurn && legal.has(card)) {
       classes.push("legal");
@@ -242,7 +229,11 @@ export function handHtml(state, now, width) {
       classes.push("dimmed");
       label += `, ${t("card_not_playable")}`;
     }
-    if (received.has(card)) { classes.push("received"); label += `, ${t("card_received")}`; }
+    if (received.has(card)) {
+      classes.push("received");
+      const from = receivedFrom(v, card);
+      label += `, ${from === null ? t("card_received") : t("card_received_from", { name: seatName(table, from) })}`;
+    }
     if (state.hint.includes(card)) classes.push("hint");
     extra.push(`tabindex="${card === focus ? 0 : -1}"`, 'type="button"', 'data-action="card"');
     return cardFace(card, { tag: "button", classes, attrs: extra.join(" "), label });
