@@ -112,7 +112,7 @@ VARIANTS: dict[str, Variant] = {
         {"heart_doubler": parse_card("QH"), "cancel": (parse_card("QC"), QS)},
     ),
     "belgian": Variant(
-        _without(CLASSIC_OPTIONS, "passing", "queen_breaks_hearts"),
+        _without(CLASSIC_OPTIONS, "passing", "queen_breaks_hearts", "gentleman_4"),  # nobody passes: no rule 4
         lambda c: CLASSIC_POINTS,
         {"pass_cycle": (), "queen_breaks_hearts": True, "queen_waits": True},
     ),
@@ -123,7 +123,7 @@ VARIANTS: dict[str, Variant] = {
             "doubling_nine": True,
             "tie": "share",
             "first_trick_points": False,
-            **_GENTLEMEN,
+            "gentleman_4": False,  # Q♠ carries no points here: rule 3 has nothing to do
         },
         lambda c: ((HEARTS_MASK, 1), (_card("JC"), 7), (_card("KS"), 5), (_card("QD"), -5)),
         {"teams": (0, 1, 0, 1), "sun": 52, "moon": "others"},
@@ -135,13 +135,13 @@ VARIANTS: dict[str, Variant] = {
             "doubling_nine": True,
             "tie": "share",
             "first_trick_points": False,
-            **_GENTLEMEN,
+            "gentleman_4": False,  # Q♠ carries no points here: rule 3 has nothing to do
         },
         lambda c: ((HEARTS_MASK, 1), (_card("JS"), 8)),
         {"sun": 16, "moon": "none", "end_over": True},
     ),
     "chips": Variant(
-        {"start_chips": 20, "ante": 1, "hand_limit": 20, "tie": "share", "first_trick_points": False, **_GENTLEMEN},
+        {"start_chips": 20, "ante": 1, "hand_limit": 20, "tie": "share", "first_trick_points": False},  # no Q♠, no pass
         lambda c: ((HEARTS_MASK, 1),),
         {"pass_cycle": (), "moon": "none", "end": "chips"},
     ),
@@ -264,12 +264,6 @@ def build(options: Mapping[str, Any] | None) -> Rules:
 
 def _check_sense(rules: Rules, variant: str) -> None:
     """Refuse options that make no sense together with the variant's own rules."""
-    if rules.queen_must_go and not rules.card_points[QS] > 0:
-        raise RulesError(
-            "gentleman_3",
-            f"Q♠ carries no points in {NAMES[variant][0]}, so nobody needs to get rid of her",
-            f"de schoppenvrouw telt geen strafpunten bij {NAMES[variant][1]}, dus niemand hoeft haar kwijt te raken",
-        )
     if rules.no_pass and not rules.pass_cycle:
         raise RulesError(
             "gentleman_4",

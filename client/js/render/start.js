@@ -32,7 +32,8 @@ const DUTCH = [
 ];
 const without = (fields, ...names) => fields.filter(([option]) => !names.includes(option));
 const achterhoeks = (end) => [
-  passing("achterhoeks"), ["end_score", "number:25:500", end], ["doubling_nine", "bool", true], ...TIE_AND_FIRST, ...GENTLEMEN,
+  passing("achterhoeks"), ["end_score", "number:25:500", end], ["doubling_nine", "bool", true], ...TIE_AND_FIRST,
+  ["gentleman_4", "bool", false],
 ];
 
 export const VARIANT_OPTIONS = {
@@ -43,20 +44,11 @@ export const VARIANT_OPTIONS = {
   hooligan: CLASSIC,
   black_maria: without(CLASSIC, "passing", "queen_breaks_hearts"),
   parker_brothers: without(CLASSIC, "jack_of_diamonds"),
-  belgian: without(CLASSIC, "passing", "queen_breaks_hearts"),
+  belgian: without(CLASSIC, "passing", "queen_breaks_hearts", "gentleman_4"),
   achterhoeks: achterhoeks(100),
   achterhoeks_bar: achterhoeks(50),
-  chips: [["start_chips", "number:4:200", 20], ["ante", "number:1:20", 1], ["hand_limit", "number:0:500", 20], ...TIE_AND_FIRST, ...GENTLEMEN],
+  chips: [["start_chips", "number:4:200", 20], ["ante", "number:1:20", 1], ["hand_limit", "number:0:500", 20], ...TIE_AND_FIRST],
   dutch52: DUTCH,
-};
-
-// Options the core offers a variant but always refuses with it (no Q♠ points to get rid of, no passing at
-// all): the form leaves them out. gentleman_4 of a variant whose passing is "off" waits until passing is chosen.
-export const FORM_LEAVES_OUT = {
-  belgian: ["gentleman_4"],
-  chips: ["gentleman_3", "gentleman_4"],
-  achterhoeks: ["gentleman_3"],
-  achterhoeks_bar: ["gentleman_3"],
 };
 
 // The variants in the dropdown, in groups (issue 11).
@@ -75,10 +67,9 @@ function valueLabel(option, value) {
   return t(`${option}_${value}`);
 }
 
-/** The fields the form shows for a variant. */
+/** The fields the form shows for a variant: every option the core offers it. */
 export function formFields(variant) {
-  const out = FORM_LEAVES_OUT[variant] || [];
-  return VARIANT_OPTIONS[variant].filter(([option]) => !out.includes(option));
+  return VARIANT_OPTIONS[variant];
 }
 
 function field(variant, [option, kind, def]) {
