@@ -3,7 +3,12 @@ without a seat shows no hand; reopening the site offers the table; an invited fr
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Page, expect
+
+from shared.rules import make_rules
+from shared.view import scoring_table
 
 from .conftest import DESKTOP, PHONE, create_table, hand_cards, no_horizontal_scroll, play_one_legal, view
 
@@ -40,11 +45,13 @@ def join_by_code(page: Page, code: str) -> None:
 def page_names_cards(page: Page, cards: list[str]) -> set[str]:
     """The cards of ``cards`` that this page's DOM or state names anywhere."""
     html = page.content()
-    # the view's scoring table names the cards that score as its keys: rules, the same for everyone, not a hand
-    state = page.evaluate(
-        "() => { const t = window.hartenjagen.state.table;"
-        " return JSON.stringify(t && t.view ? {...t, view: {...t.view, scoring: null}} : t); }"
-    )
+    table = page.evaluate("() => window.hartenjagen.state.table")
+    if table and table.get("view") and "scoring" in table["view"]:
+        # the view's scoring names the cards that score (as keys): exempt only if it is exactly the rules' table
+        expected = json.loads(json.dumps(scoring_table(make_rules(table["options"]))))
+        assert table["view"]["scoring"] == expected
+        table = {**table, "view": {**table["view"], "scoring": None}}
+    state = json.dumps(table)
     return {c for c in cards if f'"{c}"' in html or f'data-card="{c}"' in html or f'"{c}"' in state}
 
 
