@@ -24,7 +24,8 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
         "deal": record.get("deal"),
         "share": record.get("share"),
         "seats": json.dumps(
-            [{k: s[k] for k in ("seat", "name", "kind", "level")} for s in record["seats"]], separators=(",", ":")
+            [{k: s[k] for k in ("seat", "name", "kind", "level", "chips") if k in s} for s in record["seats"]],
+            separators=(",", ":"),
         ),
         "events": json.dumps(record["events"], separators=(",", ":")) if record.get("events") is not None else None,
     }
@@ -80,19 +81,27 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def games_list_item(game: dict[str, Any], seats: list[dict[str, Any]], player_id: int) -> dict[str, Any]:
-    """Return one entry of ``GET /api/games``: the game, its final table, and the asker's seat at the end."""
+    """Return one entry of ``GET /api/games``: the game, its options, its final table, the asker's seat at the end.
+
+    A chips game's seats carry their final chips too.
+    """
     you = next((s["seat"] for s in seats if s["player_id"] == player_id), None)
+    chips = {s["seat"]: s["chips"] for s in json.loads(game.get("seats") or "[]") if "chips" in s}
     return {
         "id": game["id"],
         "code": game["code"],
         "variant": game["variant"],
+        "options": json.loads(game["options"]),
         "deal": game["deal"],
         "finished_at": game["finished_at"],
         "hands": game["hands"],
         "you": you,
         "share": game["share"],
         "seats": [
-            {k: s[k] for k in ("seat", "name", "kind", "final_total")} | {"won": bool(s["won"])} for s in seats
+            {k: s[k] for k in ("seat", "name", "kind", "final_total")}
+            | {"won": bool(s["won"])}
+            | ({"chips": chips[s["seat"]]} if s["seat"] in chips else {})
+            for s in seats
         ],
     }
 

@@ -340,8 +340,8 @@ class SQLiteStore(Store):
             if pid is None:
                 return None
             async with self.conn.execute(
-                "SELECT g.id, g.code, g.variant, g.deal, g.finished_at, g.hands, g.share, g.seats, g.winners "
-                "FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ? "
+                "SELECT g.id, g.code, g.variant, g.options, g.deal, g.finished_at, g.hands, g.share, g.seats, "
+                "g.winners FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ? "
                 "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
                 (pid, limit),
             ) as cur:

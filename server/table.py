@@ -399,6 +399,7 @@ class Table(TableState):
                     "kind": "human" if s.kind == "human" else "bot",
                     "name": s.name or "?",
                     "level": s.level,
+                    **({"chips": game.chips[s.index]} if self.rules.start_chips else {}),
                 }
                 for s in self.seats
             ],

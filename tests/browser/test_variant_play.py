@@ -217,6 +217,13 @@ def test_each_variant_plays_a_hand_and_its_score_table_shows_its_own_things(open
         if final["toppers"]:
             expect(dialog.locator(".toppers li")).to_have_count(len(final["toppers"]))
     shot(page, "scores")
+    if variant == "chips":  # My games names the chips game with its rules and each seat's final chips
+        page.keyboard.press("Escape")
+        page.click("[data-action=open][data-overlay=stats]")
+        page.click(".dialog [data-action=open][data-overlay=games]")
+        game = page.locator(".dialog-games .game").first
+        expect(game.locator(".g-facts")).to_contain_text("Traditional Hearts with chips, 10 chips each, ante 2")
+        expect(game.locator(".g-seat").first).to_contain_text(f"chips {final['chips'][0]}")
 
 
 def test_the_bar_form_ends_with_the_player_over_the_end_losing(open_page, shot):

@@ -178,6 +178,7 @@ class TestReplayOfAFinishedGame:
                 "id": ref["id"],
                 "code": finals[0]["code"],
                 "variant": "classic",
+                "options": finals[0]["options"],
                 "deal": DEAL,
                 "finished_at": replay["finished_at"],
                 "hands": len(view["history"]),

@@ -47,5 +47,12 @@ async def test_a_person_plays_the_variant_to_game_over_and_it_is_recorded(make_s
     assert status == 200 and stats["games_played"] == 1 and stats["hands"] == len(view["history"])
     if variant == "achterhoeks":
         assert view["teams"] == [0, 1, 0, 1]
+    # "My games" names the variant with its options, and a chips game's seats with their final chips
+    status, _, body = await server.get("/api/games", {"X-Player-Token": p.welcome["player_token"]})
+    (listed,) = json.loads(body)["games"]
+    assert listed["variant"] == variant and listed["options"] == final["options"]
     if variant == "chips":
         assert sum(view["chips"]) + view["pot"] == 4 * final["options"]["start_chips"]  # chips are conserved
+        assert [s["chips"] for s in listed["seats"]] == view["chips"]
+    else:
+        assert not any("chips" in s for s in listed["seats"])

@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName } from "../cards.js";
 import { seatName, takerText, variantName } from "./seats.js";
+import { variantLine } from "./invite.js";
 
 /** The most recent complete trick of this hand: who played what, and who took it. Any tap closes it. */
 export function lastTrickHtml(state) {
@@ -37,6 +38,11 @@ function when(seconds) {
     { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
+/** A seat's result in the games list: its final chips in a chips game, else its final total. */
+function seatResult(s) {
+  return s.chips !== undefined ? t("chips_count", { n: s.chips }) : s.final_total;
+}
+
 /** My finished games, most recent first; each opens the replay viewer. */
 export function gamesHtml(state) {
   const games = state.games;
@@ -45,8 +51,8 @@ export function gamesHtml(state) {
   if (!games.length) return `<p class="muted">${esc(t("games_none"))}</p>`;
   const items = games.map((g) => {
     const seats = [...(g.seats || [])].sort((a, b) => a.seat - b.seat).map((s) =>
-      `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || t("seat_names")[s.seat])} ${esc(s.final_total)}${s.won ? " ★" : ""}</span>`).join("");
-    const facts = [when(g.finished_at), variantName(g.variant), t("games_hands", { n: g.hands })];
+      `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || t("seat_names")[s.seat])} ${esc(seatResult(s))}${s.won ? " ★" : ""}</span>`).join("");
+    const facts = [when(g.finished_at), g.options ? variantLine(g.options) : variantName(g.variant), t("games_hands", { n: g.hands })];
     if (g.deal !== null && g.deal !== undefined) facts.push(t("deal_no", { n: g.deal }));
     return `<li class="game" data-game="${esc(g.id)}"><div class="g-facts">${esc(facts.filter(Boolean).join(" · "))}</div>` +
       `<div class="g-seats">${seats}</div>` +
