@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from ..cards import HEARTS, SPADES, SUIT_MASKS, Mask, mask_cards, mask_names
+from ..cards import HEARTS, SUIT_MASKS, Mask, mask_cards, mask_names
+from ..rules import Rules
 from .base import Player
-from .knowledge import HEARTS_MASK, QS_BIT, Knowledge, low, rank_low, rank_top, top
-from .passing import AS, KS, choose_pass, is_moon_hand
-
-HIGH_SPADES = 1 << AS | 1 << KS
+from .knowledge import HEARTS_MASK, Knowledge, low, rank_low, rank_top, top
+from .passing import choose_pass, is_moon_hand
 
 
 class MediumPlayer(Player):
@@ -18,9 +18,16 @@ class MediumPlayer(Player):
     level = "medium"
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
-        """Pass high unprotected spades, Q♠ when short, a short suit, high hearts (tips 1 to 3, 8)."""
+        """Pass high unprotected spades, Q♠ when short, a short suit, high hearts (tips 1 to 3, 8).
+
+        When the cards go different ways (``pass_targets``), the partner gets the harmless ones.
+        """
         k = Knowledge(view)
-        return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
+        cards = list(mask_cards(choose_pass(k.rules, k.hand, view["pass_count"])))
+        targets = view.get("pass_targets")
+        if targets and len(targets) == len(cards):
+            cards = _order_for(k, cards, targets)
+        return [mask_names(1 << c)[0] for c in cards]
 
     def choose_play(self, view: dict[str, Any]) -> str:
         """Return the card to play by the tips: lead, follow or discard."""
@@ -34,6 +41,8 @@ def moon_threat(k: Knowledge) -> int:
     if len(holders) != 1 or holders[0] == k.seat:
         return -1
     s = holders[0]
+    if s in partners(k):
+        return -1  # a partner's moon is the team's
     if k.rules.points_of(k.taken[s] & pen) * 3 < k.rules.moon_total:
         return -1
     return s
@@ -71,13 +80,14 @@ def play_card(k: Knowledge) -> int:
 def _lead(k: Knowledge) -> int:
     """Lead: flush the queen with low spades (tip 5), else the suit whose lowest card most surely loses."""
     legal = k.legal
-    spades = legal & SUIT_MASKS[SPADES]
+    big, big_suit = _big(k)
+    spades = legal & SUIT_MASKS[big_suit] if big >= 0 else 0
     threat = moon_threat(k)
     if threat >= 0 and legal & HEARTS_MASK:
         h = top(legal & HEARTS_MASK)
         if not k.unseen_in(HEARTS) >> h:  # our heart is the highest left: take one heart (tip 9)
             return h
-    if k.qs_out() and spades and top(k.hand & SUIT_MASKS[SPADES]) < top(QS_BIT) and not _all_void(k, SPADES):
+    if _big_out(k) and spades and top(k.hand & SUIT_MASKS[big_suit]) < big and not _all_void(k, big_suit):
         return top(spades)
     best, best_score = -1, -1e9
     for s in range(4):
@@ -91,9 +101,9 @@ def _lead(k: Knowledge) -> int:
         score = above - 3.0 * below
         if above == 0:
             score -= 20
-        if s == SPADES and k.qs_out() and c > top(QS_BIT):
-            score -= 30  # a high spade leads into the queen
-        if c == top(QS_BIT):
+        if s == big_suit and _big_out(k) and c > big:
+            score -= 30  # a high card leads into the big penalty card (Q♠ in most games)
+        if c == big:
             score -= 40
         if s == HEARTS:
             score -= 1.5
@@ -112,24 +122,31 @@ def _follow(k: Knowledge, suit: int) -> int:
     last = len(k.trick) == 3
     below = legal & ((1 << win_card) - 1)
     above = legal & ~below
-    if legal & QS_BIT and win_card > top(QS_BIT):
-        return top(QS_BIT)
+    big, big_suit = _big(k)
+    if big >= 0 and legal >> big & 1 and win_card > big and win_seat not in partners(k):
+        return big
     threat = moon_threat(k)
     if threat >= 0 and win_seat == threat and (points > 0 or suit == HEARTS or k.unseen & HEARTS_MASK) and above:
         return low(above)  # tip 9: take this trick from the shooter
     no_points = points <= 0 and (k.first_trick and not k.rules.first_trick_points)
-    if no_points and not (suit == SPADES and k.qs_out()):
-        return _highest_safe(above or legal)  # tip 4: the first trick carries no points
+    if no_points and not (suit == big_suit and _big_out(k)):
+        return _highest_safe(above or legal, k)  # tip 4: the first trick carries no points
+    friendly = win_seat in partners(k)
+    nine = _nine(k, suit) & legal
+    if nine and below & nine and not friendly and points > 0:
+        return top(nine)  # the 9 doubles a trick that goes to the other side
+    if nine and (below or above) & ~nine:
+        below, above = below & ~nine or below, above & ~nine or above  # keep the 9 away from our own tricks
     if last:
         if points <= 0:
-            return _highest_safe(legal)
-        return top(below) if below else _highest_safe(legal)
+            return _highest_safe(legal, k)
+        return top(below) if below else _highest_safe(legal, k)
     if below:
         return top(below)
-    if suit == SPADES and k.qs_out():
+    if suit == big_suit and _big_out(k):
         return low(legal)
     if points <= 0 and not any(k.voids[o] & SUIT_MASKS[suit] for o in _after(k)):
-        return _highest_safe(legal)
+        return _highest_safe(legal, k)
     return low(legal)
 
 
@@ -139,15 +156,23 @@ def _discard(k: Knowledge) -> int:
     win_seat, _ = k.winning()
     threat = moon_threat(k)
     pointless = legal & ~k.rules.penalty_mask & ~_bonus(k)
+    if win_seat in partners(k):  # the trick is our team's: give it the bonus card, never points
+        if legal & _bonus(k):
+            return top(legal & _bonus(k))
+        if pointless:
+            return _void_maker(k, pointless)
+        return min(mask_cards(legal), key=lambda c: (k.rules.card_points[c], c % 13))
     if threat >= 0:
         if win_seat == threat:
             return rank_top(pointless) if pointless else rank_low(legal)
         if legal & HEARTS_MASK:
             return top(legal & HEARTS_MASK)  # tip 9: a heart to anyone else stops the moon
-    if legal & QS_BIT and _may_give(k, win_seat, k.rules.card_points[top(QS_BIT)]):
-        return top(QS_BIT)
-    if k.qs_out() and legal & HIGH_SPADES:
-        return top(legal & HIGH_SPADES)
+    big, big_suit = _big(k)
+    if big >= 0 and legal >> big & 1 and _may_give(k, win_seat, k.rules.card_points[big]):
+        return big
+    guards = legal & SUIT_MASKS[big_suit] & ~((2 << big) - 1) if big >= 0 else 0
+    if _big_out(k) and guards:
+        return top(guards)  # the high cards that would catch the big card later
     if legal & HEARTS_MASK:
         return top(legal & HEARTS_MASK)
     if pointless:
@@ -195,9 +220,10 @@ def _all_void(k: Knowledge, suit: int) -> bool:
     return all(k.voids[o] & SUIT_MASKS[suit] for o in range(4) if o != k.seat)
 
 
-def _highest_safe(m: Mask) -> int:
-    """Return the highest card of one suit, avoiding Q♠ when another card is available."""
-    rest = m & ~QS_BIT
+def _highest_safe(m: Mask, k: Knowledge) -> int:
+    """Return the highest card of one suit, avoiding the big penalty card when another card is available."""
+    big, _ = _big(k)
+    rest = m & ~(1 << big) if big >= 0 else m
     return top(rest) if rest else top(m)
 
 
@@ -228,6 +254,63 @@ def _void_maker(k: Knowledge, m: Mask) -> int:
 def _bonus(k: Knowledge) -> Mask:
     """Return the cards worth negative points (the J♦ option): never give those away."""
     return sum(1 << c for c, p in enumerate(k.rules.card_points) if p < 0)
+
+
+@lru_cache(maxsize=64)
+def _big_of(rules: Rules) -> tuple[int, int]:
+    """The non-heart card worth the most penalty points (Q♠, J♣ in Achterhoeks, J♠ in the bar form), and its suit.
+
+    ``(-1, -1)`` when no card besides the hearts carries points (the chips game).
+    """
+    best, most = -1, 0
+    for c in mask_cards(rules.deck & ~HEARTS_MASK):
+        if rules.card_points[c] > most:
+            best, most = c, rules.card_points[c]
+    return best, (best // 13 if best >= 0 else -1)
+
+
+def _big(k: Knowledge) -> tuple[int, int]:
+    """The big penalty card of these rules and its suit (see ``_big_of``)."""
+    return _big_of(k.rules)
+
+
+def _big_out(k: Knowledge) -> bool:
+    """Return True when the big penalty card is still in another seat's hand."""
+    big, _ = _big(k)
+    return big >= 0 and bool(k.unseen >> big & 1)
+
+
+def partners(k: Knowledge) -> tuple[int, ...]:
+    """Return the seats on this seat's team (its partner across in a team game; none otherwise)."""
+    teams = k.rules.teams
+    if not teams:
+        return ()
+    return tuple(s for s in range(4) if s != k.seat and teams[s] == teams[k.seat])
+
+
+def _nine(k: Knowledge, suit: int) -> Mask:
+    """Return the card of ``suit`` that doubles its trick (the 9 of Achterhoeks), or 0."""
+    rank = k.rules.trick_doubler
+    return 1 << (13 * suit + rank) & k.rules.deck if rank >= 0 else 0
+
+
+def _danger(k: Knowledge, card: int) -> tuple[int, int]:
+    """How much a card hurts whoever holds it: its points first, then its rank."""
+    return (k.rules.card_points[card], card % 13)
+
+
+def _order_for(k: Knowledge, cards: list[int], targets: list[int]) -> list[int]:
+    """Order passed cards for their targets: the partner (if any) gets the least dangerous card."""
+    mates = partners(k)
+    ranked = sorted(cards, key=lambda c: _danger(k, c))  # harmless first
+    out: list[int] = [-1] * len(targets)
+    for i, t in enumerate(targets):
+        if t in mates:
+            out[i] = ranked.pop(0)
+    for i in range(len(targets)):
+        if out[i] < 0:
+            out[i] = ranked.pop()
+    return out
 
 
 def _after(k: Knowledge) -> list[int]:
