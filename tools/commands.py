@@ -11,6 +11,7 @@ import sys
 from server.compression import MODES
 from server.config import Config
 from shared.rules import RulesError, make_rules
+from shared.variants import VARIANTS
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -124,7 +125,7 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     bench_sub = bench.add_subparsers(dest="what", required=True)
     engine = bench_sub.add_parser("engine", help="random complete hands per second, API and playout paths")
     engine.add_argument("--seconds", type=float, default=5.0, help="time per path (default 5)")
-    engine.add_argument("--variant", default="classic", choices=["classic", "dutch"])
+    engine.add_argument("--variant", default="classic", choices=list(VARIANTS))
     engine.add_argument("--seed", type=int, default=1)
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(func=_bench_engine)
