@@ -24,8 +24,8 @@ from .config import Config, client_dir
 from .errors import ProtocolError
 from .hub import Client, Hub
 from .messages import parse_message
-from .sqlite_store import SQLiteStore
 from .store import Store
+from .stores import open_store
 
 log = logging.getLogger("hearts.server")
 
@@ -204,12 +204,12 @@ async def run(config: Config, ready: asyncio.Future | None = None) -> None:
         loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
     app = None
     try:
-        db = await SQLiteStore.open(config.db)
+        db = await open_store(config.db)
         app = App(config, db)
         await app.start()
         host, port = app.address()
         shown = f"[{host}]" if ":" in host else host
-        print(f"Hartenjagen serving on http://{shown}:{port}/", flush=True)
+        print(f"Hartenjagen serving on http://{shown}:{port}/ (store: {db.describe()})", flush=True)
         if ready is not None:
             ready.set_result(app)
         await stop

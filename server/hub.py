@@ -376,6 +376,7 @@ class Hub:
         """Return the ``/healthz`` body (``allocated_blocks``: the interpreter's live memory blocks, for leak watch)."""
         return {
             "status": "ok",
+            "store": self.store.kind,
             "tables": len(self.tables),
             "connections": len(self.clients),
             "allocated_blocks": sys.getallocatedblocks(),

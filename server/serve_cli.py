@@ -8,7 +8,7 @@ import sys
 
 from .compression import MODES
 from .config import Config
-from .store import SchemaTooNew
+from .store import SchemaTooNew, StoreUnavailable
 
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +21,11 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser("serve", help="run the table server (web client, websocket, stats) on one port")
     serve.add_argument("--host", default=env.host, help=f"address to listen on (HEARTS_HOST, default {env.host})")
     serve.add_argument("--port", type=int, default=env.port, help=f"port, 0 for any free one (HEARTS_PORT, {env.port})")
-    serve.add_argument("--db", default=env.db, help=f"SQLite file (HEARTS_DB, default {env.db})")
+    serve.add_argument(
+        "--db",
+        default=env.db,
+        help=f"SQLite file, or a postgresql://user@host/db URL (needs '.[cluster]') (HEARTS_DB, default {env.db})",
+    )
     serve.add_argument(
         "--bot-delay", type=float, default=env.bot_delay, help="seconds a computer player waits before moving"
     )
@@ -80,6 +84,9 @@ def serve_command(args: argparse.Namespace) -> int:
     except SchemaTooNew as exc:
         print(f"refusing to start: {exc}", file=sys.stderr)
         return 3
+    except StoreUnavailable as exc:
+        print(f"cannot start: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2

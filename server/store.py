@@ -59,6 +59,10 @@ class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer server than this one."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The database cannot be opened: its driver is not installed, or it does not answer."""
+
+
 class GroupCommit:
     """Queue writes and commit every write that arrived meanwhile in one transaction, in arrival order."""
 
@@ -142,7 +146,13 @@ class GroupCommit:
 
 
 class Store(ABC):
-    """Everything the server keeps: one implementation per database (SQLite here; PostgreSQL for a cluster)."""
+    """Everything the server keeps: one implementation per database (SQLite by default; PostgreSQL for a cluster)."""
+
+    kind = "?"  # "sqlite" or "postgresql": shown by /healthz
+
+    def describe(self) -> str:
+        """Return which database this is, for the start-up line (never a password)."""
+        return self.kind
 
     @abstractmethod
     def submit(self, write: TableWrite) -> asyncio.Future:

@@ -15,7 +15,9 @@ from websockets.asyncio.client import connect
 from server.app import App
 from server.changes import fold
 from server.config import Config
-from server.sqlite_store import SQLiteStore as Database
+from server.stores import open_store
+
+from . import pg
 
 TIMEOUT = 10.0
 
@@ -137,7 +139,7 @@ async def start_server(tmp_path, **overrides: Any) -> Server:
     settings["msg_rate"] = 100_000.0
     settings.update(overrides)
     config = Config(**settings)
-    db = await Database.open(config.db)
+    db = await open_store(config.db)
     app = App(config, db)
     await app.start()
     host, port = app.address()
@@ -145,8 +147,25 @@ async def start_server(tmp_path, **overrides: Any) -> Server:
 
 
 @pytest.fixture
-async def server(tmp_path):
-    srv = await start_server(tmp_path)
+async def db_url(request, tmp_path):
+    """The database of ``server`` and ``make_server``: an SQLite file, or (``indirect`` parameter "postgresql")
+    a fresh PostgreSQL database, dropped after the test."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield str(tmp_path / "hearts.db")
+        return
+    url = await pg.create_database()
+    try:
+        yield url
+    finally:
+        await pg.drop_database(url)
+
+
+both_stores = pytest.mark.parametrize("db_url", pg.STORES, indirect=True)
+
+
+@pytest.fixture
+async def server(tmp_path, db_url):
+    srv = await start_server(tmp_path, db=db_url)
     yield srv
     for c in srv.clients:
         await c.ws.close()
@@ -154,12 +173,12 @@ async def server(tmp_path):
 
 
 @pytest.fixture
-async def make_server(tmp_path):
+async def make_server(tmp_path, db_url):
     """Start servers with custom settings; all stopped at the end of the test."""
     started: list[Server] = []
 
     async def make(**overrides: Any) -> Server:
-        srv = await start_server(tmp_path, **overrides)
+        srv = await start_server(tmp_path, **{"db": db_url, **overrides})
         started.append(srv)
         return srv
 

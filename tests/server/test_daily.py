@@ -9,6 +9,7 @@ from shared.cards import mask_names
 from shared.deal import seeded_deal
 from shared.rules import make_rules
 
+from .conftest import both_stores
 from .test_replays import drive, finished, get_json
 
 
@@ -55,6 +56,7 @@ class TestDailyTable:
         err = await anna.error("restart")
         assert err["code"] == "not_now"
 
+    @both_stores
     async def test_only_the_first_complete_daily_game_of_the_day_counts(self, server):
         day = today()
         anna = await daily_table(server)
@@ -126,6 +128,7 @@ class TestDailyTable:
         assert body["board"] == [{"place": 1, "name": "Anna", "total": total}]
         assert body["you"] == {"place": 1, "total": total}
 
+    @both_stores
     async def test_the_daily_key_is_kept_across_restarts_and_differs_between_servers(self, tmp_path, make_server):
         first = await make_server()
         again = await make_server()  # the same database file

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from server.store import GroupCommit, TableWrite
+from server.stores import open_store
+
+from .conftest import both_stores
 
 
 def write(code: str) -> TableWrite:
@@ -65,10 +69,9 @@ async def test_close_commits_everything_queued(count):
     assert len(committed) == count
 
 
-async def test_a_new_player_in_a_failed_batch_is_still_created(tmp_path):
-    from server.sqlite_store import SQLiteStore
-
-    store = await SQLiteStore.open(str(tmp_path / "g.db"))
+@both_stores
+async def test_a_new_player_in_a_failed_batch_is_still_created(db_url):
+    store = await open_store(db_url)
     try:
         orphan = TableWrite(table_id="nowhere", code="NOWHER", entries=[(1, "{}")])  # no table row: refused
         bad = store.submit(orphan)
@@ -77,5 +80,41 @@ async def test_a_new_player_in_a_failed_batch_is_still_created(tmp_path):
             await bad
         assert name == "Anna" and await store.player_id(token) == pid
         assert (await store.stats(token))["name"] == "Anna"
+    finally:
+        await store.close()
+
+
+@both_stores
+async def test_the_appends_of_many_tables_are_one_commit_and_each_log_reads_back_in_order(db_url):
+    store = await open_store(db_url)
+    try:
+        codes = [f"T{i:05d}" for i in range(5)]
+        await asyncio.gather(
+            *(store.append(TableWrite(f"id-{c}", c, [(1, f'{{"k":"open","c":"{c}"}}')], opened_at=i)) for i, c in
+              enumerate(codes))
+        )  # fmt: skip
+        batches = store.commits.batches
+        # pure appends of every table, queued together: one statement, one transaction
+        await asyncio.gather(
+            *(store.submit(TableWrite(f"id-{c}", c, [(2, '{"k":"a"}'), (3, '{"k":"b"}')])) for c in codes)
+        )
+        assert store.commits.batches == batches + 1
+        # the next batch mixes appends with a table that closes and a player: one transaction too
+        closing = TableWrite("id-T00001", "T00001", [(4, '{"k":"closed"}')], closed_at=99.0)
+        later = [store.submit(TableWrite("id-T00000", "T00000", [(4, '{"k":"c"}')])), store.submit(closing)]
+        pid, token, _ = await store.player("Anna", None)
+        await asyncio.gather(*later)
+        assert store.commits.batches == batches + 2 and await store.player_id(token) == pid
+
+        stored = await store.open_tables()
+        assert [t.code for t in stored] == [c for c in codes if c != "T00001"]  # oldest first, the closed one gone
+        first = stored[0]
+        assert [json.loads(e)["k"] for e in first.entries] == ["open", "a", "b", "c"] and not first.gaps
+        assert all(len(t.entries) == 3 and not t.gaps for t in stored[1:])
+
+        # a duplicate entry number is refused whole: nothing of that batch is stored
+        with pytest.raises(Exception):  # noqa: B017 - the database's own primary key error
+            await store.append(TableWrite("id-T00002", "T00002", [(4, '{"k":"x"}'), (3, '{"k":"again"}')]))
+        assert len((await store.open_tables())[1].entries) == 3
     finally:
         await store.close()

@@ -14,24 +14,34 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 from websockets.asyncio.client import connect
 
 from server.changes import fold
+from server.config import Config
+from server.migrations import load_migrations
+from server.pg_store import PostgresStore
 from server.sqlite_store import SQLiteStore as Database
 from server.sqlite_store import migrations_dir
 from server.store import SchemaTooNew
+from server.stores import is_postgres_url, open_store
 from server.table import CODE_ALPHABET, new_code
+
+from . import pg
+from .conftest import both_stores
 
 
 class TestHttp:
-    async def test_healthz_counts_tables_and_connections(self, server):
+    @both_stores
+    async def test_healthz_counts_tables_and_connections_and_names_the_store(self, server, db_url):
         await server.host("Anna")
         status, headers, body = await server.get("/healthz")
         assert status == 200 and headers["Content-Type"] == "application/json"
         health = json.loads(body)
         assert health.pop("allocated_blocks") > 0  # the interpreter's live blocks: an operator's leak watch
-        assert health == {"status": "ok", "tables": 1, "connections": 1}
+        store = "postgresql" if db_url.startswith("postgresql://") else "sqlite"
+        assert health == {"status": "ok", "store": store, "tables": 1, "connections": 1}
 
     async def test_static_files_index_for_table_links_types_and_no_traversal(self, server, tmp_path):
         root = tmp_path / "client"
@@ -109,66 +119,116 @@ class TestCodes:
         assert not set("01OIL") & set(CODE_ALPHABET)
 
 
+async def raw(db_url: str, query: str) -> list[tuple]:
+    """Run one SQL statement straight on the test's database (SQLite file or PostgreSQL URL); return its rows."""
+    if is_postgres_url(db_url):
+        return [tuple(r) for r in await pg.sql(db_url, query)]
+    con = sqlite3.connect(db_url)
+    try:
+        with con:
+            return con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
+def copy_migrations(folder: Path, upto: int) -> Path:
+    """Copy the first ``upto`` migrations (both dialects' files) into ``folder``."""
+    folder.mkdir()
+    for path in migrations_dir().glob("*.sql"):
+        if int(path.name[:3]) <= upto:
+            (folder / path.name).write_text(path.read_text())
+    return folder
+
+
 class TestMigrations:
-    async def test_migrations_are_recorded_and_wal_is_on(self, tmp_path):
-        db = await Database.open(str(tmp_path / "a.db"))
+    @both_stores
+    async def test_migrations_are_recorded_once_with_the_dialects_own_files(self, db_url):
+        db = await open_store(db_url)
         assert await db.schema_version() == 3
         await db.close()
-        con = sqlite3.connect(tmp_path / "a.db")
-        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert con.execute("SELECT version, name FROM schema_migrations").fetchall() == [
+        assert await raw(db_url, "SELECT version, name FROM schema_migrations ORDER BY version") == [
             (1, "initial"),
             (2, "table_log"),
             (3, "toppers"),
         ]
-        con.close()
-        db = await Database.open(str(tmp_path / "a.db"))  # a second start applies nothing twice
+        if is_postgres_url(db_url):  # the .pg.sql files: 64-bit game ids, double precision times
+            types = await raw(
+                db_url,
+                "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE "
+                "(table_name, column_name) IN (('games', 'id'), ('tables', 'opened_at'), ('players', 'id')) "
+                "ORDER BY table_name",
+            )
+            assert types == [
+                ("games", "id", "bigint"),
+                ("players", "id", "bigint"),
+                ("tables", "opened_at", "double precision"),
+            ]
+        else:
+            assert await raw(db_url, "PRAGMA journal_mode") == [("wal",)]
+        db = await open_store(db_url)  # a second start applies nothing twice
         assert await db.schema_version() == 3
         await db.close()
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 3
 
-    async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path):
-        first = tmp_path / "migs"
-        first.mkdir()
-        (first / "001_initial.sql").write_text((migrations_dir() / "001_initial.sql").read_text())
-        path = str(tmp_path / "old.db")
-        await (await Database.open(path, first)).close()  # a database of the first release
-        con = sqlite3.connect(path)
-        con.execute("INSERT INTO players (token, name, created_at, last_seen) VALUES ('old-secret', 'Anna', 0, 0)")
-        con.commit()
-        con.close()
-        db = await Database.open(path)
+    @both_stores
+    async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
+        first = copy_migrations(tmp_path / "migs", upto=1)
+        kind = PostgresStore if is_postgres_url(db_url) else Database
+        await (await kind.open(db_url, first)).close()  # a database of the first release
+        await raw(
+            db_url, "INSERT INTO players (token, name, created_at, last_seen) VALUES ('old-secret', 'Anna', 0, 0)"
+        )
+        db = await open_store(db_url)
         try:
-            con = sqlite3.connect(path)
-            stored = con.execute("SELECT token_hash FROM players").fetchall()
-            con.close()
+            stored = await raw(db_url, "SELECT token_hash FROM players")
             assert stored == [(hashlib.sha256(b"old-secret").hexdigest(),)]  # never the token in clear
             pid, token, name = await db.player("Anna B", "old-secret")
             assert (pid, token, name) == (1, "old-secret", "Anna B")
         finally:
             await db.close()
 
-    async def test_a_newer_schema_is_refused(self, tmp_path):
-        path = tmp_path / "b.db"
-        await (await Database.open(str(path))).close()
-        con = sqlite3.connect(path)
-        con.execute("INSERT INTO schema_migrations VALUES (99, 'future', 0)")
-        con.commit()
-        con.close()
+    @both_stores
+    async def test_a_newer_schema_is_refused(self, db_url):
+        await (await open_store(db_url)).close()
+        await raw(db_url, "INSERT INTO schema_migrations VALUES (99, 'future', 0)")
         with pytest.raises(SchemaTooNew, match="99"):
-            await Database.open(str(path))
+            await open_store(db_url)
 
-    async def test_a_broken_migration_leaves_nothing_behind(self, tmp_path):
+    @both_stores
+    async def test_a_broken_migration_leaves_nothing_behind(self, tmp_path, db_url):
         folder = tmp_path / "migs"
         folder.mkdir()
         (folder / "001_ok.sql").write_text("CREATE TABLE a (x INTEGER);")
         (folder / "002_bad.sql").write_text("CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);")
-        with pytest.raises(sqlite3.OperationalError):
-            await Database.open(str(tmp_path / "c.db"), folder)
-        con = sqlite3.connect(tmp_path / "c.db")
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        kind = PostgresStore if is_postgres_url(db_url) else Database
+        with pytest.raises((sqlite3.OperationalError, asyncpg.UndefinedTableError)):
+            await kind.open(db_url, folder)
+        if is_postgres_url(db_url):
+            query = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        else:
+            query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {r[0] for r in await raw(db_url, query)}
         assert "a" in tables and "b" not in tables
-        assert con.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == 1
-        con.close()
+        assert await raw(db_url, "SELECT MAX(version) FROM schema_migrations") == [(1,)]
+
+    def test_postgresql_reads_a_pg_sql_file_where_the_dialects_differ_and_the_common_file_elsewhere(self, tmp_path):
+        folder = tmp_path / "migs"
+        folder.mkdir()
+        (folder / "001_first.sql").write_text("-- both 1")
+        (folder / "001_first.pg.sql").write_text("-- pg 1")
+        (folder / "002_second.sql").write_text("-- both 2")
+        assert load_migrations(folder, "sqlite") == [(1, "first", "-- both 1"), (2, "second", "-- both 2")]
+        assert load_migrations(folder, "postgresql") == [(1, "first", "-- pg 1"), (2, "second", "-- both 2")]
+        (folder / "003_third.pg.sql").write_text("-- pg only")
+        with pytest.raises(RuntimeError, match="003_third.sql"):
+            load_migrations(folder, "postgresql")
+        (folder / "003_third.pg.sql").rename(folder / "002_other.pg.sql")
+        with pytest.raises(RuntimeError, match="002_other"):
+            load_migrations(folder, "sqlite")
+
+    def test_every_shipped_pg_sql_file_has_its_common_file(self):
+        for dialect in ("sqlite", "postgresql"):
+            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3]
 
 
 class TestServeCommand:
@@ -228,3 +288,51 @@ class TestServeCommand:
         con = sqlite3.connect(tmp_path / "s.db")
         assert con.execute("SELECT name FROM players").fetchall() == [("Anna",)]
         con.close()
+
+
+class TestChoosingTheStore:
+    def serve(self, db: str, prelude: str = "") -> subprocess.CompletedProcess:
+        """Run ``hearts serve --db db`` to its exit (it must refuse to start); ``prelude`` runs first."""
+        code = f"import sys\n{prelude}\nfrom server.cli import main\nsys.exit(main())"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
+        cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--db", db]
+        root = Path(__file__).resolve().parents[2]
+        return subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=30)
+
+    def test_without_asyncpg_a_postgresql_url_says_how_to_install_it(self):
+        done = self.serve("postgresql://postgres:secret@127.0.0.1:5432/x", "sys.modules['asyncpg'] = None")
+        assert done.returncode == 2, done.stderr
+        assert "needs the asyncpg package: pip install -e '.[cluster]'" in done.stderr
+        assert "secret" not in done.stderr and "Traceback" not in done.stderr
+
+    def test_a_postgresql_that_does_not_answer_is_a_clear_error(self):
+        with socket.socket() as sock:  # a port nothing listens on
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        done = self.serve(f"postgres://postgres:secret@127.0.0.1:{port}/hearts")
+        assert done.returncode == 2, done.stderr
+        assert f"cannot start: cannot connect to PostgreSQL at postgres://postgres:***@127.0.0.1:{port}/hearts" in (
+            done.stderr
+        )
+        assert "secret" not in done.stderr and "Traceback" not in done.stderr
+
+    async def test_a_file_path_or_no_flag_stays_sqlite(self, tmp_path, monkeypatch):
+        monkeypatch.chdir(tmp_path)
+        for db in ("hearts.db", str(tmp_path / "postgresql.db"), Config().db):
+            store = await open_store(db)
+            try:
+                assert isinstance(store, Database) and store.describe() == f"SQLite {db}"
+            finally:
+                await store.close()
+        assert (tmp_path / "hearts.db").exists() and (tmp_path / "postgresql.db").exists()
+
+
+class TestTheTestCommand:
+    def test_ci_runs_exactly_the_readmes_test_command_and_it_makes_sure_postgresql_and_redis_answer(self):
+        root = Path(__file__).resolve().parents[2]
+        readme = [line.strip() for line in (root / "README.md").read_text().splitlines()]
+        (command,) = [line for line in readme if line.startswith("apt-get update") and "pytest" in line]
+        assert (root / ".ci" / "run").read_text().rstrip("\n").splitlines()[-1] == command
+        assert "bash tools/ensure_services.sh && " in command and command.index("ensure") < command.index("pytest")
+        done = subprocess.run(["bash", "-n", str(root / "tools" / "ensure_services.sh")], capture_output=True)
+        assert done.returncode == 0, done.stderr

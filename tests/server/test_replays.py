@@ -11,7 +11,7 @@ from shared.cards import mask_names
 from shared.deal import seeded_deal
 from shared.rules import make_rules
 
-from .conftest import Player, events_of, move_once, my_move, seat_four
+from .conftest import Player, both_stores, events_of, move_once, my_move, seat_four
 from .test_full_game import act
 
 DEAL = 1234  # with every seat playing the first legal card this classic game to 25 lasts three hands
@@ -108,6 +108,7 @@ def check_replay_shape(replay: dict[str, Any], p: Player) -> None:
 
 
 class TestReplayOfAFinishedGame:
+    @both_stores
     async def test_four_people_get_the_whole_game_open_and_it_matches_what_each_of_them_saw(self, server):
         players = await seat_four(server, {**OPTIONS, "deal": DEAL})
         host = players[0]
@@ -217,6 +218,7 @@ class TestReplayOfAFinishedGame:
         assert replay2["hands"] == replay["hands"] and replay2["totals"] == replay["totals"]
         assert (await get_json(server, f"/api/games/{ref['id']}", tokens[2])) == (200, replay)
 
+    @both_stores
     async def test_a_player_who_left_mid_game_still_gets_the_replay(self, server):
         host = await server.host("Anna", options=OPTIONS, bot_level="easy")
         bram = await server.connect("Bram")
@@ -249,6 +251,7 @@ class TestReplayOfAFinishedGame:
         status, listing = await get_json(server, "/api/games", anna)
         assert status == 200 and listing["games"][0]["you"] == 0
 
+    @both_stores
     async def test_the_list_of_games_needs_a_known_player_token(self, server):
         assert await get_json(server, "/api/games") == (400, {"error": "missing_token"})
         assert await get_json(server, "/api/games", "") == (400, {"error": "missing_token"})

@@ -8,6 +8,8 @@ from server.table import FINISHED, Table
 from shared.cards import card_name, mask_cards
 from shared.rules import make_rules
 
+from .conftest import both_stores
+
 OPTIONS = {"variant": "classic", "passing": "off", "end_score": 25}
 
 # Hand 0: an ordinary hand; everyone plays their lowest legal card. South 2, West 1, North 19 (Q♠), East 4.
@@ -38,6 +40,7 @@ def play_hand(table: Table, hands: tuple[str, ...], highest: set[int]) -> None:
 
 
 class TestStatsCountMoons:
+    @both_stores
     async def test_the_shooter_gets_one_moon_and_every_average_matches_the_points_taken(self, server):
         db = server.app.db
         names = ("Anna", "Bram", "Cor", "Dirk")

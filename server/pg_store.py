@@ -1,0 +1,121 @@
+"""The PostgreSQL store (asyncpg): a connection pool, the same migrations and queries as SQLite (``SqlStore``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .migrations import load_migrations, migrations_dir
+from .sql import RECORD_MIGRATION, SCHEMA_VERSION, numbered
+from .sql_store import Query, SqlStore
+from .store import SchemaTooNew, StoreUnavailable
+from .stores import redacted
+
+T = TypeVar("T")
+MIGRATION_LOCK = 0x4845_4152_5453  # "HEARTS": one node migrates at a time, the others wait and find it done
+# a batch of pure appends is one statement: one multi-row INSERT of three arrays, one implicit transaction
+APPEND_MANY = "INSERT INTO table_log (table_id, n, entry) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])"
+CONNECT_TIMEOUT = 10.0
+
+
+class PgQuery:
+    """``Query`` on one asyncpg connection: ``?`` placeholders become ``$1, $2, ...``."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, query: str, *args: Any) -> list[Sequence[Any]]:
+        """Return every row (records, indexable by position)."""
+        return await self.conn.fetch(numbered(query), *args)
+
+    async def dicts(self, query: str, *args: Any) -> list[dict[str, Any]]:
+        """Return every row as a dict of its columns."""
+        return [dict(row) for row in await self.conn.fetch(numbered(query), *args)]
+
+    async def one(self, query: str, *args: Any) -> Sequence[Any] | None:
+        """Return the first row, or None."""
+        return await self.conn.fetchrow(numbered(query), *args)
+
+    async def execute(self, query: str, *args: Any) -> None:
+        """Run one statement."""
+        await self.conn.execute(numbered(query), *args)
+
+    async def executemany(self, query: str, rows: list[tuple]) -> None:
+        """Run one statement for each row of values (pipelined: one round trip)."""
+        await self.conn.executemany(numbered(query), rows)
+
+
+class PostgresStore(SqlStore):
+    """A pool of asyncpg connections; writes are transactions, reads see one snapshot."""
+
+    kind = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        super().__init__()
+        self.pool = pool
+        self.url = url
+
+    def describe(self) -> str:
+        """Return ``PostgreSQL <url without password>``."""
+        return f"PostgreSQL {redacted(self.url)}"
+
+    @classmethod
+    async def open(cls, url: str, folder: Path | None = None, min_size: int = 1, max_size: int = 8) -> PostgresStore:
+        """Connect to ``url``, apply pending migrations (``.pg.sql`` where dialects differ); refuse a newer schema."""
+        migrations = load_migrations(folder or migrations_dir(), "postgresql")
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreUnavailable(f"cannot connect to PostgreSQL at {redacted(url)}: {exc}") from exc
+        try:
+            db = cls(pool, url)
+            await db._migrate(migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return db
+
+    async def _migrate(self, migrations: list[tuple[int, str, str]]) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    "applied_at DOUBLE PRECISION NOT NULL)"
+                )
+                current = await conn.fetchval(SCHEMA_VERSION)
+                known = len(migrations)
+                if current > known:
+                    raise SchemaTooNew(
+                        f"database {redacted(self.url)} has schema version {current}, newer than this server knows "
+                        f"({known}); upgrade the server"
+                    )
+                for version, name, sql in migrations[current:]:
+                    async with conn.transaction():  # PostgreSQL's DDL is transactional: a migration applies whole
+                        await conn.execute(sql)
+                        await conn.execute(numbered(RECORD_MIGRATION), version, name, time.time())
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def _close(self) -> None:
+        await self.pool.close()
+
+    async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
+        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            return await body(PgQuery(conn))
+
+    async def _peek(self, query: str, *args: Any) -> Sequence[Any] | None:
+        return await self.pool.fetchrow(numbered(query), *args)
+
+    async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
+        async with self.pool.acquire() as conn, conn.transaction():
+            return await body(PgQuery(conn))
+
+    async def _append_only(self, rows: list[tuple[str, int, str]]) -> bool:
+        table_ids, ns, entries = zip(*rows, strict=True)
+        await self.pool.execute(APPEND_MANY, list(table_ids), list(ns), list(entries))
+        return True

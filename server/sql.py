@@ -1,0 +1,102 @@
+"""The SQL both stores run, written once with ``?`` placeholders (``numbered`` turns them into PostgreSQL's ``$1``)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+SCHEMA_VERSION = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+RECORD_MIGRATION = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"
+
+# table logs
+OPEN_TABLE = "INSERT INTO tables (id, code, opened_at) VALUES (?, ?, ?)"
+APPEND = "INSERT INTO table_log (table_id, n, entry) VALUES (?, ?, ?)"
+CLOSE_TABLE = "UPDATE tables SET closed_at = ? WHERE id = ?"
+MARK_DAMAGED = "UPDATE tables SET closed_at = ?, damaged = ? WHERE id = ?"
+OPEN_TABLES = "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY opened_at, id"
+OPEN_LOGS = (
+    "SELECT l.table_id, l.n, l.entry FROM table_log l JOIN tables t ON t.id = l.table_id "
+    "WHERE t.closed_at IS NULL ORDER BY l.table_id, l.n"
+)
+
+# players
+NEW_PLAYER = "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?) RETURNING id"
+SEEN_PLAYER = "UPDATE players SET name = ?, last_seen = ? WHERE id = ?"
+PLAYER_ID = "SELECT id FROM players WHERE token_hash = ?"
+PLAYER = "SELECT id, name FROM players WHERE token_hash = ?"
+
+# finished games: the columns of the rows ``records.game_rows`` builds
+GAME_COLUMNS = (
+    "id", "code", "variant", "options", "started_at", "finished_at", "hands", "winners", "table_id", "deal", "share",
+    "seats", "events",
+)  # fmt: skip
+SEAT_COLUMNS = ("game_id", "seat", "player_id", "kind", "name", "level", "final_total", "won")
+HAND_COLUMNS = ("game_id", "hand_no", "seat", "points", "score", "total", "moon")
+TOPPER_COLUMNS = ("game_id", "seat", "kind")
+PLAYER_COLUMNS = ("game_id", "player_id")
+DAILY_COLUMNS = ("day", "player_id", "game_id", "total", "finished_at")
+
+
+def insert(table: str, columns: tuple[str, ...], once: bool = False) -> str:
+    """Return the INSERT of one row of ``columns``; ``once``: a row that is already there is skipped."""
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    return sql + " ON CONFLICT DO NOTHING" if once else sql
+
+
+INSERT_GAME = insert("games", GAME_COLUMNS)
+INSERT_SEAT = insert("game_seats", SEAT_COLUMNS)
+INSERT_HAND = insert("game_hands", HAND_COLUMNS)
+INSERT_TOPPER = insert("game_toppers", TOPPER_COLUMNS)
+INSERT_PLAYER = insert("game_players", PLAYER_COLUMNS, once=True)  # a player may have held two seats
+INSERT_DAILY = insert("daily_entries", DAILY_COLUMNS, once=True)  # only the first finished daily game counts
+
+
+def values(row: dict, columns: tuple[str, ...]) -> tuple:
+    """Return the values of ``row`` in the order of ``columns``."""
+    return tuple(row[c] for c in columns)
+
+
+# stats, games, replays
+STATS_GAMES = (
+    "SELECT gs.final_total, gs.won FROM game_seats gs JOIN games g ON g.id = gs.game_id "
+    "WHERE gs.player_id = ? ORDER BY g.finished_at, g.id, gs.seat"
+)
+STATS_HANDS = (
+    "SELECT COUNT(*), COALESCE(SUM(gh.score), 0), COALESCE(SUM(gh.moon), 0) FROM game_hands gh "
+    "JOIN game_seats gs ON gs.game_id = gh.game_id AND gs.seat = gh.seat WHERE gs.player_id = ?"
+)
+STATS_TOPPERS = (
+    "SELECT gt.kind, COUNT(*) FROM game_toppers gt JOIN game_seats gs ON gs.game_id = gt.game_id "
+    "AND gs.seat = gt.seat WHERE gs.player_id = ? GROUP BY gt.kind"
+)
+GAMES_OF = (
+    "SELECT g.id, g.code, g.variant, g.options, g.deal, g.finished_at, g.hands, g.share, g.seats, "
+    "g.winners FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ? "
+    "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?"
+)
+GAME_SEATS = "SELECT seat, player_id, kind, name, final_total, won FROM game_seats WHERE game_id = ? ORDER BY seat"
+GAME_BY_SHARE = "SELECT * FROM games WHERE share = ? AND events IS NOT NULL"
+GAME_OF_PLAYER = (
+    "SELECT g.* FROM games g JOIN game_players gp ON gp.game_id = g.id "
+    "WHERE g.id = ? AND gp.player_id = ? AND g.events IS NOT NULL"
+)
+
+# the daily deal
+NEW_SERVER_KEY = insert("server_keys", ("name", "value"), once=True)
+SERVER_KEY = "SELECT value FROM server_keys WHERE name = ?"
+DAILY_PLAYED = "SELECT 1 FROM daily_entries WHERE day = ? AND player_id = ?"
+DAILY_TOP = (
+    "SELECT p.name, d.total, d.player_id FROM daily_entries d JOIN players p ON p.id = d.player_id "
+    "WHERE d.day = ? ORDER BY d.total, d.finished_at, d.game_id LIMIT ?"
+)
+DAILY_MINE = "SELECT total FROM daily_entries WHERE day = ? AND player_id = ?"
+DAILY_BETTER = "SELECT COUNT(*) FROM daily_entries WHERE day = ? AND total < ?"
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """Return ``sql`` with its ``?`` placeholders numbered ``$1, $2, ...`` (PostgreSQL); no SQL here quotes a ``?``."""
+    count = iter(range(1, sql.count("?") + 1))
+    return _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql)

@@ -1,0 +1,275 @@
+"""What the SQLite and PostgreSQL stores share: every query and write, over a small per-database ``Query``."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from abc import abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from . import sql
+from .records import daily_place, game_rows, games_list_item
+from .store import GroupCommit, PlayerWrite, Store, StoredTable, TableWrite, token_hash
+
+T = TypeVar("T")
+PLAYER_CACHE = 200_000  # returning players' ids kept in memory (about 30 MB at most)
+
+
+class Query(Protocol):
+    """One database connection as the shared code uses it; SQL comes with ``?`` placeholders."""
+
+    async def rows(self, query: str, *args: Any) -> list[Sequence[Any]]:
+        """Return every row (indexable by position)."""
+
+    async def dicts(self, query: str, *args: Any) -> list[dict[str, Any]]:
+        """Return every row as a dict of its columns."""
+
+    async def one(self, query: str, *args: Any) -> Sequence[Any] | None:
+        """Return the first row, or None."""
+
+    async def execute(self, query: str, *args: Any) -> None:
+        """Run one statement."""
+
+    async def executemany(self, query: str, rows: list[tuple]) -> None:
+        """Run one statement for each row of values."""
+
+
+class SqlStore(Store):
+    """A ``Store`` on an SQL database: the subclass gives transactions and the fast append, this class the rest."""
+
+    def __init__(self) -> None:
+        self.commits = GroupCommit(self._write_batch)
+        self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
+
+    # ------------------------------------------------------------------ what each database provides
+
+    @abstractmethod
+    async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
+        """Run ``body`` on a consistent view of the database (never a half-written game)."""
+
+    @abstractmethod
+    async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
+        """Run ``body`` in one write transaction: committed whole or not at all."""
+
+    @abstractmethod
+    async def _peek(self, query: str, *args: Any) -> Sequence[Any] | None:
+        """Return the first row of one quick read that needs no snapshot (a token lookup)."""
+
+    @abstractmethod
+    async def _append_only(self, rows: list[tuple[str, int, str]]) -> bool:
+        """Append log rows ``(table_id, n, entry)`` in one statement; False if the batch is too big for that."""
+
+    @abstractmethod
+    async def _close(self) -> None:
+        """Close the connection or pool."""
+
+    async def close(self) -> None:
+        """Commit what is queued, then close the database."""
+        await self.commits.close()
+        await self._close()
+
+    async def schema_version(self) -> int:
+        """Return the highest applied migration number."""
+        return (await self._read(lambda q: q.one(sql.SCHEMA_VERSION)))[0]
+
+    # ------------------------------------------------------------------ table logs
+
+    def submit(self, write: TableWrite) -> asyncio.Future:
+        """Queue ``write``; it commits with whatever other tables queued meanwhile (group commit)."""
+        return self.commits.submit(write)
+
+    async def _write_batch(self, batch: list[TableWrite | PlayerWrite]) -> None:
+        if all(type(w) is TableWrite and w.only_appends() for w in batch):
+            # the common case in play: one statement, one transaction, one trip to the database
+            rows = [(w.table_id, n, text) for w in batch for n, text in w.entries]
+            if not rows or await self._append_only(rows):
+                return
+        players = [w for w in batch if isinstance(w, PlayerWrite)]
+        tables = [w for w in batch if isinstance(w, TableWrite)]
+
+        async def body(q: Query) -> None:
+            for p in players:  # first: a table write may name a player of the same batch
+                if p.new:  # (again, if a failed batch rolled the first insert back)
+                    p.player_id = (await q.one(sql.NEW_PLAYER, p.token_hash, p.name, p.seen_at, p.seen_at))[0]
+            seen = [(p.name, p.seen_at, p.player_id) for p in players if not p.new]
+            if seen:
+                await q.executemany(sql.SEEN_PLAYER, seen)
+            for w in tables:
+                if w.opened_at is not None:
+                    await q.execute(sql.OPEN_TABLE, w.table_id, w.code, w.opened_at)
+            rows = [(w.table_id, n, text) for w in tables for n, text in w.entries]
+            if rows:
+                await q.executemany(sql.APPEND, rows)
+            for w in tables:
+                if w.finished is not None:
+                    await self._insert_game(q, w.finished)
+                if w.closed_at is not None:
+                    await q.execute(sql.CLOSE_TABLE, w.closed_at, w.table_id)
+
+        await self._write(body)
+
+    async def open_tables(self) -> list[StoredTable]:
+        """Return every open table's log, oldest table first."""
+
+        async def body(q: Query) -> tuple[list[Sequence[Any]], list[Sequence[Any]]]:
+            found = await q.rows(sql.OPEN_TABLES)
+            return found, (await q.rows(sql.OPEN_LOGS) if found else [])
+
+        tables, rows = await self._read(body)
+        found = {row[0]: StoredTable(row[0], row[1]) for row in tables}
+        for table_id, n, entry in rows:
+            stored = found[table_id]
+            stored.entries.append(entry)
+            if n != len(stored.entries):
+                stored.gaps = True
+        return list(found.values())
+
+    async def mark_damaged(self, table_id: str, why: str) -> None:
+        """Close a table whose log cannot be replayed."""
+        await self._write(lambda q: q.execute(sql.MARK_DAMAGED, time.time(), why[:500], table_id))
+
+    # ------------------------------------------------------------------ players
+
+    async def player(self, name: str, token: str | None) -> tuple[int, str, str]:
+        """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or of a new player."""
+        now = time.time()
+        if token:
+            hashed = token_hash(token)
+            pid = self._player_ids.get(hashed)
+            if pid is None:
+                row = await self._peek(sql.PLAYER_ID, hashed)
+                pid = row[0] if row is not None else None
+            if pid is not None:
+                self._remember(hashed, pid)
+                await self.commits.submit(PlayerWrite(hashed, name, now, pid))  # shares the next group commit
+                return pid, token, name
+        token = secrets.token_urlsafe(24)
+        write = PlayerWrite(token_hash(token), name, now, new=True)
+        await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
+        self._remember(write.token_hash, write.player_id)
+        return write.player_id, token, name
+
+    def _remember(self, hashed: str, pid: int) -> None:
+        if len(self._player_ids) >= PLAYER_CACHE:
+            self._player_ids.clear()  # bounded: forgetting only costs one read on a player's next hello
+        self._player_ids[hashed] = pid
+
+    async def player_id(self, token: str) -> int | None:
+        """Return the id of the player with ``token``, or None."""
+        row = await self._peek(sql.PLAYER_ID, token_hash(token))
+        return row[0] if row is not None else None
+
+    # ------------------------------------------------------------------ finished games
+
+    @staticmethod
+    async def _insert_game(q: Query, record: dict[str, Any]) -> None:
+        rows = game_rows(record)
+        await q.execute(sql.INSERT_GAME, *sql.values(rows["game"], sql.GAME_COLUMNS))
+        for query, key, columns in (
+            (sql.INSERT_SEAT, "seats", sql.SEAT_COLUMNS),
+            (sql.INSERT_HAND, "hands", sql.HAND_COLUMNS),
+            (sql.INSERT_TOPPER, "toppers", sql.TOPPER_COLUMNS),
+            (sql.INSERT_PLAYER, "players", sql.PLAYER_COLUMNS),
+        ):
+            if rows[key]:
+                await q.executemany(query, [sql.values(row, columns) for row in rows[key]])
+        if rows["daily"] is not None:
+            await q.execute(sql.INSERT_DAILY, *sql.values(rows["daily"], sql.DAILY_COLUMNS))
+
+    async def record_game(self, record: dict[str, Any]) -> None:
+        """Store one finished game outside a table write (tests and tools)."""
+        await self._write(lambda q: self._insert_game(q, record))
+
+    async def stats(self, token: str) -> dict[str, Any] | None:
+        """Return the stats of the player with ``token`` (None if unknown)."""
+        return await self._read(lambda q: self._stats(q, token))
+
+    @staticmethod
+    async def _stats(q: Query, token: str) -> dict[str, Any] | None:
+        row = await q.one(sql.PLAYER, token_hash(token))
+        if row is None:
+            return None
+        pid, name = row[0], row[1]
+        games = await q.rows(sql.STATS_GAMES, pid)
+        hands, scored, moons = await q.one(sql.STATS_HANDS, pid)
+        toppers = {kind: n for kind, n in await q.rows(sql.STATS_TOPPERS, pid)}
+        streak = best = 0
+        for g in games:
+            streak = streak + 1 if g[1] else 0
+            best = max(best, streak)
+        played = len(games)
+        won = sum(g[1] for g in games)
+        return {
+            "name": name,
+            "games_played": played,
+            "games_won": won,
+            "win_pct": round(100 * won / played, 1) if played else 0.0,
+            "lowest_score": min((g[0] for g in games), default=None),
+            "current_streak": streak,
+            "best_streak": best,
+            "moons": moons,
+            "hands": hands,
+            "avg_points_per_hand": round(scored / hands, 2) if hands else None,
+            "toppers": toppers,
+        }
+
+    async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
+        """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""
+
+        async def body(q: Query) -> list[dict[str, Any]] | None:
+            row = await q.one(sql.PLAYER_ID, token_hash(token))
+            if row is None:
+                return None
+            pid = row[0]
+            out = []
+            for g in await q.dicts(sql.GAMES_OF, pid, limit):
+                out.append(games_list_item(g, await q.dicts(sql.GAME_SEATS, g["id"]), pid))
+            return out
+
+        return await self._read(body)
+
+    async def game(self, game_id: int, token: str | None = None, share: str | None = None) -> dict[str, Any] | None:
+        """Return the stored game ``game_id`` for a player who sat in it, or by its share key; else None."""
+
+        async def body(q: Query) -> dict[str, Any] | None:
+            if share is not None:
+                found = await q.dicts(sql.GAME_BY_SHARE, share)
+            else:
+                row = await q.one(sql.PLAYER_ID, token_hash(token)) if token else None
+                if row is None:
+                    return None
+                found = await q.dicts(sql.GAME_OF_PLAYER, game_id, row[0])
+            return found[0] if found else None
+
+        return await self._read(body)
+
+    # ------------------------------------------------------------------ daily deal
+
+    async def server_key(self, name: str) -> str:
+        """Return the server's secret ``name`` (made once, at random, and kept)."""
+
+        async def body(q: Query) -> str:
+            await q.execute(sql.NEW_SERVER_KEY, name, secrets.token_hex(32))
+            return (await q.one(sql.SERVER_KEY, name))[0]
+
+        return await self._write(body)
+
+    async def daily_played(self, day: str, player_id: int) -> bool:
+        """Return True if the player already has a counted daily game on ``day``."""
+        return await self._read(lambda q: q.one(sql.DAILY_PLAYED, day, player_id)) is not None
+
+    async def daily_board(self, day: str, token: str | None, limit: int = 50) -> dict[str, Any]:
+        """Return the counted final totals of ``day``'s daily deal, lowest first, and the asker's place."""
+
+        async def body(q: Query) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+            top = await q.dicts(sql.DAILY_TOP, day, limit)
+            row = await q.one(sql.PLAYER_ID, token_hash(token)) if token else None
+            mine = await q.one(sql.DAILY_MINE, day, row[0]) if row is not None else None
+            if mine is None:
+                return top, None
+            better = (await q.one(sql.DAILY_BETTER, day, mine[0]))[0]
+            return top, {"place": better + 1, "total": mine[0]}
+
+        return daily_place(*await self._read(body))

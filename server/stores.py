@@ -1,0 +1,37 @@
+"""Open the store ``--db`` names: a ``postgresql://`` URL is PostgreSQL, anything else an SQLite file."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+from .sqlite_store import SQLiteStore
+from .store import Store, StoreUnavailable
+
+CLUSTER_INSTALL = "pip install -e '.[cluster]'"
+
+
+def is_postgres_url(db: str) -> bool:
+    """True when ``db`` names a PostgreSQL database (``postgresql://`` or ``postgres://``) rather than a file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def redacted(url: str) -> str:
+    """Return ``url`` without its password (for logs, errors and the start-up line)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+
+
+async def open_store(db: str) -> Store:
+    """Open the database ``db`` and apply its migrations: PostgreSQL for a URL, else the SQLite file ``db``."""
+    if not is_postgres_url(db):
+        return await SQLiteStore.open(db)
+    try:
+        from .pg_store import PostgresStore
+    except ImportError as exc:
+        if exc.name != "asyncpg":
+            raise
+        raise StoreUnavailable(f"--db {redacted(db)} needs the asyncpg package: {CLUSTER_INSTALL}") from None
+    return await PostgresStore.open(db)
