@@ -84,6 +84,7 @@ def my_turn(t: dict[str, Any] | None) -> bool:
 
 async def play_until(c: Client, stop) -> dict[str, Any]:
     """The person answers with the first legal choice (and says ready between hands) until ``stop(table)``."""
+    await c.wait(lambda: c.table is not None, what="the first table message")
     for _ in range(2000):
         t = c.table
         if stop(t):
