@@ -59,6 +59,9 @@ class Game:
         self.pass_orders: list[list[int]] = [[], [], [], []]
         self.received: list[Mask] = [0, 0, 0, 0]
         self.sent: list[list[Mask]] = [[0, 0, 0, 0] for _ in range(4)]  # sent[s][to]: cards s passed to seat to
+        self.passed_to: list[list[int] | None] = [None] * 4  # per seat: the seat each passed card went to
+        self.received_from: list[list[int] | None] = [None] * 4  # per seat: where each received card came from
+        self._points: tuple[int, list[int]] = (-1, [])  # points_taken, for the number of tricks it was counted at
         self.taken: list[Mask] = [0, 0, 0, 0]
         self.doubled: list[Mask] = [0, 0, 0, 0]  # the cards of each seat's doubled tricks
         self.tricks: list[Trick] = []
@@ -119,8 +122,14 @@ class Game:
         return {c: refusal(self.rules, hand, led, first, broken, c, best) for c in mask_cards(hand & ~legal)}
 
     def points_taken(self) -> list[int]:
-        """Return the points each seat has taken so far in this hand (doubled tricks and the queens' effects in)."""
-        return seat_points(self.rules, self.taken, self.doubled)
+        """Return the points each seat has taken so far in this hand (doubled tricks and the queens' effects in).
+
+        Taken cards change only when a trick ends, so the count is kept per number of tricks.
+        """
+        done = len(self.tricks)
+        if self._points[0] != done:
+            self._points = (done, seat_points(self.rules, self.taken, self.doubled))
+        return list(self._points[1])
 
     # ------------------------------------------------------------------ events
 
@@ -199,9 +208,16 @@ class Game:
         self.events.append({"type": "pass", "seat": seat, "cards": event_cards(targets, order)})
         self.passes[seat] = sum(1 << c for c in order)
         self.pass_orders[seat] = order
+        if any(targets):  # not a pot: each card goes to a known seat (listed in card order, as the view lists cards)
+            self.passed_to[seat] = [(seat + t) % 4 for _, t in sorted(zip(order, targets, strict=True))]
         if all(p is not None for p in self.passes):
             key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt)
             self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
+            if any(targets):
+                self.received_from = [
+                    [next(f for f in range(4) if self.sent[f][s] >> c & 1) for c in mask_cards(self.received[s])]
+                    for s in range(4)
+                ]
             self._start_play()
 
     def _start_play(self) -> None:

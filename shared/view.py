@@ -148,26 +148,15 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
         "pass_targets": [(seat + t) % 4 for t in targets] if targets and not pot else None,
         "hand": mask_names(hand),
         "passed": mask_names(passed) if passed is not None else None,
-        "passed_to": _passed_to(game, seat) if passed is not None and not pot else None,
+        "passed_to": game.passed_to[seat] if passed is not None and not pot else None,
         "received": mask_names(game.received[seat]) if exchanged else None,
-        "received_from": _received_from(game, seat) if exchanged and not pot else None,
+        "received_from": game.received_from[seat] if exchanged and not pot else None,
         "pass_refusals": _pass_refusals(game, seat) if phase == PASSING and passed is None else {},
         "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
         "legal": mask_names(game.legal(seat)),
         "refusals": refusals,
         "refusal": _reason(*whole) if whole is not None and phase == PLAYING and hand else None,
     }
-
-
-def _passed_to(game: Game, seat: int) -> list[int]:
-    """The seat each card ``seat`` passed went to, in the order of ``passed`` (sorted names)."""
-    goes = {c: (seat + t) % 4 for c, t in zip(game.pass_orders[seat], game.pass_targets, strict=True)}
-    return [goes[c] for c in sorted(goes)]
-
-
-def _received_from(game: Game, seat: int) -> list[int]:
-    """The seat each card ``seat`` received came from, in the order of ``received`` (sorted names)."""
-    return [next(s for s in range(4) if game.sent[s][seat] >> c & 1) for c in mask_cards(game.received[seat])]
 
 
 def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, str]]:
