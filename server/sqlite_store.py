@@ -50,9 +50,9 @@ class SQLiteQuery:
             return [dict(row) for row in await cur.fetchall()]
 
     async def one(self, query: str, *args: Any) -> Sequence[Any] | None:
-        """Return the first row, or None."""
-        async with self.conn.execute(query, args) as cur:
-            return await cur.fetchone()
+        """Return the first row, or None (one trip to the database thread: a new player's insert is on the ramp)."""
+        rows = await self.conn.execute_fetchall(query, args)
+        return rows[0] if rows else None
 
     async def execute(self, query: str, *args: Any) -> None:
         """Run one statement."""
