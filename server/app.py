@@ -25,7 +25,7 @@ from .errors import ProtocolError
 from .hub import Client, Hub
 from .messages import parse_message
 from .store import Store
-from .stores import open_store
+from .stores import REDIS_ERRORS, open_store
 
 log = logging.getLogger("hearts.server")
 
@@ -108,11 +108,12 @@ def keep_gc_off_the_hot_path() -> None:
 class App:
     """The running server: the hub, the database, the websocket server."""
 
-    def __init__(self, config: Config, store: Store) -> None:
+    def __init__(self, config: Config, store: Store, cluster: Any = None) -> None:
         self.config = config
         self.db = store
+        self.cluster = cluster  # a cluster.Cluster with --redis, else None
         self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
-        self.hub = Hub(config, store, self.thinker)
+        self.hub = Hub(config, store, self.thinker, cluster)
         self.api = Api(store)
         self.root = client_dir()
         self.server: Server | None = None
@@ -129,10 +130,21 @@ class App:
             seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
             status, body = self.hub.table_info(path[len(TABLE_INFO) :], address, seat_token)
             return json_response(HTTPStatus(status), body)
+        if path == "/api/cluster":
+            return json_response(*await self.cluster_info())
         if path.startswith("/api/"):
             status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
             return json_response(status, body)
         return static_file(self.root, path)
+
+    async def cluster_info(self) -> tuple[HTTPStatus, dict[str, Any]]:
+        """``GET /api/cluster``: the live nodes with their table and connection counts."""
+        if self.cluster is None:
+            return HTTPStatus.NOT_FOUND, {"error": "not_a_cluster"}
+        try:
+            return HTTPStatus.OK, {"node": self.cluster.node, "nodes": await self.cluster.nodes()}
+        except REDIS_ERRORS:
+            return HTTPStatus.SERVICE_UNAVAILABLE, {"error": "cluster_unavailable", "node": self.cluster.node}
 
     async def handler(self, ws: ServerConnection) -> None:
         """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
@@ -177,6 +189,10 @@ class App:
             **serve_options(self.config.compression),
         )
         await self.thinker.start()
+        if self.cluster is not None:
+            self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
+            self.cluster.on_lost = self.hub.tables.lease_lost
+            self.cluster.start()
         keep_gc_off_the_hot_path()
         return self.server
 
@@ -193,7 +209,18 @@ class App:
             await self.server.wait_closed()
         await self.hub.shutdown()
         self.thinker.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.db.close()
+
+
+async def open_cluster(config: Config) -> Any:
+    """Join the cluster ``--redis`` names (a ``cluster.Cluster``), or None without ``--redis``."""
+    if not config.redis:
+        return None
+    from .cluster import Cluster
+
+    return await Cluster.open(config.redis, config.redis_prefix, config.node, config.lease_ms)
 
 
 async def run(config: Config, ready: asyncio.Future | None = None) -> None:
@@ -205,11 +232,17 @@ async def run(config: Config, ready: asyncio.Future | None = None) -> None:
     app = None
     try:
         db = await open_store(config.db)
-        app = App(config, db)
+        try:
+            cluster = await open_cluster(config)
+        except BaseException:
+            await db.close()
+            raise
+        app = App(config, db, cluster)
         await app.start()
         host, port = app.address()
         shown = f"[{host}]" if ":" in host else host
-        print(f"Hartenjagen serving on http://{shown}:{port}/ (store: {db.describe()})", flush=True)
+        node = f", node {config.node}" if cluster is not None else ""
+        print(f"Hartenjagen serving on http://{shown}:{port}/ (store: {db.describe()}{node})", flush=True)
         if ready is not None:
             ready.set_result(app)
         await stop

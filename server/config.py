@@ -33,6 +33,10 @@ class Config:
     timer_min: int = 5
     decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead
     compression: str = "large"  # large: only messages of 1 KiB or more, no state kept; all: library default; off
+    redis: str = ""  # redis://... joins a cluster (needs a postgresql:// --db)
+    node: str = ""  # this node's name in the cluster (default: hostname-pid)
+    redis_prefix: str = "hearts:"  # every Redis key starts with it
+    lease_ms: int = 10_000  # a table lease lives this long unless renewed (renewed every third of it)
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
 
     @classmethod
@@ -51,6 +55,10 @@ class Config:
             ("timer_min", int),
             ("decision_timeout", float),
             ("compression", str),
+            ("redis", str),
+            ("node", str),
+            ("redis_prefix", str),
+            ("lease_ms", int),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

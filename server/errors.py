@@ -36,6 +36,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
     "illegal": ("{en}", "{nl}"),
+    "cluster_unavailable": (
+        "No new table now: the cluster's directory does not answer. Tables already playing go on; try again soon.",
+        "Nu geen nieuwe tafel: de lijst van het cluster antwoordt niet. Lopende tafels spelen door; probeer zo weer.",
+    ),
     "server_error": ("The server could not handle that message.", "De server kon dat bericht niet verwerken."),
 }
 

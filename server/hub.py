@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import sys
 import time
 from typing import Any
@@ -21,7 +22,7 @@ from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .seat_view import full_message, hint_message, public_table
-from .store import Store
+from .store import ClusterUnavailable, Store
 from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
 
@@ -67,11 +68,12 @@ class Client:
 class Hub:
     """Checks who may do what and hands each message to its table; every change then goes through ``changed``."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker) -> None:
+    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Any = None) -> None:
         self.config = config
         self.store = store
         self.thinker = thinker
-        self.tables = Tables(config, store, thinker)
+        self.cluster = cluster
+        self.tables = Tables(config, store, thinker, cluster)
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.address_failures, config.code_window)
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
@@ -192,13 +194,28 @@ class Hub:
                 raise ProtocolError("bad_option", field="options", detail=detail) from None
             daily, level = None, msg.get("bot_level", "medium")
             self._check_free(client)  # after the fields, as the protocol lists the checks
-        table = Table.create(new_code(self.tables.by_code), rules, level, deal, daily, grace=self.config.grace)
+        code, table_id = await self._new_code(client)
+        table = Table.create(code, rules, level, deal, daily, grace=self.config.grace, table_id=table_id)
         self.tables.add(table)
         seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
         self._attach(client, table, seat.index, token)
         if daily is not None:
             table.fill_bots(seat.index, DAILY_LEVEL)
         self.changed(table)
+
+    async def _new_code(self, client: Client) -> tuple[str, str | None]:
+        """A code free on this node, or in a cluster one reserved across it with the new table's lease."""
+        if self.cluster is None:
+            return new_code(self.tables.by_code), None
+        table_id = secrets.token_hex(8)
+        try:
+            code, _ = await self.cluster.new_table(table_id, lambda: new_code(self.tables.by_code))
+        except ClusterUnavailable:
+            raise ProtocolError("cluster_unavailable") from None
+        if client.table is not None:  # the connection sat down elsewhere meanwhile
+            self.cluster.drop(table_id)
+            self._check_free(client)
+        return code, table_id
 
     def _on_join(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
@@ -377,6 +394,7 @@ class Hub:
         return {
             "status": "ok",
             "store": self.store.kind,
+            "node": self.cluster.node if self.cluster is not None else None,
             "tables": len(self.tables),
             "connections": len(self.clients),
             "allocated_blocks": sys.getallocatedblocks(),

@@ -12,13 +12,17 @@ import asyncpg
 from .migrations import load_migrations, migrations_dir
 from .sql import RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_store import Query, SqlStore
-from .store import SchemaTooNew, StoreUnavailable
+from .store import LeaseLost, SchemaTooNew, StoreUnavailable
 from .stores import redacted
 
 T = TypeVar("T")
 MIGRATION_LOCK = 0x4845_4152_5453  # "HEARTS": one node migrates at a time, the others wait and find it done
 # a batch of pure appends is one statement: one multi-row INSERT of three arrays, one implicit transaction
-APPEND_MANY = "INSERT INTO table_log (table_id, n, entry) SELECT * FROM unnest($1::text[], $2::int[], $3::text[])"
+APPEND_MANY = (
+    "INSERT INTO table_log (table_id, n, entry, lease) "
+    "SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[])"
+)
+STALE_LEASE = "HL409"  # the SQLSTATE migration 004's trigger raises for an append from an older lease
 CONNECT_TIMEOUT = 10.0
 
 
@@ -53,6 +57,7 @@ class PostgresStore(SqlStore):
     """A pool of asyncpg connections; writes are transactions, reads see one snapshot."""
 
     kind = "postgresql"
+    leases = True
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         super().__init__()
@@ -112,10 +117,21 @@ class PostgresStore(SqlStore):
         return await self.pool.fetchrow(numbered(query), *args)
 
     async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
-        async with self.pool.acquire() as conn, conn.transaction():
-            return await body(PgQuery(conn))
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                return await body(PgQuery(conn))
+        except asyncpg.PostgresError as exc:
+            raise _fenced(exc) from exc
 
-    async def _append_only(self, rows: list[tuple[str, int, str]]) -> bool:
-        table_ids, ns, entries = zip(*rows, strict=True)
-        await self.pool.execute(APPEND_MANY, list(table_ids), list(ns), list(entries))
+    async def _append_only(self, rows: list[tuple]) -> bool:
+        table_ids, ns, entries, leases = zip(*rows, strict=True)
+        try:
+            await self.pool.execute(APPEND_MANY, list(table_ids), list(ns), list(entries), list(leases))
+        except asyncpg.PostgresError as exc:
+            raise _fenced(exc) from exc
         return True
+
+
+def _fenced(exc: asyncpg.PostgresError) -> Exception:
+    """Return ``LeaseLost`` for the fencing trigger's refusal, else ``exc`` itself."""
+    return LeaseLost(exc.args[0] if exc.args else str(exc)) if exc.sqlstate == STALE_LEASE else exc

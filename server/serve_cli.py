@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import socket
 import sys
 
 from .compression import MODES
@@ -56,6 +58,19 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         help="permessage-deflate: large (messages of 1 KiB or more, no zlib state kept per connection), "
         f"all (every message, about 40 KiB per connection) or off (HEARTS_COMPRESSION, default {env.compression})",
     )
+    serve.add_argument(
+        "--redis", default=env.redis, help="join a cluster through Redis at this redis:// URL (HEARTS_REDIS)"
+    )
+    serve.add_argument("--node", default=env.node, help="this node's name in the cluster (default: hostname-pid)")
+    serve.add_argument(
+        "--redis-prefix", default=env.redis_prefix, help=f"prefix of every Redis key (default {env.redis_prefix})"
+    )
+    serve.add_argument(
+        "--lease-ms",
+        type=int,
+        default=env.lease_ms,
+        help=f"milliseconds a table lease lives unless renewed (HEARTS_LEASE_MS, default {env.lease_ms})",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -67,6 +82,21 @@ def serve_command(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"--port {args.port}: choose 0..65535", file=sys.stderr)
         return 2
+    if args.redis:
+        from .stores import is_postgres_url
+
+        if not is_postgres_url(args.db):
+            print(
+                "--redis needs --db postgresql://...: the nodes of a cluster share one database "
+                f"(not the SQLite file {args.db})",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("--redis needs the redis package: pip install -e '.[cluster]'", file=sys.stderr)
+            return 2
     config = Config(
         host=args.host,
         port=args.port,
@@ -78,6 +108,10 @@ def serve_command(args: argparse.Namespace) -> int:
         timer_min=min(max(1, args.timer_min), TIMER_MAX),
         decision_timeout=max(0.1, args.decision_timeout),
         compression=args.compression,
+        redis=args.redis,
+        node=args.node or f"{socket.gethostname()}-{os.getpid()}",
+        redis_prefix=args.redis_prefix,
+        lease_ms=max(300, args.lease_ms),
     )
     try:
         asyncio.run(run(config))

@@ -11,6 +11,8 @@ RECORD_MIGRATION = "INSERT INTO schema_migrations (version, name, applied_at) VA
 # table logs
 OPEN_TABLE = "INSERT INTO tables (id, code, opened_at) VALUES (?, ?, ?)"
 APPEND = "INSERT INTO table_log (table_id, n, entry) VALUES (?, ?, ?)"
+APPEND_LEASED = "INSERT INTO table_log (table_id, n, entry, lease) VALUES (?, ?, ?, ?)"  # PostgreSQL (fencing)
+NEWEST_LEASE = "SELECT lease FROM table_leases WHERE table_id = ?"
 CLOSE_TABLE = "UPDATE tables SET closed_at = ? WHERE id = ?"
 MARK_DAMAGED = "UPDATE tables SET closed_at = ?, damaged = ? WHERE id = ?"
 OPEN_TABLES = "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY opened_at, id"

@@ -39,6 +39,8 @@ class Query(Protocol):
 class SqlStore(Store):
     """A ``Store`` on an SQL database: the subclass gives transactions and the fast append, this class the rest."""
 
+    leases = False  # PostgreSQL: log rows carry the writer's lease number (fencing)
+
     def __init__(self) -> None:
         self.commits = GroupCommit(self._write_batch)
         self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
@@ -58,8 +60,8 @@ class SqlStore(Store):
         """Return the first row of one quick read that needs no snapshot (a token lookup)."""
 
     @abstractmethod
-    async def _append_only(self, rows: list[tuple[str, int, str]]) -> bool:
-        """Append log rows ``(table_id, n, entry)`` in one statement; False if the batch is too big for that."""
+    async def _append_only(self, rows: list[tuple]) -> bool:
+        """Append log rows ``(table_id, n, entry[, lease])`` in one statement; False if too big for that."""
 
     @abstractmethod
     async def _close(self) -> None:
@@ -83,7 +85,7 @@ class SqlStore(Store):
     async def _write_batch(self, batch: list[TableWrite | PlayerWrite]) -> None:
         if all(type(w) is TableWrite and w.only_appends() for w in batch):
             # the common case in play: one statement, one transaction, one trip to the database
-            rows = [(w.table_id, n, text) for w in batch for n, text in w.entries]
+            rows = self._log_rows(batch)
             if not rows or await self._append_only(rows):
                 return
         players = [w for w in batch if isinstance(w, PlayerWrite)]
@@ -99,9 +101,9 @@ class SqlStore(Store):
             for w in tables:
                 if w.opened_at is not None:
                     await q.execute(sql.OPEN_TABLE, w.table_id, w.code, w.opened_at)
-            rows = [(w.table_id, n, text) for w in tables for n, text in w.entries]
+            rows = self._log_rows(tables)
             if rows:
-                await q.executemany(sql.APPEND, rows)
+                await q.executemany(sql.APPEND_LEASED if self.leases else sql.APPEND, rows)
             for w in tables:
                 if w.finished is not None:
                     await self._insert_game(q, w.finished)
@@ -109,6 +111,17 @@ class SqlStore(Store):
                     await q.execute(sql.CLOSE_TABLE, w.closed_at, w.table_id)
 
         await self._write(body)
+
+    def _log_rows(self, writes: list) -> list[tuple]:
+        """The table-log rows of ``writes``: with each write's lease number where the database fences."""
+        if self.leases:
+            return [(w.table_id, n, text, w.lease) for w in writes for n, text in w.entries]
+        return [(w.table_id, n, text) for w in writes for n, text in w.entries]
+
+    async def newest_lease(self, table_id: str) -> int:
+        """Return the newest lease number recorded for ``table_id`` (0: none)."""
+        row = await self._peek(sql.NEWEST_LEASE, table_id)
+        return row[0] if row is not None else 0
 
     async def open_tables(self) -> list[StoredTable]:
         """Return every open table's log, oldest table first."""

@@ -28,6 +28,7 @@ class TableWrite:
     opened_at: float | None = None  # set when the entries start the table
     closed_at: float | None = None  # set when the entries close it
     finished: dict[str, Any] | None = None  # the finished game's record (see Table.record)
+    lease: int | None = None  # the writing node's lease number in a cluster (PostgreSQL refuses an older one)
 
     def only_appends(self) -> bool:
         """True when this write is log entries and nothing else (no table opened or closed, no game recorded)."""
@@ -57,6 +58,14 @@ class StoredTable:
 
 class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer server than this one."""
+
+
+class LeaseLost(RuntimeError):
+    """The database refused an append: another node holds a newer lease on the table (fencing)."""
+
+
+class ClusterUnavailable(RuntimeError):
+    """Redis does not answer: the cluster cannot reserve codes or take leases now."""
 
 
 class StoreUnavailable(RuntimeError):
@@ -165,6 +174,10 @@ class Store(ABC):
     @abstractmethod
     async def open_tables(self) -> list[StoredTable]:
         """Return the log of every table that is not closed, oldest table first."""
+
+    async def newest_lease(self, table_id: str) -> int:
+        """Return the newest lease number the database recorded for ``table_id`` (0: none; SQLite has none)."""
+        return 0
 
     @abstractmethod
     async def mark_damaged(self, table_id: str, why: str) -> None:

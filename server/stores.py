@@ -8,6 +8,12 @@ from .sqlite_store import SQLiteStore
 from .store import Store, StoreUnavailable
 
 CLUSTER_INSTALL = "pip install -e '.[cluster]'"
+try:  # what a Redis outage raises (OSError alone where the redis package is not installed)
+    from redis.exceptions import RedisError
+
+    REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError, TimeoutError)
+except ImportError:
+    REDIS_ERRORS = (OSError, TimeoutError)
 
 
 def is_postgres_url(db: str) -> bool:

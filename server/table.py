@@ -49,9 +49,10 @@ class Table(TableState):
         deal: int | None = None,
         daily: dict[str, Any] | None = None,
         grace: float = 30.0,
+        table_id: str | None = None,
     ) -> Table:
         """Open a new table: its first log entry holds the options."""
-        table = cls(table_id=secrets.token_hex(8), grace=grace)
+        table = cls(table_id=table_id or secrets.token_hex(8), grace=grace)
         table._log(
             "created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=time.time()
         )

@@ -14,7 +14,7 @@ from shared.view import view_for
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .seat_view import Moment, seat_update_text
-from .store import Store, StoredTable, TableWrite
+from .store import LeaseLost, Store, StoredTable, TableWrite
 from .table import DamagedLog, Table
 
 log = logging.getLogger("hearts.server")
@@ -23,10 +23,11 @@ log = logging.getLogger("hearts.server")
 class Tables:
     """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker) -> None:
+    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Any = None) -> None:
         self.config = config
         self.store = store
         self.thinker = thinker
+        self.cluster = cluster  # in a cluster: this node's leases (each append carries the table's lease number)
         self.by_code: dict[str, Table] = {}
         self._outgoing: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
         # per table, changes whose messages wait for their commit: (commit future or None, messages, table)
@@ -74,6 +75,7 @@ class Tables:
                 opened_at=table.opened_at if entries[0][0] == 1 else None,
                 closed_at=time.time() if table.closed else None,
                 finished=record,
+                lease=self.cluster.lease_of(table.table_id) if self.cluster is not None else None,
             )
             committed = self.store.submit(write)
         if waiting is None:
@@ -101,18 +103,34 @@ class Tables:
             if committed is not None and (committed.cancelled() or committed.exception() is not None):
                 log.error("table %s: its log could not be stored; closing it in memory", table.code)
                 self._waiting.pop(table_id, None)
-                self._storage_failed(table)
+                self._storage_failed(table, committed.exception() if not committed.cancelled() else None)
                 return
             for client, message in outgoing:
                 client.push(message)
         self._waiting.pop(table_id, None)
 
-    def _storage_failed(self, table: Table) -> None:
+    def _storage_failed(self, table: Table, exc: BaseException | None = None) -> None:
         """The database refused the table's log: drop it here (a restart restores what was committed)."""
+        if isinstance(exc, LeaseLost):
+            log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
+            self._drop(table, 1012, "table moved")
+        else:
+            self._drop(table, 1011, "storage failed")
+
+    def lease_lost(self, table_id: str) -> None:
+        """Another node holds the table's lease now: stop writing it, close its connections (1012: come back)."""
+        for table in list(self.by_code.values()):
+            if table.table_id == table_id:
+                self._drop(table, 1012, "table moved")
+
+    def _drop(self, table: Table, code: int, reason: str) -> None:
+        """Forget a table without writing anything more, and close its connections with ``code``."""
         clients = [s.client for s in table.seats if s.client is not None] + list(table.watchers)
-        self.forget(table)
+        self._waiting.pop(table.table_id, None)  # what was not stored is never shown
+        self._outgoing.pop(table.table_id, None)
+        self.forget(table, lost=True)
         for client in clients:
-            client.close_soon(1011, "storage failed")
+            client.close_soon(code, reason)
 
     # ------------------------------------------------------------------ the one path after every change
 
@@ -164,10 +182,12 @@ class Tables:
         for client in table.watchers:
             self.send(table, client, {"type": "left", "code": table.code, "reason": "closed"})
 
-    def forget(self, table: Table) -> None:
-        """Drop a table from memory, with its timers, and unseat its connections."""
+    def forget(self, table: Table, lost: bool = False) -> None:
+        """Drop a table from memory, with its timers, and unseat its connections (and release its lease)."""
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
+        if self.cluster is not None:
+            self.cluster.drop(table.table_id, lost)
         for handles in (self._wake, self._idle):
             handle = handles.pop(table.code, None)
             if handle is not None:
@@ -192,7 +212,11 @@ class Tables:
         gc.disable()  # folding creates many small objects that all live on: collecting meanwhile only costs time
         try:
             for stored in stored_tables:
+                if self.cluster is not None and not await self._claim(stored):
+                    continue  # another live node owns it
                 table = await self._restore_one(stored, now)
+                if table is None and self.cluster is not None:
+                    self.cluster.drop(stored.table_id)
                 if table is not None:
                     self.by_code[table.code] = table
                     count += 1
@@ -201,6 +225,11 @@ class Tables:
         for table in list(self.by_code.values()):
             self.changed(table)
         return count
+
+    async def _claim(self, stored: StoredTable) -> bool:
+        """In a cluster: take the lease of a stored table nobody holds, numbered above the database's newest."""
+        floor = await self.store.newest_lease(stored.table_id)
+        return await self.cluster.claim(stored.table_id, stored.code, floor) is not None
 
     async def _restore_one(self, stored: StoredTable, now: float) -> Table | None:
         """Fold one stored log; a damaged one is closed in the store and logged by its code."""

@@ -137,8 +137,8 @@ def plan_moon(rules: Rules, first_deal: int = 1, tries: int = 4000, node_limit: 
 class ServerProcess:
     """``python -m server.cli serve`` on port 0 in its own process group; stdout and stderr go to files."""
 
-    def __init__(self, db: Path, logs: Path, name: str, grace: float = 30.0) -> None:
-        self.db, self.name, self.grace = db, name, grace
+    def __init__(self, db: Path | str, logs: Path, name: str, grace: float = 30.0, extra: list[str] = ()) -> None:
+        self.db, self.name, self.grace, self.extra = db, name, grace, list(extra)
         self.out = logs / f"{name}.out"
         self.err = logs / f"{name}.err"
         self.proc: subprocess.Popen | None = None
@@ -148,6 +148,7 @@ class ServerProcess:
         cmd = [
             sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(self.db), "--bot-delay", "0", "--grace", str(self.grace), "--bot-workers", "0",
+            *self.extra,
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
         env["PYTHONUNBUFFERED"] = "1"

@@ -41,7 +41,7 @@ class TestHttp:
         health = json.loads(body)
         assert health.pop("allocated_blocks") > 0  # the interpreter's live blocks: an operator's leak watch
         store = "postgresql" if db_url.startswith("postgresql://") else "sqlite"
-        assert health == {"status": "ok", "store": store, "tables": 1, "connections": 1}
+        assert health == {"status": "ok", "store": store, "node": None, "tables": 1, "connections": 1}
 
     async def test_static_files_index_for_table_links_types_and_no_traversal(self, server, tmp_path):
         root = tmp_path / "client"
@@ -144,12 +144,13 @@ class TestMigrations:
     @both_stores
     async def test_migrations_are_recorded_once_with_the_dialects_own_files(self, db_url):
         db = await open_store(db_url)
-        assert await db.schema_version() == 3
+        assert await db.schema_version() == 4
         await db.close()
         assert await raw(db_url, "SELECT version, name FROM schema_migrations ORDER BY version") == [
             (1, "initial"),
             (2, "table_log"),
             (3, "toppers"),
+            (4, "table_leases"),
         ]
         if is_postgres_url(db_url):  # the .pg.sql files: 64-bit game ids, double precision times
             types = await raw(
@@ -166,9 +167,9 @@ class TestMigrations:
         else:
             assert await raw(db_url, "PRAGMA journal_mode") == [("wal",)]
         db = await open_store(db_url)  # a second start applies nothing twice
-        assert await db.schema_version() == 3
+        assert await db.schema_version() == 4
         await db.close()
-        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 3
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 4
 
     @both_stores
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
@@ -228,7 +229,7 @@ class TestMigrations:
 
     def test_every_shipped_pg_sql_file_has_its_common_file(self):
         for dialect in ("sqlite", "postgresql"):
-            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3]
+            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3, 4]
 
 
 class TestServeCommand:

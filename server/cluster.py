@@ -1,0 +1,244 @@
+"""Cluster membership in Redis: this node's presence, cluster-wide table codes, and table leases (fencing tokens)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from .store import ClusterUnavailable, StoreUnavailable
+
+log = logging.getLogger("hearts.cluster")
+REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
+
+# reserve a new code (SET NX) and take the table's lease (SET NX PX) with a fresh number from INCR, atomically
+NEW_TABLE = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX') == false then return 0 end
+local n = redis.call('incr', KEYS[3])
+redis.call('set', KEYS[2], ARGV[2] .. '#' .. n, 'PX', ARGV[3])
+return n
+"""
+# take the lease of an existing table if nobody holds it; the number is above ``floor`` (the database's newest)
+CLAIM = """
+if redis.call('exists', KEYS[1]) == 1 then return 0 end
+local n = redis.call('incr', KEYS[3])
+if n <= tonumber(ARGV[4]) then n = tonumber(ARGV[4]) + 1; redis.call('set', KEYS[3], n) end
+redis.call('set', KEYS[1], ARGV[1] .. '#' .. n, 'PX', ARGV[2])
+redis.call('set', KEYS[2], ARGV[3], 'NX')
+return n
+"""
+# renew a lease we hold; a lease that vanished (Redis restarted empty) is set again; another holder: lost (0)
+RENEW = """
+local v = redis.call('get', KEYS[1])
+if v == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+elseif v ~= ARGV[1] then return 0
+else redis.call('pexpire', KEYS[1], ARGV[2]) end
+redis.call('set', KEYS[2], ARGV[3], 'NX')
+return 1
+"""
+# delete a key only while it holds our value
+RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
+return 1
+"""
+
+
+class Cluster:
+    """One node's view of the cluster: presence with counts, codes reserved across nodes, leases it renews."""
+
+    def __init__(self, redis: Redis, prefix: str, node: str, lease_ms: int) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.node = node
+        self.lease_ms = lease_ms
+        self.leases: dict[str, tuple[str, int]] = {}  # table_id -> (code, lease number) of tables this node owns
+        self.counts: Callable[[], tuple[int, int]] = lambda: (0, 0)  # (tables, connections), set by the app
+        self.on_lost: Callable[[str], None] = lambda table_id: None  # the hub drops a table whose lease is gone
+        self.up = True
+        self._tasks: list[asyncio.Task] = []  # releases under way
+        self._loops: list[asyncio.Task] = []  # heartbeat and renewals
+        self._new_table = redis.register_script(NEW_TABLE)
+        self._claim = redis.register_script(CLAIM)
+        self._renew = redis.register_script(RENEW)
+        self._release = redis.register_script(RELEASE)
+
+    @classmethod
+    async def open(cls, url: str, prefix: str, node: str, lease_ms: int) -> Cluster:
+        """Connect to Redis at ``url``; refuse to start (``StoreUnavailable``) when it does not answer."""
+        redis = Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, decode_responses=True)
+        try:
+            await redis.ping()
+        except REDIS_ERRORS as exc:
+            await redis.aclose()
+            raise StoreUnavailable(f"cannot connect to Redis at {url}: {exc}") from exc
+        return cls(redis, prefix, node, lease_ms)
+
+    # ------------------------------------------------------------------ keys
+
+    def node_key(self, node: str) -> str:
+        """The presence key of ``node``."""
+        return f"{self.prefix}node:{node}"
+
+    def code_key(self, code: str) -> str:
+        """The key that reserves table code ``code`` (value: the table id)."""
+        return f"{self.prefix}code:{code}"
+
+    def lease_key(self, table_id: str) -> str:
+        """The lease key of table ``table_id`` (value: ``node#lease``)."""
+        return f"{self.prefix}lease:{table_id}"
+
+    @property
+    def seq_key(self) -> str:
+        """The counter that numbers leases (fencing tokens)."""
+        return f"{self.prefix}lease_seq"
+
+    def _value(self, table_id: str) -> str:
+        return f"{self.node}#{self.leases[table_id][1]}"
+
+    # ------------------------------------------------------------------ tables
+
+    def lease_of(self, table_id: str) -> int | None:
+        """The lease number this node writes ``table_id``'s log with (None: not owned here)."""
+        held = self.leases.get(table_id)
+        return held[1] if held is not None else None
+
+    async def new_table(self, table_id: str, make_code: Callable[[], str]) -> tuple[str, int]:
+        """Reserve a code unique across the cluster and take the new table's lease; return (code, lease)."""
+        for _ in range(20):
+            code = make_code()
+            keys = [self.code_key(code), self.lease_key(table_id), self.seq_key]
+            try:
+                lease = await self._new_table(keys=keys, args=[table_id, self.node, self.lease_ms])
+            except REDIS_ERRORS as exc:
+                self._down(exc)
+                raise ClusterUnavailable(str(exc)) from exc
+            self._back()
+            if lease:
+                self.leases[table_id] = (code, int(lease))
+                return code, int(lease)
+        raise ClusterUnavailable("no free table code found")
+
+    async def claim(self, table_id: str, code: str, floor: int = 0) -> int | None:
+        """Take the lease of a stored table nobody holds (restore); None when another node holds it."""
+        keys = [self.lease_key(table_id), self.code_key(code), self.seq_key]
+        lease = await self._claim(keys=keys, args=[self.node, self.lease_ms, table_id, floor])
+        if not lease:
+            return None
+        self.leases[table_id] = (code, int(lease))
+        return int(lease)
+
+    def drop(self, table_id: str, lost: bool = False) -> None:
+        """Stop renewing ``table_id``; release its lease and code unless the lease went to another node."""
+        if table_id not in self.leases:
+            return
+        value = self._value(table_id)
+        code, _ = self.leases.pop(table_id)
+        if not lost:
+            self._spawn(self._release_keys(table_id, code, value))
+
+    async def _release_keys(self, table_id: str, code: str, value: str) -> None:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                await self._release(keys=[self.lease_key(table_id)], args=[value], client=pipe)
+                await self._release(keys=[self.code_key(code)], args=[table_id], client=pipe)
+                await pipe.execute()
+        except REDIS_ERRORS as exc:  # the lease runs out by itself; the code key stays (harmless, rare)
+            self._down(exc)
+
+    async def renew(self) -> None:
+        """Renew every lease this node holds in one pipeline; a lease another node holds now is lost."""
+        owned = list(self.leases.items())
+        if not owned:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, (code, lease) in owned:
+                    keys = [self.lease_key(table_id), self.code_key(code)]
+                    await self._renew(keys=keys, args=[f"{self.node}#{lease}", self.lease_ms, table_id], client=pipe)
+                results = await pipe.execute()
+        except REDIS_ERRORS as exc:
+            self._down(exc)  # keep playing: the database still refuses any append from an older lease
+            return
+        self._back()
+        for (table_id, (_, lease)), ok in zip(owned, results, strict=True):
+            if not ok and self.lease_of(table_id) == lease:
+                log.warning("table %s: its lease went to another node; stopping here", table_id)
+                self.leases.pop(table_id, None)
+                self.on_lost(table_id)
+
+    # ------------------------------------------------------------------ presence
+
+    async def heartbeat(self) -> None:
+        """Refresh this node's presence key with its counts."""
+        tables, connections = self.counts()
+        body = json.dumps({"node": self.node, "tables": tables, "connections": connections, "at": time.time()})
+        try:
+            await self.redis.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
+        except REDIS_ERRORS as exc:
+            self._down(exc)
+            return
+        self._back()
+
+    async def nodes(self) -> list[dict[str, Any]]:
+        """Return the live nodes (their presence keys), by name."""
+        keys = [key async for key in self.redis.scan_iter(match=self.node_key("*"), count=1000)]
+        values = await self.redis.mget(keys) if keys else []
+        found = [json.loads(v) for v in values if v]
+        return sorted(found, key=lambda n: n["node"])
+
+    # ------------------------------------------------------------------ life
+
+    def _down(self, exc: BaseException) -> None:
+        if self.up:
+            log.warning("Redis does not answer (%s): own tables play on, new tables are refused", exc)
+        self.up = False
+
+    def _back(self) -> None:
+        if not self.up:
+            log.warning("Redis answers again")
+        self.up = True
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+
+    async def _every(self, seconds: float, step: Callable[[], Any]) -> None:
+        while True:
+            try:
+                await step()
+            except Exception:  # never let a bug stop the heartbeat or the renewals
+                log.exception("cluster task failed")
+            await asyncio.sleep(seconds)
+
+    def start(self) -> None:
+        """Start the heartbeat and the lease renewals (a third of the lease time apart)."""
+        loop = asyncio.get_running_loop()
+        self._loops = [
+            loop.create_task(self._every(HEARTBEAT, self.heartbeat)),
+            loop.create_task(self._every(self.lease_ms / 3000, self.renew)),
+        ]
+
+    async def close(self) -> None:
+        """Stop the loops, finish the releases under way, release every lease and code still held, leave."""
+        for task in self._loops:
+            task.cancel()
+        await asyncio.gather(*self._loops, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for table_id in list(self.leases):
+            code, _ = self.leases[table_id]
+            value = self._value(table_id)
+            del self.leases[table_id]
+            await self._release_keys(table_id, code, value)
+        try:
+            await self.redis.delete(self.node_key(self.node))
+        except REDIS_ERRORS:
+            pass
+        await self.redis.aclose()

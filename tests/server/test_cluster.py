@@ -1,0 +1,323 @@
+"""Cluster nodes on one PostgreSQL and one Redis: presence, cluster-wide codes, table leases and fencing.
+
+Real ``hearts serve`` processes, a real PostgreSQL database per test (``pg.py``) and a Redis key prefix per test
+(on the shared Redis at 127.0.0.1:6379, or a private ``redis-server`` for the outage test). No mocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from redis.asyncio import Redis
+
+from server.pg_store import PostgresStore
+from server.store import LeaseLost, TableWrite
+
+from . import pg
+from .crashkit import ROOT, Client, ServerProcess, close_all
+from .test_store_restore import http_json, my_turn, play_until
+
+REDIS_URL = os.environ.get("HEARTS_TEST_REDIS", "redis://127.0.0.1:6379")
+LEASE_MS = 1500
+OPTIONS = {"variant": "classic", "end_score": 100, "deal": 5151}
+BUDGET = 40.0
+
+
+class Cluster:
+    """The nodes, clients, database and key prefix of one test; ``cleanup`` removes them all."""
+
+    def __init__(self, tmp: Path, db: str, redis_url: str = REDIS_URL) -> None:
+        self.tmp, self.db, self.redis_url = tmp, db, redis_url
+        self.prefix = f"hearts_test_{secrets.token_hex(4)}:"
+        self.nodes: list[ServerProcess] = []
+        self.clients: list[Client] = []
+        self.redis = Redis.from_url(redis_url, decode_responses=True)
+
+    def start(self, name: str) -> ServerProcess:
+        extra = ["--redis", self.redis_url, "--redis-prefix", self.prefix, "--node", name, "--lease-ms", str(LEASE_MS)]
+        node = ServerProcess(self.db, self.tmp, name, extra=extra)
+        self.nodes.append(node)
+        return node.start()
+
+    async def open(self, node: ServerProcess, name: str) -> Client:
+        client = await Client.open(node.url, name)
+        self.clients.append(client)
+        return client
+
+    async def table_at(self, node: ServerProcess, name: str = "Anna") -> tuple[Client, str]:
+        """A person creates a table with three computer players and starts it; return the client and code."""
+        c = await self.open(node, name)
+        await c.send("create", options=OPTIONS, bot_level="easy")
+        code = (await c.expect("joined"))["code"]
+        await c.send("fill_bots", level="easy")
+        await c.send("start")
+        return c, code
+
+    async def cleanup(self) -> None:
+        try:
+            await close_all(self.clients)
+        finally:
+            for node in self.nodes:
+                if node.proc is not None and node.proc.poll() is None:
+                    os.kill(node.pid, signal.SIGCONT)
+                node.cleanup()
+            try:
+                keys = [k async for k in self.redis.scan_iter(match=self.prefix + "*")]
+                if keys:
+                    await self.redis.delete(*keys)
+            except OSError:
+                pass
+            await self.redis.aclose()
+
+
+@pytest.fixture
+async def cluster(tmp_path) -> AsyncIterator[Cluster]:
+    url = await pg.create_database()
+    scene = Cluster(tmp_path, url)
+    try:
+        yield scene
+    finally:
+        await scene.cleanup()
+        await pg.drop_database(url)
+
+
+async def table_id_of(db: str, code: str) -> str:
+    rows = await pg.sql(db, "SELECT id FROM tables WHERE code = $1 AND closed_at IS NULL", code)
+    assert len(rows) == 1, rows
+    return rows[0]["id"]
+
+
+async def wait_until(cond, timeout: float = 8.0, what: str = "a condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await cond()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"waited for {what}"
+        await asyncio.sleep(0.05)
+
+
+def test_redis_needs_a_postgresql_database(tmp_path):
+    cmd = [sys.executable, "-m", "server.cli", "serve", "--db", str(tmp_path / "x.db"), "--redis", REDIS_URL]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "--redis needs --db postgresql://" in done.stderr and "share one database" in done.stderr
+
+
+async def test_two_nodes_list_each_other_reserve_unique_codes_and_renew_their_leases(cluster):
+    async with asyncio.timeout(BUDGET):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        assert "node node-a" in a.out.read_text().splitlines()[0]
+
+        async def both() -> dict | None:
+            info = http_json(a, "/api/cluster")
+            return info if [n["node"] for n in info["nodes"]] == ["node-a", "node-b"] else None
+
+        await wait_until(both, what="both nodes in /api/cluster")
+        codes = {}
+        for node in (a, b, a, b, a, b):
+            c, code = await cluster.table_at(node)
+            await c.wait(lambda c=c: c.table is not None, what="the table")
+            codes[code] = node.name
+        assert len(codes) == 6  # unique across the cluster
+
+        async def counted() -> bool:
+            nodes = {n["node"]: n for n in http_json(b, "/api/cluster")["nodes"]}
+            return all(nodes[name]["tables"] == 3 and nodes[name]["connections"] == 3 for name in nodes)
+
+        await wait_until(counted, what="three tables and connections per node in /api/cluster")
+        health = http_json(a, "/healthz")
+        assert (health["node"], health["tables"], health["connections"]) == ("node-a", 3, 3)
+
+        r, p = cluster.redis, cluster.prefix
+        leases = {}
+        for code, name in codes.items():
+            table_id = await table_id_of(cluster.db, code)
+            assert await r.get(f"{p}code:{code}") == table_id
+            owner, lease = (await r.get(f"{p}lease:{table_id}")).split("#")
+            assert owner == name and 0 < await r.pttl(f"{p}lease:{table_id}") <= LEASE_MS
+            leases[table_id] = lease
+            logged = await pg.sql(cluster.db, "SELECT DISTINCT lease FROM table_log WHERE table_id = $1", table_id)
+            assert [row["lease"] for row in logged] == [int(lease)]  # every append carries the lease number
+        assert len(set(leases.values())) == 6
+        c_node = cluster.start("node-c")  # a node that starts later restores none of the tables others own
+        assert http_json(c_node, "/healthz")["tables"] == 0
+        assert await c_node.signal(signal.SIGTERM) == 0
+        await asyncio.sleep(LEASE_MS * 2 / 1000)  # past the lease time: renewed, same owner and number
+        for table_id, lease in leases.items():
+            assert (await r.get(f"{p}lease:{table_id}")).endswith(f"#{lease}")
+
+        # a table that closes releases its code and lease
+        c = cluster.clients[0]
+        code = next(iter(codes))
+        table_id = await table_id_of(cluster.db, code)
+        await c.send("leave")
+        await c.expect("left")
+        await wait_until(lambda: _gone(r, f"{p}code:{code}", f"{p}lease:{table_id}"), what="the keys released")
+
+        # a node that stops leaves the cluster at once
+        assert await b.signal(signal.SIGTERM) == 0
+        await wait_until(
+            lambda: _async([n["node"] for n in http_json(a, "/api/cluster")["nodes"]] == ["node-a"]),
+            what="node-b gone",
+        )
+
+
+async def _gone(r: Redis, *keys: str) -> bool:
+    return await r.exists(*keys) == 0
+
+
+async def _async(value):
+    return value
+
+
+@pytest.mark.parametrize("b_keeps_the_key", [True, False], ids=["redis-says-lost", "database-refuses"])
+async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_fork(cluster, b_keeps_the_key):
+    """SIGSTOP node A past its lease; B takes the lease with a higher number and appends; SIGCONT A.
+
+    ``redis-says-lost``: A's renewal finds B's lease and A drops the table. ``database-refuses``: B's key is
+    gone from Redis (as after a Redis restart), so A's renewal sets its own again, and only PostgreSQL's fence
+    stops A: its next append, from the older lease, is refused. Either way A closes its clients with 1012,
+    shows nothing more, keeps running, and the log is 1..N with every entry from B's takeover on under B's lease.
+    """
+    async with asyncio.timeout(BUDGET):
+        a = cluster.start("node-a")
+        anna, code = await cluster.table_at(a)
+        await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+        await asyncio.sleep(0.2)  # the computers wait for Anna: a quiet moment
+        shown = anna.table["seq"]
+        table_id = await table_id_of(cluster.db, code)
+        r, key = cluster.redis, f"{cluster.prefix}lease:{table_id}"
+        a_lease = int((await r.get(key)).split("#")[1])
+
+        os.kill(a.pid, signal.SIGSTOP)
+        await asyncio.sleep(LEASE_MS / 1000 + 0.5)
+        assert await r.exists(key) == 0  # A's lease ran out
+        b_lease = await r.incr(f"{cluster.prefix}lease_seq")
+        assert b_lease > a_lease and await r.set(key, f"node-b#{b_lease}", nx=True, px=60_000)
+        conn = await asyncpg.connect(cluster.db)
+        try:
+            async with conn.transaction():
+                n = await conn.fetchval("SELECT MAX(n) + 1 FROM table_log WHERE table_id = $1", table_id)
+                await conn.execute(
+                    "INSERT INTO table_log (table_id, n, entry, lease) VALUES ($1, $2, $3, $4)",
+                    table_id,
+                    n,
+                    '{"k": "node_b_was_here"}',
+                    b_lease,
+                )
+        finally:
+            await conn.close()
+        if not b_keeps_the_key:
+            await r.delete(key)
+        os.kill(a.pid, signal.SIGCONT)
+        await asyncio.sleep(0.05)
+        if not anna.closed:
+            await anna.send("play", card=anna.table["view"]["legal"][0])
+        await anna.wait(lambda: anna.closed, what="A closing the connection")
+        assert anna.close_code == 1012
+        assert anna.table["seq"] == shown  # nothing shown after the takeover
+        assert a.proc.poll() is None and http_json(a, "/healthz")["tables"] == 0
+        if not b_keeps_the_key:
+            assert "refused an append from an old lease" in a.stderr()
+
+        rows = await pg.sql(cluster.db, "SELECT n, lease FROM table_log WHERE table_id = $1 ORDER BY n", table_id)
+        assert [row["n"] for row in rows] == list(range(1, len(rows) + 1))  # no fork, no gap
+        assert [row["lease"] for row in rows if row["n"] >= n] == [b_lease]  # nothing of A's after the takeover
+        assert {row["lease"] for row in rows if row["n"] < n} == {a_lease}
+
+
+async def test_the_database_refuses_an_append_from_an_older_lease_and_only_that_one():
+    url = await pg.create_database()
+    db = await PostgresStore.open(url)
+    try:
+        now = time.time()
+        await db.append(TableWrite("t1", "AAAAAA", [(1, "{}")], opened_at=now, lease=5))
+        await db.append(TableWrite("t2", "BBBBBB", [(1, "{}")], opened_at=now, lease=6))
+        await db.append(TableWrite("t1", "AAAAAA", [(2, "{}")], lease=7))  # a newer lease takes over
+        stale = db.submit(TableWrite("t1", "AAAAAA", [(3, "{}")], lease=5))
+        fine = db.submit(TableWrite("t2", "BBBBBB", [(2, "{}")], lease=6))  # same group commit
+        with pytest.raises(LeaseLost, match="stale lease 5"):
+            await stale
+        await fine
+        rows = await pg.sql(url, "SELECT table_id, n, lease FROM table_log ORDER BY table_id, n")
+        assert [tuple(r) for r in rows] == [("t1", 1, 5), ("t1", 2, 7), ("t2", 1, 6), ("t2", 2, 6)]
+        assert await db.newest_lease("t1") == 7 and await db.newest_lease("nope") == 0
+    finally:
+        await db.close()
+        await pg.drop_database(url)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_redis(port: int, tmp: Path) -> subprocess.Popen:
+    cmd = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    proc = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.02)
+    proc.kill()
+    raise AssertionError("redis-server did not start")
+
+
+async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recovers(tmp_path):
+    port = free_port()
+    redis = start_redis(port, tmp_path)
+    url = await pg.create_database()
+    scene = Cluster(tmp_path, url, f"redis://127.0.0.1:{port}")
+    try:
+        async with asyncio.timeout(BUDGET):
+            a = scene.start("node-a")
+            anna, code = await scene.table_at(a)
+            await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+
+            redis.kill()
+            redis.wait(5)
+            await asyncio.sleep(LEASE_MS / 1000)  # renewals fail meanwhile
+            seq = anna.table["seq"]
+            await anna.send("play", card=anna.table["view"]["legal"][0])
+            await anna.until_seq(seq + 1)  # Anna's table plays on
+            assert not anna.closed
+            bram = await scene.open(a, "Bram")
+            await bram.send("create", options=OPTIONS)
+            refused = await bram.expect("error")
+            assert refused["code"] == "cluster_unavailable", refused
+            assert http_json(a, "/healthz")["status"] == "ok"
+
+            redis = start_redis(port, tmp_path)  # back, empty
+            table_id = await table_id_of(url, code)
+
+            async def recovered() -> bool:
+                return await scene.redis.exists(f"{scene.prefix}lease:{table_id}", f"{scene.prefix}code:{code}") == 2
+
+            await wait_until(recovered, what="the lease and code set again after Redis came back")
+            await bram.send("create", options=OPTIONS)
+            await bram.expect("joined")
+            await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 1), what="presence back")
+            seq = anna.table["seq"]
+            await play_until(anna, lambda t: t["seq"] > seq + 4)  # and still playing
+            assert a.proc.poll() is None
+    finally:
+        await scene.cleanup()
+        redis.kill()
+        redis.wait(5)
+        await pg.drop_database(url)
