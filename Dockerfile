@@ -1,4 +1,6 @@
 # Hartenjagen table server: web client, websocket and stats on one port, SQLite on a volume.
+# The image also runs as a cluster node (asyncpg and redis are installed): set HEARTS_DB=postgresql://...,
+# HEARTS_REDIS and HEARTS_NODE (deploy/compose.yaml does); without them it stays one node on SQLite.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -15,7 +17,7 @@ COPY pyproject.toml README.md ./
 COPY shared ./shared
 COPY server ./server
 COPY tools ./tools
-RUN pip install . && rm -rf build *.egg-info
+RUN pip install '.[cluster]' && rm -rf build *.egg-info
 COPY client ./client
 COPY migrations ./migrations
 

@@ -24,6 +24,7 @@ from .config import Config, client_dir
 from .errors import ProtocolError
 from .hub import Client, Hub
 from .messages import parse_message
+from .relay import Relay
 from .store import Store
 from .stores import REDIS_ERRORS, open_store
 
@@ -42,6 +43,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 CLOSE_FLOOD = 1008
+CLOSE_BUSY = 1013  # try again later: the database does not answer; the client reconnects and resumes by itself
 CLOSE_RESTART = 1012  # service restart: the client shows "the server is restarting" and comes back by itself
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
 
@@ -112,6 +114,7 @@ class App:
         self.config = config
         self.db = store
         self.cluster = cluster  # a cluster.Cluster with --redis, else None
+        self.relay: Any = None  # the links to the other nodes (relay.Relay), in a cluster
         self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
         self.hub = Hub(config, store, self.thinker, cluster)
         self.api = Api(store)
@@ -128,7 +131,7 @@ class App:
         if path.startswith(TABLE_INFO):  # public table facts before joining, guarded like join codes
             address = connection.remote_address[0] if connection.remote_address else "?"
             seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
-            status, body = self.hub.table_info(path[len(TABLE_INFO) :], address, seat_token)
+            status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
             return json_response(HTTPStatus(status), body)
         if path == "/api/cluster":
             return json_response(*await self.cluster_info())
@@ -164,6 +167,8 @@ class App:
                     await self.hub.handle(client, msg)
                 except ProtocolError as exc:
                     client.push(exc.to_message())
+                    if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
+                        client.close_soon(CLOSE_BUSY, "server busy")
                 except Exception:  # a bug must cost one message, not the connection or the server
                     log.exception("message %r failed", frame[:200])
                     client.push(ProtocolError("server_error").to_message())
@@ -192,7 +197,10 @@ class App:
         if self.cluster is not None:
             self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
             self.cluster.on_lost = self.hub.tables.lease_lost
+            self.cluster.adopt = self.hub.tables.adopt_orphans
             self.cluster.start()
+            self.relay = self.hub.relay = Relay(self.cluster, self.hub)
+            self.relay.start()
         keep_gc_off_the_hot_path()
         return self.server
 
@@ -209,6 +217,8 @@ class App:
             await self.server.wait_closed()
         await self.hub.shutdown()
         self.thinker.close()
+        if self.relay is not None:
+            await self.relay.close()
         if self.cluster is not None:
             await self.cluster.close()
         await self.db.close()

@@ -6,17 +6,18 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from .store import ClusterUnavailable, StoreUnavailable
+from .store import ClusterUnavailable, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("hearts.cluster")
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
+ADOPT_EVERY = 1.0  # seconds between looks for open tables whose node died (their holder's presence ran out)
 
 # reserve a new code (SET NX) and take the table's lease (SET NX PX) with a fresh number from INCR, atomically
 NEW_TABLE = """
@@ -25,14 +26,42 @@ local n = redis.call('incr', KEYS[3])
 redis.call('set', KEYS[2], ARGV[2] .. '#' .. n, 'PX', ARGV[3])
 return n
 """
-# take the lease of an existing table if nobody holds it; the number is above ``floor`` (the database's newest)
+# take the lease of an existing table if nobody holds it, or its holder is gone (its presence key ran out), or the
+# holder is an earlier life of this node; the number is above ``floor`` (the database's newest). Safe even when
+# the holder is only paused: the database refuses its appends from the older number (fencing).
 CLAIM = """
-if redis.call('exists', KEYS[1]) == 1 then return 0 end
+local v = redis.call('get', KEYS[1])
+if v then
+  local holder = string.match(v, '^(.*)#')
+  if holder ~= ARGV[1] and redis.call('exists', ARGV[5] .. 'node:' .. holder) == 1 then return 0 end
+end
 local n = redis.call('incr', KEYS[3])
 if n <= tonumber(ARGV[4]) then n = tonumber(ARGV[4]) + 1; redis.call('set', KEYS[3], n) end
 redis.call('set', KEYS[1], ARGV[1] .. '#' .. n, 'PX', ARGV[2])
 redis.call('set', KEYS[2], ARGV[3], 'NX')
 return n
+"""
+# where a code's table lives: {} (no such code), {table_id} (nobody holds it), {table_id, holder, holder alive 0/1}
+LOOKUP = """
+local id = redis.call('get', KEYS[1])
+if not id then return {} end
+local v = redis.call('get', ARGV[1] .. 'lease:' .. id)
+if not v then return {id} end
+local holder = string.match(v, '^(.*)#')
+return {id, holder, redis.call('exists', ARGV[1] .. 'node:' .. holder)}
+"""
+# of the given tables (KEYS: their lease keys), the ones nobody holds or whose holder is gone (1-based positions)
+ORPHANS = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('get', key)
+  if not v then table.insert(out, i)
+  else
+    local holder = string.match(v, '^(.*)#')
+    if holder ~= ARGV[2] and redis.call('exists', ARGV[1] .. 'node:' .. holder) == 0 then table.insert(out, i) end
+  end
+end
+return out
 """
 # renew a lease we hold; a lease that vanished (Redis restarted empty) is set again; another holder: lost (0)
 RENEW = """
@@ -61,6 +90,7 @@ class Cluster:
         self.leases: dict[str, tuple[str, int]] = {}  # table_id -> (code, lease number) of tables this node owns
         self.counts: Callable[[], tuple[int, int]] = lambda: (0, 0)  # (tables, connections), set by the app
         self.on_lost: Callable[[str], None] = lambda table_id: None  # the hub drops a table whose lease is gone
+        self.adopt: Callable[[], Awaitable[int]] | None = None  # restores orphaned tables here (set by the app)
         self.up = True
         self._tasks: list[asyncio.Task] = []  # releases under way
         self._loops: list[asyncio.Task] = []  # heartbeat and renewals
@@ -68,6 +98,8 @@ class Cluster:
         self._claim = redis.register_script(CLAIM)
         self._renew = redis.register_script(RENEW)
         self._release = redis.register_script(RELEASE)
+        self._lookup = redis.register_script(LOOKUP)
+        self._orphans = redis.register_script(ORPHANS)
 
     @classmethod
     async def open(cls, url: str, prefix: str, node: str, lease_ms: int) -> Cluster:
@@ -117,7 +149,7 @@ class Cluster:
             try:
                 lease = await self._new_table(keys=keys, args=[table_id, self.node, self.lease_ms])
             except REDIS_ERRORS as exc:
-                self._down(exc)
+                self.mark_down(exc)
                 raise ClusterUnavailable(str(exc)) from exc
             self._back()
             if lease:
@@ -128,29 +160,56 @@ class Cluster:
     async def claim(self, table_id: str, code: str, floor: int = 0) -> int | None:
         """Take the lease of a stored table nobody holds (restore); None when another node holds it."""
         keys = [self.lease_key(table_id), self.code_key(code), self.seq_key]
-        lease = await self._claim(keys=keys, args=[self.node, self.lease_ms, table_id, floor])
+        lease = await self._claim(keys=keys, args=[self.node, self.lease_ms, table_id, floor, self.prefix])
         if not lease:
             return None
         self.leases[table_id] = (code, int(lease))
         return int(lease)
 
-    def drop(self, table_id: str, lost: bool = False) -> None:
-        """Stop renewing ``table_id``; release its lease and code unless the lease went to another node."""
+    async def lookup(self, code: str) -> tuple[str, str | None, bool] | None:
+        """Where table ``code`` lives: ``(table_id, holder or None, holder alive)``; None for an unknown code."""
+        found = await self._lookup(keys=[self.code_key(code)], args=[self.prefix])
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0], None, False
+        return found[0], found[1], bool(found[2])
+
+    async def orphans(self, table_ids: list[str]) -> list[str]:
+        """Of ``table_ids`` (not owned here), those nobody holds or whose holder's presence ran out."""
+        found: list[str] = []
+        for start in range(0, len(table_ids), 500):
+            chunk = table_ids[start : start + 500]
+            places = await self._orphans(keys=[self.lease_key(t) for t in chunk], args=[self.prefix, self.node])
+            found += [chunk[i - 1] for i in places]
+        return found
+
+    async def alive(self, nodes: list[str]) -> dict[str, bool]:
+        """Whether each of ``nodes`` still has its presence key."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.exists(self.node_key(node))
+            found = await pipe.execute()
+        return {node: bool(n) for node, n in zip(nodes, found, strict=True)}
+
+    def drop(self, table_id: str, lost: bool = False, keep_code: bool = False) -> None:
+        """Stop renewing ``table_id``; release its lease (and code, unless ``keep_code``) unless it went elsewhere."""
         if table_id not in self.leases:
             return
         value = self._value(table_id)
         code, _ = self.leases.pop(table_id)
         if not lost:
-            self._spawn(self._release_keys(table_id, code, value))
+            self._spawn(self._release_keys(table_id, code, value, keep_code))
 
-    async def _release_keys(self, table_id: str, code: str, value: str) -> None:
+    async def _release_keys(self, table_id: str, code: str, value: str, keep_code: bool = False) -> None:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 await self._release(keys=[self.lease_key(table_id)], args=[value], client=pipe)
-                await self._release(keys=[self.code_key(code)], args=[table_id], client=pipe)
+                if not keep_code:
+                    await self._release(keys=[self.code_key(code)], args=[table_id], client=pipe)
                 await pipe.execute()
         except REDIS_ERRORS as exc:  # the lease runs out by itself; the code key stays (harmless, rare)
-            self._down(exc)
+            self.mark_down(exc)
 
     async def renew(self) -> None:
         """Renew every lease this node holds in one pipeline; a lease another node holds now is lost."""
@@ -164,7 +223,7 @@ class Cluster:
                     await self._renew(keys=keys, args=[f"{self.node}#{lease}", self.lease_ms, table_id], client=pipe)
                 results = await pipe.execute()
         except REDIS_ERRORS as exc:
-            self._down(exc)  # keep playing: the database still refuses any append from an older lease
+            self.mark_down(exc)  # keep playing: the database still refuses any append from an older lease
             return
         self._back()
         for (table_id, (_, lease)), ok in zip(owned, results, strict=True):
@@ -182,7 +241,7 @@ class Cluster:
         try:
             await self.redis.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
         except REDIS_ERRORS as exc:
-            self._down(exc)
+            self.mark_down(exc)
             return
         self._back()
 
@@ -195,7 +254,8 @@ class Cluster:
 
     # ------------------------------------------------------------------ life
 
-    def _down(self, exc: BaseException) -> None:
+    def mark_down(self, exc: BaseException) -> None:
+        """Redis failed: say so once; new tables are refused until it answers again."""
         if self.up:
             log.warning("Redis does not answer (%s): own tables play on, new tables are refused", exc)
         self.up = False
@@ -218,16 +278,34 @@ class Cluster:
                 log.exception("cluster task failed")
             await asyncio.sleep(seconds)
 
+    async def _adopt(self) -> None:
+        """Restore here the open tables nobody holds (their node died or let go), while Redis answers."""
+        if self.adopt is None or not self.up:
+            return
+        try:
+            adopted = await self.adopt()
+        except StoreBusy:
+            return  # the database does not answer: the tables wait for it
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)
+            return
+        if adopted:
+            log.warning("adopted %d tables whose node went away", adopted)
+
     def start(self) -> None:
         """Start the heartbeat and the lease renewals (a third of the lease time apart)."""
         loop = asyncio.get_running_loop()
         self._loops = [
             loop.create_task(self._every(HEARTBEAT, self.heartbeat)),
             loop.create_task(self._every(self.lease_ms / 3000, self.renew)),
+            loop.create_task(self._every(ADOPT_EVERY, self._adopt)),
         ]
 
     async def close(self) -> None:
-        """Stop the loops, finish the releases under way, release every lease and code still held, leave."""
+        """Stop the loops and releases under way; release every lease still held, keeping the codes; leave.
+
+        The tables stay open in the database with their codes: another node adopts them at once.
+        """
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
@@ -236,7 +314,7 @@ class Cluster:
             code, _ = self.leases[table_id]
             value = self._value(table_id)
             del self.leases[table_id]
-            await self._release_keys(table_id, code, value)
+            await self._release_keys(table_id, code, value, keep_code=True)
         try:
             await self.redis.delete(self.node_key(self.node))
         except REDIS_ERRORS:

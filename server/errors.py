@@ -40,6 +40,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No new table now: the cluster's directory does not answer. Tables already playing go on; try again soon.",
         "Nu geen nieuwe tafel: de lijst van het cluster antwoordt niet. Lopende tafels spelen door; probeer zo weer.",
     ),
+    "server_busy": (
+        "The database does not answer right now; nothing was changed. Reconnecting by itself.",
+        "De database antwoordt nu niet; er is niets veranderd. Er wordt vanzelf opnieuw verbonden.",
+    ),
     "server_error": ("The server could not handle that message.", "De server kon dat bericht niet verwerken."),
 }
 

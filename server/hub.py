@@ -22,13 +22,16 @@ from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .seat_view import full_message, hint_message, public_table
-from .store import ClusterUnavailable, Store
+from .store import ClusterUnavailable, Store, StoreBusy
+from .stores import REDIS_ERRORS
 from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
 
 log = logging.getLogger("hearts.server")
+LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
+
 # json.dumps with separators builds a new encoder on every call; one encoder, made once, is reused
-_compact = json.JSONEncoder(separators=(",", ":")).encode
+compact = json.JSONEncoder(separators=(",", ":")).encode
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting for a client that does not read (a few hundred messages)
 
 
@@ -48,6 +51,8 @@ class Client:
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
         self.closing: asyncio.Task | None = None
+        self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
+        self.cid = ""  # the relay's id of this connection while it is relayed
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
@@ -57,7 +62,7 @@ class Client:
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self.close_soon(1008, "not reading")
             return
-        broadcast((self.ws,), message if type(message) is str else _compact(message))
+        broadcast((self.ws,), message if type(message) is str else compact(message))
 
     def close_soon(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` after the messages written before (and none after)."""
@@ -77,6 +82,7 @@ class Hub:
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.address_failures, config.code_window)
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
+        self.relay: Any = None  # in a cluster: the links to other nodes (relay.Relay), set by the app
 
     def changed(self, table: Table) -> None:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
@@ -92,6 +98,9 @@ class Hub:
     def disconnected(self, client: Client) -> None:
         """A connection closed: its seat stays reserved for the grace period."""
         self.clients.discard(client)
+        if client.remote is not None:
+            self.relay.gone(client)
+            return
         table = client.table
         if table is not None and client in table.watchers:
             self._unwatch(client, table)
@@ -109,17 +118,56 @@ class Hub:
             return
         if client.player_id is None and kind != "hello":
             raise ProtocolError("hello_first")
+        if client.remote is not None and kind != "hello":
+            self.relay.forward(client, msg)  # the connection plays at another node's table
+            return
+        if kind in LOCATED and msg["code"] not in self.tables.by_code and client.table is None:
+            if await self._locate(client, msg):
+                return
         handler = getattr(self, "_on_" + kind)
         result = handler(client, msg)
         if asyncio.iscoroutine(result):
             await result
+
+    async def _locate(self, client: Client, msg: dict[str, Any]) -> bool:
+        """A code not open here: relay to the node that owns it (True), or restore it here from the database.
+
+        Without a cluster only a table parked while the database was down is restored. In a cluster the table is
+        restored here when nobody holds it or its node died. Redis down: ``cluster_unavailable``; the database
+        down: ``server_busy`` (the connection closes with 1013 and the client comes back by itself).
+        """
+        code = msg["code"]
+        if self._guessing(client) and msg["type"] != "resume":
+            return False  # the handler refuses it (rate_limited) without asking anyone
+        try:
+            if self.cluster is None:
+                if code in self.tables.parked:
+                    await self.tables.fetch(code)
+                return False
+            found = await self.cluster.lookup(code)
+            if found is None:
+                return False
+            _, holder, alive = found
+            if holder is not None and holder != self.cluster.node and alive:
+                self.relay.open(client, holder, msg)
+                return True
+            await self.tables.fetch(code)
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
+        except REDIS_ERRORS as exc:
+            self.cluster.mark_down(exc)
+            raise ProtocolError("cluster_unavailable") from None
+        return False
 
     async def _on_hello(self, client: Client, msg: dict[str, Any]) -> None:
         if msg["version"] != PROTOCOL_VERSION:
             raise ProtocolError("bad_version", version=msg["version"])
         if client.player_id is not None:
             raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
-        pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
+        try:
+            pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
         client.player_id, client.name = pid, name
         client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
 
@@ -372,6 +420,25 @@ class Hub:
         table.leave(seat)
         self.tables.send(table, client, {"type": "left", "code": table.code})
         self.changed(table)
+
+    async def table_info_anywhere(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
+        """``GET /api/tables/{code}`` in a cluster: the owner's answer for a table another node holds."""
+        wanted = code.upper() if code.isascii() and code.isalnum() and len(code) <= 16 else ""
+        if self.relay is None or not wanted or wanted in self.tables.by_code or self.guesses.blocked(address):
+            return self.table_info(code, address, seat_token)
+        try:
+            found = await self.cluster.lookup(wanted)
+            if found is not None and found[1] not in (None, self.cluster.node) and found[2]:
+                answer = await self.relay.ask(found[1], wanted, address, seat_token)
+                if answer is not None:
+                    return answer
+            elif found is not None:
+                await self.tables.fetch(wanted)  # nobody holds it (its node died): adopt it here
+        except StoreBusy:
+            return 503, {"error": "server_busy"}
+        except REDIS_ERRORS:
+            return 503, {"error": "cluster_unavailable"}
+        return self.table_info(code, address, seat_token)
 
     def table_info(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
         """``GET /api/tables/{code}``: (HTTP status, body); unknown codes and wrong seat tokens count as guesses."""

@@ -12,7 +12,7 @@ import asyncpg
 from .migrations import load_migrations, migrations_dir
 from .sql import RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_store import Query, SqlStore
-from .store import LeaseLost, SchemaTooNew, StoreUnavailable
+from .store import LeaseLost, SchemaTooNew, StoreBusy, StoreUnavailable
 from .stores import redacted
 
 T = TypeVar("T")
@@ -24,6 +24,16 @@ APPEND_MANY = (
 )
 STALE_LEASE = "HL409"  # the SQLSTATE migration 004's trigger raises for an append from an older lease
 CONNECT_TIMEOUT = 10.0
+QUERY_TIMEOUT = 10.0  # a database that takes longer to answer counts as down (server_busy), not as a hung server
+# the database is down or unreachable (connection refused or lost, shutting down, out of connections): try again
+GONE = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.InsufficientResourcesError,
+)
 
 
 class PgQuery:
@@ -110,26 +120,46 @@ class PostgresStore(SqlStore):
         await self.pool.close()
 
     async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            return await body(PgQuery(conn))
+        try:
+            async with self._conn() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                return await body(PgQuery(conn))
+        except GONE as exc:
+            raise _busy(exc) from exc
 
     async def _peek(self, query: str, *args: Any) -> Sequence[Any] | None:
-        return await self.pool.fetchrow(numbered(query), *args)
+        try:
+            return await self.pool.fetchrow(numbered(query), *args, timeout=QUERY_TIMEOUT)
+        except GONE as exc:
+            raise _busy(exc) from exc
 
     async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with self._conn() as conn, conn.transaction():
                 return await body(PgQuery(conn))
+        except GONE as exc:
+            raise _busy(exc) from exc
         except asyncpg.PostgresError as exc:
             raise _fenced(exc) from exc
 
     async def _append_only(self, rows: list[tuple]) -> bool:
         table_ids, ns, entries, leases = zip(*rows, strict=True)
         try:
-            await self.pool.execute(APPEND_MANY, list(table_ids), list(ns), list(entries), list(leases))
+            await self.pool.execute(
+                APPEND_MANY, list(table_ids), list(ns), list(entries), list(leases), timeout=QUERY_TIMEOUT
+            )
+        except GONE as exc:
+            raise _busy(exc) from exc
         except asyncpg.PostgresError as exc:
             raise _fenced(exc) from exc
         return True
+
+    def _conn(self) -> Any:
+        """A pooled connection; waiting for one counts against the query timeout."""
+        return self.pool.acquire(timeout=QUERY_TIMEOUT)
+
+
+def _busy(exc: BaseException) -> StoreBusy:
+    return StoreBusy(f"PostgreSQL does not answer: {type(exc).__name__}: {exc}")
 
 
 def _fenced(exc: asyncpg.PostgresError) -> Exception:

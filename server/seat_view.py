@@ -67,9 +67,7 @@ class Moment:
         self._common_changes: dict[str, Any] | None = None
         self._texts: dict[Any, str] = {}  # JSON of the shared parts and whole shared updates
 
-    def text(
-        self, changed: dict[str, Any], common: dict[str, Any], seat: dict[str, Any], events: list[Any]
-    ) -> str:
+    def text(self, changed: dict[str, Any], common: dict[str, Any], seat: dict[str, Any], events: list[Any]) -> str:
         """Return the JSON of ``update_message(changed, {**common, **seat}, events)``, shared parts encoded once.
 
         ``changed`` and ``common`` are this moment's own shared changes unless a seat's differ; events are
@@ -143,9 +141,7 @@ def table_message(
     return message
 
 
-def full_message(
-    table: Table, client: Any, resumed: str | None = None, moment: Moment | None = None
-) -> dict[str, Any]:
+def full_message(table: Table, client: Any, resumed: str | None = None, moment: Moment | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
     moment = moment if moment is not None else Moment(table)
     message = table_message(table, client.seat, client.seen, resumed, moment)

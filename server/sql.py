@@ -16,6 +16,8 @@ NEWEST_LEASE = "SELECT lease FROM table_leases WHERE table_id = ?"
 CLOSE_TABLE = "UPDATE tables SET closed_at = ? WHERE id = ?"
 MARK_DAMAGED = "UPDATE tables SET closed_at = ?, damaged = ? WHERE id = ?"
 OPEN_TABLES = "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY opened_at, id"
+OPEN_TABLE_BY_CODE = "SELECT id, code FROM tables WHERE closed_at IS NULL AND code = ? ORDER BY opened_at DESC LIMIT 1"
+TABLE_LOG = "SELECT n, entry FROM table_log WHERE table_id = ? ORDER BY n"
 OPEN_LOGS = (
     "SELECT l.table_id, l.n, l.entry FROM table_log l JOIN tables t ON t.id = l.table_id "
     "WHERE t.closed_at IS NULL ORDER BY l.table_id, l.n"

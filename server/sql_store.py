@@ -139,6 +139,27 @@ class SqlStore(Store):
                 stored.gaps = True
         return list(found.values())
 
+    async def open_table(self, code: str) -> StoredTable | None:
+        """Return the log of the open table with ``code`` (the newest such table), or None."""
+
+        async def body(q: Query) -> tuple[Sequence[Any] | None, list[Sequence[Any]]]:
+            found = await q.one(sql.OPEN_TABLE_BY_CODE, code)
+            return found, (await q.rows(sql.TABLE_LOG, found[0]) if found is not None else [])
+
+        found, rows = await self._read(body)
+        if found is None:
+            return None
+        stored = StoredTable(found[0], found[1])
+        for n, entry in rows:
+            stored.entries.append(entry)
+            if n != len(stored.entries):
+                stored.gaps = True
+        return stored
+
+    async def open_table_ids(self) -> list[tuple[str, str]]:
+        """Return ``(table_id, code)`` of every table that is not closed."""
+        return [(row[0], row[1]) for row in await self._read(lambda q: q.rows(sql.OPEN_TABLES))]
+
     async def mark_damaged(self, table_id: str, why: str) -> None:
         """Close a table whose log cannot be replayed."""
         await self._write(lambda q: q.execute(sql.MARK_DAMAGED, time.time(), why[:500], table_id))

@@ -72,6 +72,10 @@ class StoreUnavailable(RuntimeError):
     """The database cannot be opened: its driver is not installed, or it does not answer."""
 
 
+class StoreBusy(RuntimeError):
+    """The database stopped answering while the server runs: nothing was stored; try again later."""
+
+
 class GroupCommit:
     """Queue writes and commit every write that arrived meanwhile in one transaction, in arrival order."""
 
@@ -174,6 +178,14 @@ class Store(ABC):
     @abstractmethod
     async def open_tables(self) -> list[StoredTable]:
         """Return the log of every table that is not closed, oldest table first."""
+
+    async def open_table(self, code: str) -> StoredTable | None:
+        """Return the log of the open table with ``code`` (the newest such table), or None."""
+        return next((t for t in reversed(await self.open_tables()) if t.code == code), None)
+
+    async def open_table_ids(self) -> list[tuple[str, str]]:
+        """Return ``(table_id, code)`` of every table that is not closed."""
+        return [(t.table_id, t.code) for t in await self.open_tables()]
 
     async def newest_lease(self, table_id: str) -> int:
         """Return the newest lease number the database recorded for ``table_id`` (0: none; SQLite has none)."""

@@ -14,7 +14,7 @@ from shared.view import view_for
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .seat_view import Moment, seat_update_text
-from .store import LeaseLost, Store, StoredTable, TableWrite
+from .store import LeaseLost, Store, StoreBusy, StoredTable, TableWrite
 from .table import DamagedLog, Table
 
 log = logging.getLogger("hearts.server")
@@ -37,6 +37,8 @@ class Tables:
         self._idle: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task] = set()
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
+        self.parked: set[str] = set()  # codes of open tables dropped from memory while the database was down
+        self._fetching: dict[str, asyncio.Future] = {}  # codes being restored on demand
 
     # ------------------------------------------------------------------ lookup
 
@@ -110,10 +112,14 @@ class Tables:
         self._waiting.pop(table_id, None)
 
     def _storage_failed(self, table: Table, exc: BaseException | None = None) -> None:
-        """The database refused the table's log: drop it here (a restart restores what was committed)."""
+        """The database refused the table's log: drop it here (a restart, or the next resume, restores it)."""
         if isinstance(exc, LeaseLost):
             log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
             self._drop(table, 1012, "table moved")
+        elif isinstance(exc, StoreBusy):
+            log.warning("table %s: the database does not answer; parked until it does (%s)", table.code, exc)
+            self.parked.add(table.code)
+            self._drop(table, 1013, "server busy", park=True)
         else:
             self._drop(table, 1011, "storage failed")
 
@@ -123,14 +129,87 @@ class Tables:
             if table.table_id == table_id:
                 self._drop(table, 1012, "table moved")
 
-    def _drop(self, table: Table, code: int, reason: str) -> None:
-        """Forget a table without writing anything more, and close its connections with ``code``."""
+    def _drop(self, table: Table, code: int, reason: str, park: bool = False) -> None:
+        """Forget a table without writing anything more, and close its connections with ``code``.
+
+        ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
+        """
         clients = [s.client for s in table.seats if s.client is not None] + list(table.watchers)
         self._waiting.pop(table.table_id, None)  # what was not stored is never shown
         self._outgoing.pop(table.table_id, None)
-        self.forget(table, lost=True)
+        self.forget(table, lost=not park, keep_code=park)
         for client in clients:
             client.close_soon(code, reason)
+
+    # ------------------------------------------------------------------ restore on demand
+
+    async def fetch(self, code: str) -> Table | None:
+        """Restore the open table ``code`` from the database (its node died, or it was parked); None if not there.
+
+        In a cluster the table's lease is claimed first (None when a live node holds it). Raises ``StoreBusy``.
+        """
+        if code in self.by_code:
+            return self.by_code[code]
+        waiting = self._fetching.get(code)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        future = self._fetching[code] = asyncio.get_running_loop().create_future()
+        try:
+            table = await self._fetch(code)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # seen: the waiters, if any, get it too
+            raise
+        else:
+            future.set_result(table)
+            return table
+        finally:
+            del self._fetching[code]
+
+    async def _fetch(self, code: str) -> Table | None:
+        stored = await self.store.open_table(code)
+        if stored is None:
+            self.parked.discard(code)
+            return None
+        return await self._adopt(stored)
+
+    async def _adopt(self, stored: StoredTable) -> Table | None:
+        """Claim (in a cluster) and fold one stored table into memory, then carry on with it."""
+        if stored.code in self.by_code:
+            return self.by_code[stored.code]
+        if self.cluster is not None and not await self._claim(stored):
+            return None
+        try:
+            table = await self._restore_one(stored, time.monotonic())
+        except BaseException:
+            if self.cluster is not None:
+                self.cluster.drop(stored.table_id, keep_code=True)
+            raise
+        if table is None or table.code in self.by_code:
+            if self.cluster is not None:
+                self.cluster.drop(stored.table_id)
+            return self.by_code.get(stored.code)
+        self.parked.discard(table.code)
+        self.by_code[table.code] = table
+        log.info("table %s restored from the database", table.code)
+        self.changed(table)
+        return table
+
+    async def adopt_orphans(self) -> int:
+        """In a cluster: restore the open tables nobody holds, or whose node died (its presence ran out)."""
+        open_ids = await self.store.open_table_ids()
+        mine = {t.table_id for t in self.by_code.values()}
+        codes = {table_id: code for table_id, code in open_ids if table_id not in mine}
+        if not codes:
+            return 0
+        adopted = 0
+        for table_id in await self.cluster.orphans(list(codes)):
+            code = codes[table_id]
+            if code in self.by_code or code in self._fetching:
+                continue
+            if await self.fetch(code) is not None:
+                adopted += 1
+        return adopted
 
     # ------------------------------------------------------------------ the one path after every change
 
@@ -182,12 +261,12 @@ class Tables:
         for client in table.watchers:
             self.send(table, client, {"type": "left", "code": table.code, "reason": "closed"})
 
-    def forget(self, table: Table, lost: bool = False) -> None:
+    def forget(self, table: Table, lost: bool = False, keep_code: bool = False) -> None:
         """Drop a table from memory, with its timers, and unseat its connections (and release its lease)."""
         if self.by_code.get(table.code) is table:
             del self.by_code[table.code]
         if self.cluster is not None:
-            self.cluster.drop(table.table_id, lost)
+            self.cluster.drop(table.table_id, lost, keep_code)
         for handles in (self._wake, self._idle):
             handle = handles.pop(table.code, None)
             if handle is not None:

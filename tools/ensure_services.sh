@@ -2,6 +2,9 @@
 # Make sure PostgreSQL and Redis answer on loopback for the tests; where nothing answers, install them from
 # Debian's packages and start them (PostgreSQL with trust authentication on 127.0.0.1 and ::1 only).
 # Does nothing when both already answer. Ports: HEARTS_PG_PORT (5432), HEARTS_REDIS_PORT (6379).
+# Also installs Debian's nginx where the `nginx` binary is missing (tests/deploy runs its own nginx process in front
+# of real nodes). It starts no nginx service: on a machine with systemd the package itself starts one on port 80
+# (its default site; `systemctl disable --now nginx` stops it), where a policy-rc.d forbids it (containers) none runs.
 set -euo pipefail
 
 PG_PORT="${HEARTS_PG_PORT:-5432}"
@@ -94,4 +97,11 @@ if redis_answers; then
 else
     start_redis
     wait_for "Redis on 127.0.0.1:$REDIS_PORT" redis_answers
+fi
+
+if PATH="$PATH:/usr/sbin:/sbin" command -v nginx >/dev/null; then
+    say "nginx is installed"
+else
+    need nginx nginx
+    say "nginx installed ($(/usr/sbin/nginx -v 2>&1))"
 fi

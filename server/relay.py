@@ -1,0 +1,333 @@
+"""Messages between cluster nodes over Redis pub/sub: a connection on one node plays at a table another node owns.
+
+The node that holds a connection (its *edge*) forwards what the connection sends to the table's *owner*; the owner
+runs it through its hub as it would a local connection's message (a ``RemoteClient``), and what it sends back
+travels to the edge, which writes it to the websocket. Each node listens on one channel, ``<prefix>to:<node>``.
+Frames are text: a letter, then fields separated by the unit separator (0x1F).
+
+edge to owner: ``o`` open (edge, id, the connection's player and first message), ``m`` message, ``g`` gone,
+``q`` a question (the invitation facts of a code); owner to edge: ``t`` text to deliver, ``c`` close with a code,
+``d`` detached (the connection left the table: its next messages are the edge's own again), ``a`` an answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from collections import deque
+from typing import Any
+
+from .config import Config
+from .errors import ProtocolError
+from .hub import Client, Hub, compact
+
+log = logging.getLogger("hearts.relay")
+SEP = "\x1f"
+OPEN_TIMEOUT = 3.0  # seconds an edge waits for the owner's first answer before the client is told to come back
+QUESTION_TIMEOUT = 2.0  # seconds an edge waits for the invitation facts of another node's table
+LISTEN_POLL = 0.5  # seconds the listener waits for a frame before it looks whether it should stop
+CLOSE_BUSY = 1013  # try again later: the client reconnects by itself and resumes
+CLOSE_MOVED = 1012  # the table's node went away: reconnect and resume (another node adopts the table)
+
+
+class RemoteClient(Client):
+    """On the table's owner: a connection another node (its edge) holds; what it is sent goes back over Redis."""
+
+    def __init__(self, relay: Relay, edge: str, cid: str, address: str, config: Config) -> None:
+        super().__init__(None, address, config)
+        self.relay = relay
+        self.edge = edge
+        self.cid = cid
+        self.inbox: deque[dict[str, Any]] = deque()
+        self.worker: asyncio.Task | None = None
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Send one message to the edge; once the connection is at no table, the edge takes it back."""
+        if self.closing is not None:
+            return
+        self.relay.send(self.edge, "t" + self.cid + SEP + (message if type(message) is str else compact(message)))
+        if self.table is None:
+            self.relay.detach(self)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """Ask the edge to close the connection with ``code`` after what it was sent before."""
+        if self.closing is None:
+            self.closing = True
+            self.relay.send(self.edge, "c" + self.cid + SEP + str(code) + SEP + reason)
+            self.relay.remotes.pop((self.edge, self.cid), None)
+
+
+class Relay:
+    """One node's side of the links: connections it relays to owners (edge), and others' connections it serves."""
+
+    def __init__(self, cluster: Any, hub: Hub) -> None:
+        self.cluster = cluster
+        self.hub = hub
+        self.node: str = cluster.node
+        self.relayed: dict[str, Client] = {}  # edge: id -> a local connection at another node's table
+        self.remotes: dict[tuple[str, str], RemoteClient] = {}  # owner: (edge, id) -> that connection here
+        self.questions: dict[str, asyncio.Future] = {}
+        self.up = False  # subscribed to our channel
+        self._ids = itertools.count(1)
+        self._out: list[tuple[str, str]] = []
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._stopping = False
+
+    def channel(self, node: str) -> str:
+        """The channel ``node`` listens on."""
+        return f"{self.cluster.prefix}to:{node}"
+
+    # ------------------------------------------------------------------ edge side
+
+    def open(self, client: Client, owner: str, msg: dict[str, Any]) -> None:
+        """Relay ``client`` to the owner of the table its ``join``/``resume``/``watch`` names, starting with it."""
+        cid = str(next(self._ids))
+        client.remote, client.cid = owner, cid
+        self.relayed[cid] = client
+        self._timers[cid] = asyncio.get_running_loop().call_later(OPEN_TIMEOUT, self._no_answer, cid)
+        body = compact({"p": client.player_id, "n": client.name, "a": client.address, "m": msg})
+        self.send(owner, "o" + self.node + SEP + cid + SEP + body)
+
+    def forward(self, client: Client, msg: dict[str, Any]) -> None:
+        """Forward a relayed connection's message to its table's owner."""
+        self.send(client.remote, "m" + self.node + SEP + client.cid + SEP + compact(msg))
+
+    def gone(self, client: Client) -> None:
+        """A relayed connection closed: tell the owner (its seat is kept for the grace period)."""
+        if self.relayed.pop(client.cid, None) is client:
+            self._stop_timer(client.cid)
+            self.send(client.remote, "g" + self.node + SEP + client.cid)
+        client.remote = None
+
+    async def ask(self, owner: str, code: str, address: str, seat_token: str) -> tuple[int, dict[str, Any]] | None:
+        """Ask ``owner`` for the invitation facts of table ``code``; None when it does not answer in time."""
+        qid = str(next(self._ids))
+        future = self.questions[qid] = asyncio.get_running_loop().create_future()
+        self.send(owner, "q" + self.node + SEP + qid + SEP + compact({"c": code, "a": address, "s": seat_token}))
+        try:
+            return await asyncio.wait_for(future, QUESTION_TIMEOUT)
+        except TimeoutError:
+            return None
+        finally:
+            self.questions.pop(qid, None)
+
+    def _no_answer(self, cid: str) -> None:
+        """The owner did not answer the open in time (it died a moment ago): the client comes back soon."""
+        self._timers.pop(cid, None)
+        client = self.relayed.pop(cid, None)
+        if client is not None:
+            client.remote = None
+            client.push(ProtocolError("server_busy").to_message())
+            client.close_soon(CLOSE_BUSY, "table moving")
+
+    def _stop_timer(self, cid: str) -> None:
+        timer = self._timers.pop(cid, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _to_client(self, kind: str, rest: str) -> None:
+        """A frame from an owner for one of our relayed connections."""
+        cid, _, body = rest.partition(SEP)
+        if kind == "a":
+            future = self.questions.get(cid)
+            if future is not None and not future.done():
+                status, answer = json.loads(body)
+                future.set_result((status, answer))
+            return
+        client = self.relayed.get(cid)
+        if client is None:
+            return
+        self._stop_timer(cid)
+        if kind == "t":
+            client.push(body)
+        elif kind == "d":
+            del self.relayed[cid]
+            client.remote = None
+        elif kind == "c":
+            del self.relayed[cid]
+            client.remote = None
+            code, _, reason = body.partition(SEP)
+            client.close_soon(int(code), reason)
+
+    def _drop_relayed(self, owners: set[str] | None, reason: str) -> None:
+        """Close the relayed connections of ``owners`` (all when None) with 1012: they resume by themselves."""
+        for cid, client in list(self.relayed.items()):
+            if owners is None or client.remote in owners:
+                del self.relayed[cid]
+                self._stop_timer(cid)
+                client.remote = None
+                client.close_soon(CLOSE_MOVED, reason)
+
+    # ------------------------------------------------------------------ owner side
+
+    def detach(self, remote: RemoteClient) -> None:
+        """The connection left our table: the edge serves it again (after the messages sent before)."""
+        if self.remotes.pop((remote.edge, remote.cid), None) is remote:
+            self.send(remote.edge, "d" + remote.cid)
+
+    def _from_edge(self, kind: str, rest: str) -> None:
+        """A frame from an edge about one of its connections."""
+        edge, _, rest = rest.partition(SEP)
+        cid, _, body = rest.partition(SEP)
+        key = (edge, cid)
+        if kind == "o":
+            info = json.loads(body)
+            remote = RemoteClient(self, edge, cid, info["a"], self.hub.config)
+            remote.player_id, remote.name = info["p"], info["n"]
+            self.remotes[key] = remote
+            self._enqueue(remote, info["m"])
+        elif kind == "m":
+            remote = self.remotes.get(key)
+            if remote is None:
+                self.send(edge, "d" + cid)  # it left meanwhile: the edge takes the connection back
+                return
+            self._enqueue(remote, json.loads(body))
+        elif kind == "g":
+            remote = self.remotes.pop(key, None)
+            if remote is not None:
+                self.hub.disconnected(remote)
+        elif kind == "q":
+            question = json.loads(body)
+            status, answer = self.hub.table_info(question["c"], question["a"], question["s"])
+            self.send(edge, "a" + cid + SEP + compact([status, answer]))
+
+    def _enqueue(self, remote: RemoteClient, msg: dict[str, Any]) -> None:
+        remote.inbox.append(msg)
+        if remote.worker is None:
+            remote.worker = self._spawn(self._work(remote))
+
+    async def _work(self, remote: RemoteClient) -> None:
+        """Handle one connection's messages in order, as its edge received them."""
+        try:
+            while remote.inbox:
+                msg = remote.inbox.popleft()
+                try:
+                    await self.hub.handle(remote, msg)
+                except ProtocolError as exc:
+                    remote.push(exc.to_message())
+                    if exc.code == "server_busy":
+                        remote.close_soon(CLOSE_BUSY, "server busy")
+                except Exception:
+                    log.exception("relayed message %r failed", str(msg)[:200])
+                    remote.push(ProtocolError("server_error").to_message())
+        finally:
+            remote.worker = None
+
+    def _drop_remotes(self, edges: set[str] | None) -> None:
+        """The edges went away (or our link did): their connections count as disconnected here."""
+        for key, remote in list(self.remotes.items()):
+            if edges is None or remote.edge in edges:
+                del self.remotes[key]
+                self.hub.disconnected(remote)
+
+    # ------------------------------------------------------------------ the link
+
+    def send(self, node: str, frame: str) -> None:
+        """Queue ``frame`` for ``node``; frames leave in order, many per round trip."""
+        self._out.append((node, frame))
+        self._wake.set()
+
+    async def _sender(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._out = self._out, []
+            if not batch:
+                continue
+            try:
+                async with self.cluster.redis.pipeline(transaction=False) as pipe:
+                    for node, frame in batch:
+                        pipe.publish(self.channel(node), frame)
+                    await pipe.execute()
+            except Exception as exc:  # Redis is down: frames are lost, so the links they belonged to end
+                self.cluster.mark_down(exc)
+                self._link_lost()
+
+    async def _listener(self) -> None:
+        while not self._stopping:
+            pubsub = self.cluster.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel(self.node))
+                self.up = True
+                while not self._stopping:
+                    message = await pubsub.get_message(timeout=LISTEN_POLL)
+                    if message is not None:
+                        self._frame(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.up and not self._stopping:
+                    self.cluster.mark_down(exc)
+                    self._link_lost()
+                self.up = False
+            finally:
+                try:
+                    await pubsub.aclose()
+                except Exception:
+                    pass
+            if not self._stopping:
+                await asyncio.sleep(0.5)
+
+    def _frame(self, frame: str) -> None:
+        kind, rest = frame[:1], frame[1:]
+        try:
+            if kind in "tdca":
+                self._to_client(kind, rest)
+            else:
+                self._from_edge(kind, rest)
+        except Exception:
+            log.exception("bad frame from another node: %r", frame[:200])
+
+    def _link_lost(self) -> None:
+        """Our link to Redis broke: relayed connections come back (1012), remote ones count as disconnected."""
+        self._drop_relayed(None, "cluster link lost")
+        self._drop_remotes(None)
+
+    async def _watch(self) -> None:
+        """Every second: end the links to nodes whose presence ran out (they died)."""
+        while True:
+            await asyncio.sleep(1.0)
+            owners = {c.remote for c in self.relayed.values()}
+            edges = {r.edge for r in self.remotes.values()}
+            if not owners and not edges:
+                continue
+            try:
+                alive = await self.cluster.alive(sorted(owners | edges))
+            except Exception:
+                continue  # Redis down: the sender and listener end the links
+            dead = {node for node, up in alive.items() if not up}
+            if dead & owners:
+                self._drop_relayed(dead & owners, "table moved")
+            if dead & edges:
+                self._drop_remotes(dead & edges)
+
+    def _spawn(self, coro: Any) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+        return task
+
+    def start(self) -> None:
+        """Listen on our channel, send queued frames, watch the nodes we link to."""
+        for loop in (self._listener(), self._sender(), self._watch()):
+            self._spawn(loop)
+
+    async def close(self) -> None:
+        """Stop the link (the app closes every connection before).
+
+        The listener is asked to stop rather than cancelled: redis-py's ``get_message`` can swallow a cancel.
+        """
+        self._stopping = True
+        listener = self._tasks[0] if self._tasks else None
+        for task in self._tasks[1:]:
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=LISTEN_POLL + 1.0)
+        if listener is not None and not listener.done():
+            listener.cancel()
+        for timer in self._timers.values():
+            timer.cancel()
