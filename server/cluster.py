@@ -10,7 +10,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .store import ClusterUnavailable, StoreBusy, StoreUnavailable
 
@@ -104,7 +108,15 @@ class Cluster:
     @classmethod
     async def open(cls, url: str, prefix: str, node: str, lease_ms: int) -> Cluster:
         """Connect to Redis at ``url``; refuse to start (``StoreUnavailable``) when it does not answer."""
-        redis = Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0, decode_responses=True)
+        redis = Redis.from_url(
+            url,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            decode_responses=True,
+            # a pooled connection that Redis closed (it restarted) fails once: try that command again at once
+            retry=Retry(NoBackoff(), 2),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
+        )
         try:
             await redis.ping()
         except REDIS_ERRORS as exc:

@@ -37,8 +37,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
     "illegal": ("{en}", "{nl}"),
     "cluster_unavailable": (
-        "No new table now: the cluster's directory does not answer. Tables already playing go on; try again soon.",
-        "Nu geen nieuwe tafel: de lijst van het cluster antwoordt niet. Lopende tafels spelen door; probeer zo weer.",
+        "The cluster's directory does not answer: no new table, and no table on another node, for now. "
+        "Tables already playing go on; try again soon.",
+        "De lijst van het cluster antwoordt niet: even geen nieuwe tafel en geen tafel op een andere node. "
+        "Lopende tafels spelen door; probeer zo weer.",
     ),
     "server_busy": (
         "The database does not answer right now; nothing was changed. Reconnecting by itself.",

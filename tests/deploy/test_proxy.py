@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server.conftest import cluster  # noqa: F401 (the fixture: nodes, database, key prefix, cleanup)
 from server.crashkit import ROOT, Client, ServerProcess
-from server.test_cluster import cluster  # noqa: F401 (the fixture: nodes, database, key prefix, cleanup)
 
 CONF = ROOT / "deploy" / "nginx.conf"
 COMPOSE = ROOT / "deploy" / "compose.yaml"

@@ -6,7 +6,8 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,3 +266,18 @@ async def wait_for(cond: Callable[[], bool], timeout: float = TIMEOUT) -> None:
     while not cond():
         assert loop.time() < deadline, "timed out waiting for a condition"
         await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path) -> AsyncIterator[Any]:
+    """Cluster nodes of one test (``test_cluster.Cluster``): its own PostgreSQL database and Redis key prefix."""
+    from . import pg
+    from .test_cluster import Cluster
+
+    url = await pg.create_database()
+    scene = Cluster(tmp_path, url)
+    try:
+        yield scene
+    finally:
+        await scene.cleanup()
+        await pg.drop_database(url)

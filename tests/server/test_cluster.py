@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -79,17 +78,6 @@ class Cluster:
             except OSError:
                 pass
             await self.redis.aclose()
-
-
-@pytest.fixture
-async def cluster(tmp_path) -> AsyncIterator[Cluster]:
-    url = await pg.create_database()
-    scene = Cluster(tmp_path, url)
-    try:
-        yield scene
-    finally:
-        await scene.cleanup()
-        await pg.drop_database(url)
 
 
 async def table_id_of(db: str, code: str) -> str:
@@ -286,7 +274,7 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
     scene = Cluster(tmp_path, url, f"redis://127.0.0.1:{port}")
     try:
         async with asyncio.timeout(BUDGET):
-            a = scene.start("node-a")
+            a, b = scene.start("node-a"), scene.start("node-b")
             anna, code = await scene.table_at(a)
             await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
 
@@ -301,6 +289,11 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
             await bram.send("create", options=OPTIONS)
             refused = await bram.expect("error")
             assert refused["code"] == "cluster_unavailable", refused
+            cor = await scene.open(b, "Cor")  # a join through another node cannot find the table's node
+            await cor.send("join", code=code)
+            refused = await cor.expect("error")
+            assert refused["code"] == "cluster_unavailable", refused
+            assert http_json(b, "/healthz")["status"] == "ok"
             assert http_json(a, "/healthz")["status"] == "ok"
 
             redis = start_redis(port, tmp_path)  # back, empty
@@ -312,10 +305,19 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
             await wait_until(recovered, what="the lease and code set again after Redis came back")
             await bram.send("create", options=OPTIONS)
             await bram.expect("joined")
-            await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 1), what="presence back")
+            await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 2), what="presence back")
+            for _ in range(40):  # and cross-node links work again, once both nodes listen to Redis again
+                cor = await scene.open(b, "Cor")
+                await cor.send("watch", code=code)
+                await cor.wait(lambda c=cor: len(c.inbox) > 1, what="an answer to watch")
+                if cor.inbox[1]["type"] == "watching":
+                    break
+                assert cor.inbox[1]["code"] in ("cluster_unavailable", "server_busy"), cor.inbox[1]
+                await asyncio.sleep(0.25)
+            assert cor.inbox[1]["type"] == "watching"
             seq = anna.table["seq"]
             await play_until(anna, lambda t: t["seq"] > seq + 4)  # and still playing
-            assert a.proc.poll() is None
+            assert a.proc.poll() is None and b.proc.poll() is None
     finally:
         await scene.cleanup()
         redis.kill()

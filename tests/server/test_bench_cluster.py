@@ -1,0 +1,33 @@
+"""``hearts bench server --nodes``, small: one and two real nodes on PostgreSQL and Redis, figures in the JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_server_nodes_reports_each_node_count_with_crossing_moves() -> None:
+    argv = [sys.executable, "-m", "server.cli", "bench", "server", "--nodes", "1,2", "--tables", "4"]
+    argv += ["--seconds", "2", "--warmup", "0.5", "--json"]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    runs = {r["nodes"]: r for r in report["runs"]}
+    assert set(runs) == {1, 2}
+    for n, run in runs.items():
+        assert run["errors"] == {}, (n, run["errors"])
+        assert run["connections"] == 16 and run["tables"] == 4, run
+        assert len(run["per_node"]) == n
+        for x in run["per_node"]:
+            assert x["cpu_pct"] >= 0 and x["rss_kib"] > 0 and x["exit"] == 0, x
+        moves = run["moves"]
+        assert moves["all"]["moves"] > 0 and moves["all"]["p50_ms"] <= moves["all"]["p99_ms"]
+        assert moves["all"]["moves"] == moves["local"]["moves"] + moves["crossing"]["moves"]
+    assert runs[1]["crossing_players"] == 0 and runs[1]["moves"]["crossing"]["moves"] == 0
+    assert runs[2]["crossing_players"] > 0 and runs[2]["moves"]["crossing"]["moves"] > 0
+    assert runs[2]["moves"]["crossing_extra_p50_ms"] is not None
+    assert report["estimate"]["nodes_for_100k"] >= 1
