@@ -183,6 +183,14 @@ class App:
         restored = await self.hub.tables.restore()
         if restored:
             log.info("restored %d open tables", restored)
+        if self.cluster is not None:  # present and linked before the first connection: no one adopts our tables
+            self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
+            self.cluster.on_lost = self.hub.tables.lease_lost
+            self.cluster.adopt = self.hub.tables.adopt_orphans
+            await self.cluster.heartbeat()
+            self.cluster.start()
+            self.relay = self.hub.relay = Relay(self.cluster, self.hub)
+            self.relay.start()
         self.server = await serve(
             self.handler,
             self.config.host,
@@ -194,13 +202,6 @@ class App:
             **serve_options(self.config.compression),
         )
         await self.thinker.start()
-        if self.cluster is not None:
-            self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
-            self.cluster.on_lost = self.hub.tables.lease_lost
-            self.cluster.adopt = self.hub.tables.adopt_orphans
-            self.cluster.start()
-            self.relay = self.hub.relay = Relay(self.cluster, self.hub)
-            self.relay.start()
         keep_gc_off_the_hot_path()
         return self.server
 

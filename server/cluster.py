@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -96,6 +97,8 @@ class Cluster:
         self.on_lost: Callable[[str], None] = lambda table_id: None  # the hub drops a table whose lease is gone
         self.adopt: Callable[[], Awaitable[int]] | None = None  # restores orphaned tables here (set by the app)
         self.up = True
+        self.epoch: str | None = None  # the Redis life this node last saw (see ``epoch_key``)
+        self.adopt_after = 0.0  # monotonic time before which no table is adopted (Redis just came back empty)
         self._tasks: list[asyncio.Task] = []  # releases under way
         self._loops: list[asyncio.Task] = []  # heartbeat and renewals
         self._new_table = redis.register_script(NEW_TABLE)
@@ -251,11 +254,25 @@ class Cluster:
         tables, connections = self.counts()
         body = json.dumps({"node": self.node, "tables": tables, "connections": connections, "at": time.time()})
         try:
-            await self.redis.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
+                pipe.set(self.epoch_key, secrets.token_hex(8), nx=True)
+                pipe.get(self.epoch_key)
+                _, created, epoch = await pipe.execute()
         except REDIS_ERRORS as exc:
             self.mark_down(exc)
             return
         self._back()
+        if created or (self.epoch is not None and epoch != self.epoch):
+            # Redis came back empty: its owners have not set their leases and presence again yet; give them a lease
+            # time before any table counts as orphaned (the database fence would keep it safe, but tables would move)
+            self.adopt_after = time.monotonic() + self.lease_ms / 1000
+        self.epoch = epoch
+
+    @property
+    def epoch_key(self) -> str:
+        """A random value set once per Redis life: when it changes, Redis restarted empty."""
+        return f"{self.prefix}epoch"
 
     async def nodes(self) -> list[dict[str, Any]]:
         """Return the live nodes (their presence keys), by name."""
@@ -292,7 +309,7 @@ class Cluster:
 
     async def _adopt(self) -> None:
         """Restore here the open tables nobody holds (their node died or let go), while Redis answers."""
-        if self.adopt is None or not self.up:
+        if self.adopt is None or not self.up or time.monotonic() < self.adopt_after:
             return
         try:
             adopted = await self.adopt()

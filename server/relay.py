@@ -232,7 +232,7 @@ class Relay:
         self._wake.set()
 
     async def _sender(self) -> None:
-        while True:
+        while not self._stopping:
             await self._wake.wait()
             self._wake.clear()
             batch, self._out = self._out, []
@@ -289,7 +289,7 @@ class Relay:
 
     async def _watch(self) -> None:
         """Every second: end the links to nodes whose presence ran out (they died)."""
-        while True:
+        while not self._stopping:
             await asyncio.sleep(1.0)
             owners = {c.remote for c in self.relayed.values()}
             edges = {r.edge for r in self.remotes.values()}
@@ -319,15 +319,15 @@ class Relay:
     async def close(self) -> None:
         """Stop the link (the app closes every connection before).
 
-        The listener is asked to stop rather than cancelled: redis-py's ``get_message`` can swallow a cancel.
+        The loops are asked to stop rather than cancelled: redis-py can swallow a cancel inside a command.
         """
         self._stopping = True
-        listener = self._tasks[0] if self._tasks else None
-        for task in self._tasks[1:]:
+        self._wake.set()
+        for task in self._tasks[2:]:  # the watch loop only sleeps between looks: cancelling it is safe
             task.cancel()
         if self._tasks:
-            await asyncio.wait(self._tasks, timeout=LISTEN_POLL + 1.0)
-        if listener is not None and not listener.done():
-            listener.cancel()
+            await asyncio.wait(self._tasks, timeout=LISTEN_POLL + 1.5)
+        for task in self._tasks:
+            task.cancel()
         for timer in self._timers.values():
             timer.cancel()

@@ -1,4 +1,4 @@
-"""The tools' subcommands of ``hearts``: ``bench engine``, ``bench store``, ``bench server`` and ``arena``."""
+"""The tools' subcommands of ``hearts``: ``bench engine|store|server|failover`` and ``arena``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,16 @@ import asyncio
 import json
 import signal
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.compression import MODES
 from server.config import Config
 from shared.rules import RulesError, make_rules
 from shared.variants import VARIANTS
+
+if TYPE_CHECKING:
+    from .bench_server import Settings
 
 
 def _bench_engine(args: argparse.Namespace) -> int:
@@ -44,9 +49,7 @@ def _bench_store(args: argparse.Namespace) -> int:
     if not sizes or min(sizes) < 1:
         print("--tables needs at least one table count of 1 or more", file=sys.stderr)
         return 2
-    result = asyncio.run(
-        bench_store(sizes, args.seconds, args.pace_seconds, args.restore_tables, seed=args.seed)
-    )
+    result = asyncio.run(bench_store(sizes, args.seconds, args.pace_seconds, args.restore_tables, seed=args.seed))
     print(json.dumps(result) if args.json else format_store_report(result))
     return 0
 
@@ -59,6 +62,10 @@ def _bench_server(args: argparse.Namespace) -> int:
     except ValueError:
         print("--think takes two seconds figures, e.g. 1,2", file=sys.stderr)
         return 2
+    if args.tables is None:
+        args.tables = 300 if args.nodes else 1000
+    if args.seconds is None:
+        args.seconds = 30.0 if args.nodes else 60.0
     skip = frozenset(x.strip() for x in args.skip.split(",") if x.strip())
     if skip - set(PHASES) or not 0 <= lo <= hi or args.tables < 1 or args.workers < 1:
         print(
@@ -82,6 +89,8 @@ def _bench_server(args: argparse.Namespace) -> int:
         skip=skip,
     )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers and load processes on the way out
+    if args.nodes:
+        return _bench_cluster(args, settings)
     try:
         result = bench_server(settings)
     except KeyboardInterrupt:
@@ -91,12 +100,53 @@ def _bench_server(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_cluster(args: argparse.Namespace, settings: Settings) -> int:
+    from .bench_cluster import bench_cluster, format_cluster_report, missing_packages
+
+    try:
+        counts = [int(x) for x in args.nodes.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        print("--nodes takes node counts of at least 1, e.g. 1,2,3", file=sys.stderr)
+        return 2
+    missing = missing_packages()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
+    logs = Path(args.logs) if args.logs else None
+    try:
+        result = bench_cluster(settings, counts, logs)
+    except KeyboardInterrupt:
+        print("interrupted; nodes and load processes stopped", file=sys.stderr)
+        return 130
+    print(json.dumps(result) if args.json else format_cluster_report(result))
+    return 0
+
+
+def _bench_failover(args: argparse.Namespace) -> int:
+    from .bench_cluster import missing_packages
+
+    missing = missing_packages()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
+    if args.kills < 1 or args.tables < 1:
+        print("--kills and --tables need at least 1", file=sys.stderr)
+        return 2
+    from .bench_failover import format_failover_report, run
+
+    result = run(args.kills, args.tables, args.lease_ms)
+    print(json.dumps(result) if args.json else format_failover_report(result))
+    return 0
+
+
 def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server = bench_sub.add_parser(
         "server", help="capacity: latency, CPU per message, seating, restart, memory; beside bare websockets"
     )
-    server.add_argument("--tables", type=int, default=1000, help="tables of four scripted people (default 1000)")
-    server.add_argument("--seconds", type=float, default=60.0, help="measured play window (default 60)")
+    server.add_argument("--tables", type=int, help="tables of four scripted people (default 1000; 300 with --nodes)")
+    server.add_argument("--seconds", type=float, help="measured play window (default 60; 30 with --nodes)")
     server.add_argument("--think", default="1,2", help="think time range in seconds before a move (default 1,2)")
     server.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window (default 5)")
     server.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
@@ -115,6 +165,13 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     )
     server.add_argument("--settle", type=float, default=2.0, help="seconds before memory is read (default 2)")
     server.add_argument("--skip", default="", help="comma list of phases to skip: ramp,play,restart,idle,memory,bare")
+    server.add_argument(
+        "--nodes",
+        help="cluster run instead: comma list of node counts, e.g. 1,2,3; each count gets real nodes on a fresh "
+        "PostgreSQL database and Redis prefix, players on random nodes (needs '.[cluster]'); the ramp, restart, "
+        "idle, memory and bare phases are skipped (defaults then: --tables 300 --seconds 30)",
+    )
+    server.add_argument("--logs", help="with --nodes: keep the nodes' logs in this folder (default: deleted)")
     server.add_argument("--json", action="store_true", help="print one JSON object")
     server.set_defaults(func=_bench_server)
 
@@ -138,6 +195,14 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     store.add_argument("--json", action="store_true", help="print one JSON object")
     store.set_defaults(func=_bench_store)
     _add_server_parser(bench_sub)
+    failover = bench_sub.add_parser(
+        "failover", help="kill -9 a cluster node again and again: seconds until its tables play on, moves lost"
+    )
+    failover.add_argument("--kills", type=int, default=10, help="kills, one node after another (default 10)")
+    failover.add_argument("--tables", type=int, default=6, help="tables on the victim node each round (default 6)")
+    failover.add_argument("--lease-ms", type=int, default=10_000, help="the nodes' --lease-ms (default 10000)")
+    failover.add_argument("--json", action="store_true", help="print one JSON object")
+    failover.set_defaults(func=_bench_failover)
     from .arena import add_arena_parser
 
     add_arena_parser(sub)

@@ -47,6 +47,8 @@ class Window:
     def __init__(self, start: float = math.inf, end: float = -math.inf) -> None:
         self.start, self.end = start, end
         self.latencies: list[float] = []
+        self.local: list[float] = []  # cluster runs: moves by players on the table's own node
+        self.crossing: list[float] = []  # cluster runs: moves by players on another node
         self.messages = 0
         self.sizes: Counter[int] = Counter()
         self.samples: list[str] = []
@@ -59,10 +61,13 @@ class Window:
             if self.messages % SAMPLE_EVERY == 0 and len(self.samples) < 300:
                 self.samples.append(raw)
 
-    def moved(self, sent: float, now: float) -> None:
-        """Record a move's latency if it was sent inside the window."""
+    def moved(self, sent: float, now: float, crossing: bool | None = None) -> None:
+        """Record a move's latency if it was sent inside the window (also as local or crossing, when known)."""
         if self.start <= sent <= self.end:
-            self.latencies.append((now - sent) * 1000)
+            ms = (now - sent) * 1000
+            self.latencies.append(ms)
+            if crossing is not None:
+                (self.crossing if crossing else self.local).append(ms)
 
 
 class Player:
@@ -71,6 +76,8 @@ class Player:
     def __init__(self, worker: Worker, target: str, table: int, index: int) -> None:
         self.worker, self.target = worker, target
         self.table, self.index = table, index  # index 0 creates the table (the host)
+        self.port: int | None = None  # cluster runs: the node this player connects to
+        self.crossing: bool | None = None  # cluster runs: connected to another node than the table's owner
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task | None = None
         self.closing = False
@@ -183,7 +190,7 @@ class Player:
                 self.state = fold(self.state, msg)
             self.last_seq = self.state["seq"]
             if self.pending is not None and self._reflects(msg.get("events") or []):
-                self.worker.window.moved(self.pending[1], now)
+                self.worker.window.moved(self.pending[1], now, self.crossing)
                 self.pending = None
         elif kind == "move":  # bare: a broadcast move
             mover = msg["seat"]
@@ -343,8 +350,19 @@ class Worker:
             self.error(f"connect: {exc!r}"[:120])
         return False
 
-    async def cmd_seat(self, target: str, port: int, tables: list[int], at: float, concurrency: int) -> dict:
-        """Seat four players at each table (create then three joins; bare: four room joins)."""
+    async def cmd_seat(
+        self,
+        target: str,
+        port: int,
+        tables: list[int],
+        at: float,
+        concurrency: int,
+        ports: list[list[int]] | None = None,
+    ) -> dict:
+        """Seat four players at each table (create then three joins; bare: four room joins).
+
+        ``ports`` (cluster runs): for each table, the port each of its four players connects to.
+        """
         self.players = []
         seated: list[float] = []
         done = [0.0]
@@ -354,7 +372,7 @@ class Worker:
             t0 = time.monotonic()
 
             async def steps() -> None:
-                await p.open(port)
+                await p.open(p.port or port)
                 await p.hello()
                 await p.sit(code)
 
@@ -363,8 +381,11 @@ class Worker:
                 seated.append((now - t0) * 1000)
                 done[0] = max(done[0], now)
 
-        async def table(n: int) -> None:
+        async def table(n: int, nodes: list[int] | None) -> None:
             group = [Player(self, target, n, i) for i in range(4)]
+            if nodes is not None:
+                for p, node in zip(group, nodes, strict=True):
+                    p.port, p.crossing = node, node != nodes[0]
             self.players.extend(group)
             async with gate:
                 await one(group[0], None)
@@ -372,7 +393,8 @@ class Worker:
                     await asyncio.gather(*(one(p, group[0].code) for p in group[1:]))
 
         await asyncio.sleep(max(0.0, at - time.monotonic()))
-        await asyncio.gather(*(table(n) for n in tables))
+        per_table = ports if ports is not None else [None] * len(tables)
+        await asyncio.gather(*(table(n, nodes) for n, nodes in zip(tables, per_table, strict=True)))
         return {"seated": len(seated), "latencies": seated, "done": done[0]}
 
     async def cmd_play(self, think: list[float], begin: float, start: float, end: float) -> dict:
@@ -397,6 +419,8 @@ class Worker:
         self.window = Window()
         return {
             "latencies": w.latencies,
+            "local": w.local,
+            "crossing": w.crossing,
             "messages": w.messages,
             "sizes": dict(w.sizes),
             "samples": w.samples,
