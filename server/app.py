@@ -17,6 +17,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from .addresses import client_address, parse_proxies
 from .api import Api
 from .compression import serve_options
 from .computer import Thinker
@@ -115,6 +116,7 @@ class App:
         self.db = store
         self.cluster = cluster  # a cluster.Cluster with --redis, else None
         self.relay: Any = None  # the links to the other nodes (relay.Relay), in a cluster
+        self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
         self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
         self.hub = Hub(config, store, self.thinker, cluster)
         self.api = Api(store)
@@ -129,7 +131,7 @@ class App:
         if path == "/healthz":
             return json_response(HTTPStatus.OK, self.hub.health())
         if path.startswith(TABLE_INFO):  # public table facts before joining, guarded like join codes
-            address = connection.remote_address[0] if connection.remote_address else "?"
+            address = client_address(connection.remote_address, request.headers, self.proxies)
             seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
             status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
             return json_response(HTTPStatus(status), body)
@@ -151,7 +153,7 @@ class App:
 
     async def handler(self, ws: ServerConnection) -> None:
         """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
-        address = ws.remote_address[0] if ws.remote_address else "?"
+        address = client_address(ws.remote_address, ws.request.headers if ws.request else None, self.proxies)
         client = Client(ws, address, self.config)
         self.hub.clients.add(client)
         try:

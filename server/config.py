@@ -37,6 +37,7 @@ class Config:
     node: str = ""  # this node's name in the cluster (default: hostname-pid)
     redis_prefix: str = "hearts:"  # every Redis key starts with it
     lease_ms: int = 10_000  # a table lease lives this long unless renewed (renewed every third of it)
+    trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
 
     @classmethod
@@ -59,6 +60,7 @@ class Config:
             ("node", str),
             ("redis_prefix", str),
             ("lease_ms", int),
+            ("trusted_proxies", str),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 
+from .addresses import parse_proxies
 from .compression import MODES
 from .config import Config
 from .store import SchemaTooNew, StoreUnavailable
@@ -71,6 +72,12 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         default=env.lease_ms,
         help=f"milliseconds a table lease lives unless renewed (HEARTS_LEASE_MS, default {env.lease_ms})",
     )
+    serve.add_argument(
+        "--trusted-proxies",
+        default=env.trusted_proxies,
+        help="comma list of reverse-proxy addresses or networks (e.g. 10.0.0.0/8) whose X-Forwarded-For names the "
+        "client, for the per-address limits (HEARTS_TRUSTED_PROXIES; default none: the peer address counts)",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -97,6 +104,11 @@ def serve_command(args: argparse.Namespace) -> int:
         except ImportError:
             print("--redis needs the redis package: pip install -e '.[cluster]'", file=sys.stderr)
             return 2
+    try:
+        parse_proxies(args.trusted_proxies)
+    except ValueError as exc:
+        print(f"--trusted-proxies: {exc}", file=sys.stderr)
+        return 2
     config = Config(
         host=args.host,
         port=args.port,
@@ -112,6 +124,7 @@ def serve_command(args: argparse.Namespace) -> int:
         node=args.node or f"{socket.gethostname()}-{os.getpid()}",
         redis_prefix=args.redis_prefix,
         lease_ms=max(300, args.lease_ms),
+        trusted_proxies=args.trusted_proxies,
     )
     try:
         asyncio.run(run(config))

@@ -27,6 +27,8 @@ import pytest
 from server.conftest import cluster  # noqa: F401 (the fixture: nodes, database, key prefix, cleanup)
 from server.crashkit import ROOT, Client, ServerProcess
 
+from server.addresses import parse_proxies
+
 CONF = ROOT / "deploy" / "nginx.conf"
 COMPOSE = ROOT / "deploy" / "compose.yaml"
 NODES = ("node1", "node2", "node3")
@@ -224,6 +226,8 @@ def test_compose_runs_postgres_redis_three_nodes_and_the_proxy():
         assert db == "postgresql://hearts:${HEARTS_PG_PASSWORD:-change-me}@postgres:5432/hearts", db
         assert re.search(r"HEARTS_REDIS: redis://redis:6379\s*$", block, re.M), name
         names.append(re.search(r"HEARTS_NODE: (\S+)", block).group(1))
+        trusted = re.search(r"HEARTS_TRUSTED_PROXIES: (\S+)", block).group(1)  # per-client limits behind nginx
+        parse_proxies(trusted)
         healthy = re.findall(r"^      (\w+):\n        condition: service_healthy\s*$", block, re.M)
         assert sorted(healthy) == ["postgres", "redis"], (name, healthy)
     assert sorted(names) == list(NODES)  # distinct, and the names nginx.conf proxies to

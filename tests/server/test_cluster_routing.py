@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import signal
 import time
 import urllib.request
 from typing import Any
@@ -19,7 +21,7 @@ from websockets.asyncio.client import connect
 
 from . import pg
 from .crashkit import Client, ServerProcess
-from .test_cluster import BUDGET, Cluster, http_json
+from .test_cluster import BUDGET, Cluster, http_json, wait_until
 
 FAILOVER_WAIT = 30.0  # seconds a test waits for a dead node's tables (the goal, 10 s, is hearts bench failover's)
 
@@ -236,3 +238,43 @@ async def test_postgresql_down_costs_a_retry_not_a_move_and_no_node_crashes(clus
     finally:
         await cut.close()
         cluster.db = cluster.db.replace(f"127.0.0.1:{cut.port}", "127.0.0.1:5432")
+
+
+async def test_a_paused_node_s_table_is_taken_over_by_a_live_node_and_the_log_never_forks(cluster):
+    """SIGSTOP the owner past its presence: the other node adopts the table and the person plays on there.
+
+    SIGCONT the first: it learns its lease is gone and writes nothing more. The log is 1..N, one lease after another.
+    """
+    async with asyncio.timeout(BUDGET * 2):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        anna = await cluster.open(a, "Anna")
+        await anna.send("create", options={"variant": "classic", "end_score": 100, "deal": 4242}, bot_level="easy")
+        code = (await anna.expect("joined"))["code"]
+        await anna.send("fill_bots", level="easy")
+        await anna.send("start")
+        await play(anna, lambda t: phase(t) == "playing" and len(t["view"]["tricks"]) >= 1)
+        await asyncio.sleep(0.3)
+        shown = anna.table["seq"]
+
+        os.kill(a.pid, signal.SIGSTOP)
+        try:
+            back = await come_back(cluster, [b], "Anna", code, anna.joined["seat_token"], shown)
+            assert back.table["seq"] >= shown
+            await play(back, lambda t: t["seq"] > shown + 8)  # plays on at node-b
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        await wait_until(lambda: _healthy_without_tables(a), what="node-a dropping the table it lost")
+        await play(back, lambda t: t["seq"] > shown + 16)  # node-b is not disturbed
+        rows = await pg.sql(
+            cluster.db,
+            "SELECT l.n, l.lease FROM table_log l JOIN tables t ON t.id = l.table_id WHERE t.code = $1 ORDER BY l.n",
+            code,
+        )
+        assert [r["n"] for r in rows] == list(range(1, len(rows) + 1))
+        leases = [r["lease"] for r in rows]
+        assert leases == sorted(leases) and len(set(leases)) == 2  # node-a's, then node-b's: no interleaving
+        assert a.proc.poll() is None and b.proc.poll() is None
+
+
+async def _healthy_without_tables(node: ServerProcess) -> bool:
+    return http_json(node, "/healthz")["tables"] == 0
