@@ -11,9 +11,11 @@ from shared.replay import NotFinished, replay_hands
 from shared.rules import make_rules
 
 from .daily import parse_day, public_deal
+from .reviews import Reviewer, ReviewRefused
 from .store import Store
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
+REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
 SHARE_PATH = re.compile(r"^/api/replays/([A-Za-z0-9_-]{8,64})$")
 DAILY_PATH = re.compile(r"^/api/daily/([^/]{0,40})$")
 NOT_FOUND = (HTTPStatus.NOT_FOUND, {"error": "not_found"})
@@ -39,8 +41,9 @@ def replay_body(row: dict[str, Any]) -> dict[str, Any]:
 class Api:
     """Answers ``GET /api/...``: (status, JSON body); what is not the asker's is 404, as if it did not exist."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, reviewer: Reviewer | None = None) -> None:
         self.store = store
+        self.reviewer = reviewer
         self.daily_key = ""  # loaded by the app before it serves
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
@@ -59,6 +62,8 @@ class Api:
         if match := GAME_PATH.match(path):
             row = await self.store.game(int(match.group(1)), token=token) if token else None
             return self._replay(row)
+        if match := REVIEW_PATH.match(path):
+            return await self._review(int(match.group(1)), int(match.group(2)), token)
         if match := SHARE_PATH.match(path):
             return self._replay(await self.store.game(0, share=match.group(1)))
         if match := DAILY_PATH.match(path):
@@ -68,6 +73,26 @@ class Api:
             board = await self.store.daily_board(day, token or None)
             return HTTPStatus.OK, {"date": day, "deal": public_deal(day, self.daily_key), **board}
         return NOT_FOUND
+
+    async def _review(self, game_id: int, hand_no: int, token: str) -> tuple[HTTPStatus, Any]:
+        """The review of the asker's own decisions in hand ``hand_no`` of a finished game they sat in."""
+        if not token:
+            return HTTPStatus.BAD_REQUEST, {"error": "missing_token"}
+        found = await self.store.game_and_seat(game_id, token)
+        if found is None or self.reviewer is None:
+            return NOT_FOUND
+        row, seat, player_id = found
+        if not 0 <= hand_no < row["hands"]:
+            return NOT_FOUND
+        key = self.reviewer.key(f"g{game_id}", seat, hand_no)
+        try:
+            names = [s.get("name") or "" for s in sorted(json.loads(row["seats"]), key=lambda s: s["seat"])]
+            review = await self.reviewer.review(
+                player_id, key, json.loads(row["options"]), json.loads(row["events"]), seat, hand_no, names
+            )
+        except ReviewRefused as exc:
+            return HTTPStatus.TOO_MANY_REQUESTS, {"error": exc.code}
+        return HTTPStatus.OK, {"game_id": game_id, "hand_no": hand_no, "seat": seat, "review": review}
 
     @staticmethod
     def _replay(row: dict[str, Any] | None) -> tuple[HTTPStatus, Any]:

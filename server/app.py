@@ -26,7 +26,7 @@ from .errors import ProtocolError
 from .hub import Client, Hub
 from .messages import parse_message
 from .relay import Relay
-from .store import Store
+from .store import Store, StoreBusy
 from .stores import REDIS_ERRORS, open_store
 
 log = logging.getLogger("hearts.server")
@@ -119,7 +119,7 @@ class App:
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
         self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
         self.hub = Hub(config, store, self.thinker, cluster)
-        self.api = Api(store)
+        self.api = Api(store, self.hub.reviewer)
         self.root = client_dir()
         self.server: Server | None = None
 
@@ -138,7 +138,10 @@ class App:
         if path == "/api/cluster":
             return json_response(*await self.cluster_info())
         if path.startswith("/api/"):
-            status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
+            try:
+                status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
+            except StoreBusy:
+                status, body = HTTPStatus.SERVICE_UNAVAILABLE, {"error": "server_busy"}
             return json_response(status, body)
         return static_file(self.root, path)
 

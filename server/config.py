@@ -37,6 +37,7 @@ class Config:
     node: str = ""  # this node's name in the cluster (default: hostname-pid)
     redis_prefix: str = "hearts:"  # every Redis key starts with it
     lease_ms: int = 10_000  # a table lease lives this long unless renewed (renewed every third of it)
+    review_ms: float = 500.0  # the review's budget per decision (nominal ms; 500 is about 1 s of CPU here)
     trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
 
@@ -61,6 +62,7 @@ class Config:
             ("redis_prefix", str),
             ("lease_ms", int),
             ("trusted_proxies", str),
+            ("review_ms", float),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

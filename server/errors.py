@@ -36,11 +36,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
     "illegal": ("{en}", "{nl}"),
+    "chat_off": (
+        "The host turned chat off at this table.",
+        "De gastheer heeft de chat aan deze tafel uitgezet.",
+    ),
+    "chat_limited": (
+        "Not so fast: at most {count} chat messages in {seconds} seconds.",
+        "Niet zo snel: hoogstens {count} chatberichten per {seconds} seconden.",
+    ),
     "cluster_unavailable": (
         "The cluster's directory does not answer: no new table, and no table on another node, for now. "
         "Tables already playing go on; try again soon.",
         "De lijst van het cluster antwoordt niet: even geen nieuwe tafel en geen tafel op een andere node. "
         "Lopende tafels spelen door; probeer zo weer.",
+    ),
+    "review_limited": (
+        "You asked for many reviews lately; a review costs the server seconds of work. Try again in a few minutes.",
+        "Je vroeg de laatste tijd veel analyses; een analyse kost de server seconden werk. Probeer het over een paar "
+        "minuten opnieuw.",
+    ),
+    "review_busy": (
+        "Many reviews are waiting right now; try again in a minute.",
+        "Er wachten nu veel analyses; probeer het over een minuut opnieuw.",
     ),
     "server_busy": (
         "The database does not answer right now; nothing was changed. Reconnecting by itself.",

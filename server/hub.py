@@ -8,6 +8,7 @@ import logging
 import secrets
 import sys
 import time
+from collections import deque
 from typing import Any
 
 from websockets.asyncio.server import broadcast
@@ -15,17 +16,20 @@ from websockets.asyncio.server import broadcast
 from shared.rules import RulesError, make_rules
 from shared.view import view_for
 
+from . import chat
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
+from .reviews import Reviewer, ReviewRefused
 from .seat_view import full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
 from .table import PLAYING_STATUS, Table, new_code
 from .table_life import Tables
+from .table_state import bot_name
 
 log = logging.getLogger("hearts.server")
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
@@ -53,6 +57,7 @@ class Client:
         self.closing: asyncio.Task | None = None
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.cid = ""  # the relay's id of this connection while it is relayed
+        self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
@@ -83,6 +88,8 @@ class Hub:
         self.guesses = FailureLimiter(config.address_failures, config.code_window)
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
         self.relay: Any = None  # in a cluster: the links to other nodes (relay.Relay), set by the app
+        self.reviewer = Reviewer(store, config.review_ms)
+        self._reviews: set[asyncio.Task] = set()
 
     def changed(self, table: Table) -> None:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
@@ -271,6 +278,7 @@ class Hub:
         seat, token = table.seat_human(client, client.player_id, client.name, msg.get("seat"))
         self._attach(client, table, seat.index, token)
         self.changed(table)
+        chat.history(self, client, table)
 
     def _on_resume(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
@@ -293,6 +301,7 @@ class Hub:
             client.seen, resumed = table.seq, "snapshot"
         self.send_table(client, resumed)
         self.changed(table)
+        chat.history(self, client, table)
 
     def _on_watch(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
@@ -303,6 +312,7 @@ class Hub:
         code = table.code
         self.tables.send(table, client, {"type": "watching", "code": code, "link": f"/t/{code}"})
         self.changed(table)  # the watcher gets its full table; the others see the count
+        chat.history(self, client, table)
 
     @staticmethod
     def _unwatch(client: Client, table: Table) -> None:
@@ -317,6 +327,12 @@ class Hub:
                 self._unwatch(watcher, table)
                 self.tables.send(table, watcher, {"type": "left", "code": table.code, "reason": "watch_off"})
         self.changed(table)
+
+    def _on_allow_chat(self, client: Client, msg: dict[str, Any]) -> None:
+        self._host_action(client, "set_chat", msg["allowed"])
+
+    def _on_chat(self, client: Client, msg: dict[str, Any]) -> None:
+        chat.say(self, client, msg)  # memory only: never in the table log
 
     def _on_sit(self, client: Client, msg: dict[str, Any]) -> None:
         table = client.table
@@ -407,6 +423,36 @@ class Hub:
             table.hints[seat] = answer
         client.push(answer)
 
+    def _on_review(self, client: Client, msg: dict[str, Any]) -> None:
+        """Review this seat's decisions in a finished hand of the table's game; the answer comes when it is ready."""
+        table = self._seated(client)
+        game, hand_no, seat = table.game, msg["hand_no"], client.seat
+        if game is None or not any(h["hand_no"] == hand_no for h in game.history):
+            raise ProtocolError(
+                "not_now",
+                detail=("a review once that hand is over", "een analyse pas als die ronde voorbij is"),
+            )
+        key = self.reviewer.key(f"t{table.table_id}:{table.started_at}", seat, hand_no)
+        events = [dict(e) for e in game.events]  # as they are now: the game goes on meanwhile
+        names = [s.name or bot_name(s.index) for s in table.seats]
+        job = self.reviewer.review(client.player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)
+        task = asyncio.get_running_loop().create_task(self._send_review(client, job, hand_no, seat))
+        self._reviews.add(task)  # not awaited here: the connection's other messages go on meanwhile
+        task.add_done_callback(self._reviews.discard)
+
+    async def _send_review(self, client: Client, job: Any, hand_no: int, seat: int) -> None:
+        try:
+            review = await job
+        except ReviewRefused as exc:
+            client.push(ProtocolError(exc.code).to_message())
+        except StoreBusy:
+            client.push(ProtocolError("server_busy").to_message())
+        except Exception:
+            log.exception("review of hand %s seat %s failed", hand_no, seat)
+            client.push(ProtocolError("server_error").to_message())
+        else:
+            client.push({"type": "review", "hand_no": hand_no, "seat": seat, "review": review})
+
     def _on_leave(self, client: Client, msg: dict[str, Any]) -> None:
         table = client.table
         if table is not None and client in table.watchers:
@@ -468,5 +514,8 @@ class Hub:
         }
 
     async def shutdown(self) -> None:
-        """Stop timers and computer moves; wait until every logged change is stored."""
+        """Stop timers, computer moves and reviews; wait until every logged change is stored."""
+        for task in list(self._reviews):
+            task.cancel()
+        self.reviewer.close()
         await self.tables.shutdown()

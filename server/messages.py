@@ -9,6 +9,7 @@ from typing import Any
 from shared.bots import LEVELS
 from shared.cards import CARD_NAMES, parse_card
 
+from .chat import CHAT_MAX, PHRASES
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = 1
@@ -117,6 +118,12 @@ def _version(value: Any) -> int:
     return value
 
 
+def _phrase(value: Any) -> str:
+    if value not in PHRASES:
+        raise ValueError(f"one of {', '.join(PHRASES)}", f"een van {', '.join(PHRASES)}")
+    return value
+
+
 # type -> {field: (check, required)}
 SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "hello": {"version": (_version, True), "name": (_text(MAX_NAME), True), "player_token": (_text(MAX_TOKEN), False)},
@@ -136,6 +143,8 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "start": {},
     "set_timer": {"seconds": (_timer, True)},
     "allow_watch": {"allowed": (_bool, True)},
+    "allow_chat": {"allowed": (_bool, True)},
+    "chat": {"text": (_text(CHAT_MAX), False), "phrase": (_phrase, False)},
     "new_game": {},
     "restart": {},
     "pass": {"cards": (_cards, True)},
@@ -143,6 +152,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "moon": {"choice": (_choice, True)},
     "ready": {},
     "hint": {},
+    "review": {"hand_no": (_int_range(0, 10_000), True)},
     "leave": {},
     "ping": {},
 }

@@ -33,6 +33,7 @@ def public_part(table: Table) -> dict[str, Any]:
         "daily": table.daily,
         "replay": table.replay,
         "watch": {"allowed": table.watch_allowed, "count": len(table.watchers)},
+        "chat": {"allowed": table.chat_allowed},
     }
 
 

@@ -78,6 +78,13 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         help="comma list of reverse-proxy addresses or networks (e.g. 10.0.0.0/8) whose X-Forwarded-For names the "
         "client, for the per-address limits (HEARTS_TRUSTED_PROXIES; default none: the peer address counts)",
     )
+    serve.add_argument(
+        "--review-ms",
+        type=float,
+        default=env.review_ms,
+        help="the hard player's budget per decision when it reviews a hand, in nominal milliseconds "
+        f"(HEARTS_REVIEW_MS, default {env.review_ms:g})",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -125,6 +132,7 @@ def serve_command(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         lease_ms=max(300, args.lease_ms),
         trusted_proxies=args.trusted_proxies,
+        review_ms=min(max(5.0, args.review_ms), 10_000.0),
     )
     try:
         asyncio.run(run(config))

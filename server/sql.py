@@ -79,6 +79,7 @@ GAMES_OF = (
     "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?"
 )
 GAME_SEATS = "SELECT seat, player_id, kind, name, final_total, won FROM game_seats WHERE game_id = ? ORDER BY seat"
+FINISHED_GAME = "SELECT * FROM games WHERE id = ? AND events IS NOT NULL"
 GAME_BY_SHARE = "SELECT * FROM games WHERE share = ? AND events IS NOT NULL"
 GAME_OF_PLAYER = (
     "SELECT g.* FROM games g JOIN game_players gp ON gp.game_id = g.id "
@@ -86,6 +87,9 @@ GAME_OF_PLAYER = (
 )
 
 # the daily deal
+SEAT_OF_PLAYER = "SELECT seat FROM game_seats WHERE game_id = ? AND player_id = ?"
+SAVE_REVIEW = "INSERT INTO reviews (key, body, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+REVIEW = "SELECT body FROM reviews WHERE key = ?"
 NEW_SERVER_KEY = insert("server_keys", ("name", "value"), once=True)
 SERVER_KEY = "SELECT value FROM server_keys WHERE name = ?"
 DAILY_PLAYED = "SELECT 1 FROM daily_entries WHERE day = ? AND player_id = ?"

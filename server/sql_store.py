@@ -281,6 +281,33 @@ class SqlStore(Store):
 
     # ------------------------------------------------------------------ daily deal
 
+    async def finished_game(self, game_id: int) -> dict[str, Any] | None:
+        """Return the stored finished game ``game_id`` with its events (for the operator's tools), or None."""
+        rows = await self._read(lambda q: q.dicts(sql.FINISHED_GAME, game_id))
+        return rows[0] if rows else None
+
+    async def game_and_seat(self, game_id: int, token: str) -> tuple[dict[str, Any], int, int] | None:
+        """Return (stored game, the player's seat in it, player id) for the player with ``token``; else None."""
+
+        async def body(q: Query) -> tuple[dict[str, Any], int, int] | None:
+            row = await q.one(sql.PLAYER_ID, token_hash(token))
+            if row is None:
+                return None
+            games = await q.dicts(sql.GAME_OF_PLAYER, game_id, row[0])
+            seat = await q.one(sql.SEAT_OF_PLAYER, game_id, row[0]) if games else None
+            return (games[0], seat[0], row[0]) if seat is not None else None
+
+        return await self._read(body)
+
+    async def review(self, key: str) -> str | None:
+        """Return the cached review (JSON text) stored under ``key``, or None."""
+        row = await self._peek(sql.REVIEW, key)
+        return row[0] if row is not None else None
+
+    async def save_review(self, key: str, body: str) -> None:
+        """Cache a review under ``key`` (the first one stored stays: reviews are deterministic)."""
+        await self._write(lambda q: q.execute(sql.SAVE_REVIEW, key, body, time.time()))
+
     async def server_key(self, name: str) -> str:
         """Return the server's secret ``name`` (made once, at random, and kept)."""
 

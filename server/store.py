@@ -216,6 +216,22 @@ class Store(ABC):
         """Return the stored game ``game_id`` for a player who sat in it, or by its share key; else None."""
 
     @abstractmethod
+    async def finished_game(self, game_id: int) -> dict[str, Any] | None:
+        """Return the stored finished game ``game_id`` with its events (for the operator's tools), or None."""
+
+    @abstractmethod
+    async def game_and_seat(self, game_id: int, token: str) -> tuple[dict[str, Any], int, int] | None:
+        """Return (stored game, the player's seat in it, player id) for the player with ``token``; else None."""
+
+    @abstractmethod
+    async def review(self, key: str) -> str | None:
+        """Return the cached review (JSON text) stored under ``key``, or None."""
+
+    @abstractmethod
+    async def save_review(self, key: str, body: str) -> None:
+        """Cache a review under ``key``."""
+
+    @abstractmethod
     async def server_key(self, name: str) -> str:
         """Return the server's secret ``name`` (made once, at random, and kept)."""
 

@@ -215,6 +215,12 @@ class Table(TableState):
         if allowed != self.watch_allowed:
             self._log("watch", allowed=allowed)
 
+    def set_chat(self, by: int, allowed: bool) -> None:
+        """Host: allow or refuse table chat (the lines themselves are never logged)."""
+        self._check_host(by)
+        if allowed != self.chat_allowed:
+            self._log("chat", allowed=allowed)
+
     def check_watchable(self) -> None:
         """Refuse a watcher: at a daily table (the day's cards are everyone's), when the host said no, or when full."""
         if self.daily is not None:

@@ -59,6 +59,10 @@ class Tables:
         """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
         self._outgoing.setdefault(table.table_id, []).append((client, message))
 
+    def deliver(self, table: Table) -> None:
+        """Deliver what was ``send``-queued for ``table`` without a change of its own (chat), in order."""
+        self._flush(table)
+
     def _flush(self, table: Table, record: dict[str, Any] | None = None) -> None:
         """Hand the table's new entries to the store; deliver its queued messages once they are committed."""
         entries = table.take_unsaved()

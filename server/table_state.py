@@ -86,6 +86,8 @@ class TableState:
     grace: float = 30.0
     watch_allowed: bool = True  # anyone with the link may watch (the host can turn it off)
     watchers: set = field(default_factory=set)  # live connections watching without a seat (never logged)
+    chat_allowed: bool = True  # the host can turn table chat off (logged, like watch_allowed)
+    chat_room: Any = None  # server.chat.Room: recent chat lines, memory only (never logged)
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
@@ -185,6 +187,9 @@ class TableState:
 
     def _apply_watch(self, e: dict[str, Any]) -> None:
         self.watch_allowed = e["allowed"]
+
+    def _apply_chat(self, e: dict[str, Any]) -> None:
+        self.chat_allowed = e["allowed"]
 
     def _apply_timer(self, e: dict[str, Any]) -> None:
         self.timer = e["seconds"]

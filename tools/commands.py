@@ -1,4 +1,4 @@
-"""The tools' subcommands of ``hearts``: ``bench engine|store|server|failover`` and ``arena``."""
+"""The tools' subcommands of ``hearts``: ``bench engine|store|server|failover|review``, ``arena`` and ``review``."""
 
 from __future__ import annotations
 
@@ -204,5 +204,7 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     failover.add_argument("--json", action="store_true", help="print one JSON object")
     failover.set_defaults(func=_bench_failover)
     from .arena import add_arena_parser
+    from .review import add_review_parsers
 
     add_arena_parser(sub)
+    add_review_parsers(sub, bench_sub)

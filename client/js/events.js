@@ -159,6 +159,9 @@ export function bindEvents({ state, app }) {
     else if (action === "copy_share") app.copyShare(target.dataset.share);
     else if (action === "replay_close") app.closeReplay();
     else if (action === "replay_hand") app.replayGo({ hand: Number(target.dataset.hand), step: 0 });
+    else if (action === "replay_review") app.loadReview(state.replay.hand);
+    else if (action === "replay_step") app.replayGo({ hand: state.replay.hand, step: Number(target.dataset.step) });
+    else if (action === "review_hand") app.reviewHand(Number(target.dataset.hand));
     else if (action.startsWith("replay_")) app.replayMove(action.slice("replay_".length));
   }
 

@@ -10,6 +10,7 @@ import { bindEvents } from "./events.js";
 import { soundFor, yourTurnSound } from "./sound.js";
 import { createRemote } from "./remote.js";
 import { createViewer, shareInPath } from "./viewer.js";
+import { bindChat } from "./chat.js";
 
 const prefs = loadPrefs(browserLanguage());
 setLanguage(prefs.lang);
@@ -206,6 +207,14 @@ const app = {
   closeReplay: viewer.close,
   replayGo: viewer.go,
   replayMove: viewer.move,
+  loadReview: remote.loadReview,
+  /** Ask for the hard player's review of your decisions in hand `hand` of this table's game. */
+  reviewHand(hand) {
+    if (state.review && state.review.hand_no === hand && state.review.status !== "error") return;
+    state.review = { hand_no: hand, status: "loading", data: null, code: null };
+    send({ type: "review", hand_no: hand });
+    renderer.request();
+  },
   async copyShare(share) {
     await copyText(`${location.origin}/r/${share}`);
     state.shareCopied = true;
@@ -256,6 +265,7 @@ async function copyText(text) {
 }
 
 bindEvents({ state, app });
+bindChat({ state, app });
 window.addEventListener("resize", () => renderer.request());
 window.addEventListener("popstate", viewer.followAddress);
 

@@ -97,7 +97,7 @@ export function createRemote(state, request) {
 
   /** Open the replay viewer on a finished game: `{share}` (anyone with the key) or `{id}` (a game I sat in). */
   async function loadReplay(key, you = null) {
-    state.replay = { status: "loading", key, data: null, hand: 0, step: 0, you };
+    state.replay = { status: "loading", key, data: null, hand: 0, step: 0, you, reviews: {} };
     request();
     const path = key.share ? `/api/replays/${encodeURIComponent(key.share)}` : `/api/games/${encodeURIComponent(key.id)}`;
     let replay;
@@ -109,6 +109,22 @@ export function createRemote(state, request) {
       replay = { ...state.replay, status: "error" };
     }
     if (state.replay && state.replay.key === key) state.replay = replay; // not closed or replaced meanwhile
+    request();
+  }
+
+  /** The hard player's review of your decisions in hand `hand` of the replay's game (your own games only). */
+  async function loadReview(hand) {
+    const r = state.replay;
+    if (!r || !r.key.id || (r.reviews[hand] && r.reviews[hand].status !== "error")) return;
+    const entry = r.reviews[hand] = { status: "loading", data: null };
+    request();
+    try {
+      const res = await getJson(`/api/games/${encodeURIComponent(r.key.id)}/review/${hand}`, state.playerToken);
+      if (res.ok && res.data && res.data.review) Object.assign(entry, { status: "ok", data: res.data });
+      else Object.assign(entry, { status: "error", code: (res.data && res.data.error) || "error" });
+    } catch {
+      Object.assign(entry, { status: "error", code: "error" });
+    }
     request();
   }
 
@@ -143,5 +159,5 @@ export function createRemote(state, request) {
     request();
   }
 
-  return { loadStats, loadDaily, loadGames, loadReplay, loadInvite, checkComeback };
+  return { loadStats, loadDaily, loadGames, loadReplay, loadReview, loadInvite, checkComeback };
 }

@@ -1,3 +1,5 @@
+import { createChat } from "./chat.js";
+
 // The client's state as plain data. update.js changes it for server messages, remote.js for the HTTP
 // answers (stats, board, games, replays), viewer.js for the replay viewer; render/ only reads it.
 export function createState(prefs) {
@@ -13,6 +15,7 @@ export function createState(prefs) {
     selected: [], // cards chosen for passing
     hint: [], // cards the hint highlights
     hintKey: null, // the moment the hint belongs to
+    review: null, // {hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game
     notice: null, // {text, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
     rulesAt: null, // the variant whose rules section the rules dialog opened at (from the new-table form)
@@ -35,6 +38,8 @@ export function createState(prefs) {
     invite: null, // {code, status: loading | ok | not_found | error, data}: the link's table from /api/tables/{code}
     comeback: null, // {code, seat}: a stored seat the server still holds for us ("Back to your table")
     watching: null, // the code of the table we watch without a seat
+    chat: createChat(), // table chat: {code, lines, open, unread, error, muted} (see chat.js)
+    myName: null, // the name the server welcomed us with
     replay: null, // the replay viewer: {status: loading | ok | not_found | error, data, hand, pos, you}
   };
 }

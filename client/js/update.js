@@ -5,9 +5,11 @@ import { foldUpdate } from "./fold.js";
 import { saveSession, forgetSession, savePlayerToken } from "./session.js";
 import { watchingTable, seatedNow, leftReason, leftNews } from "./seating.js";
 import { passForm, toggleSlot } from "./passing.js";
+import { applyChat, chatError, resetChat } from "./chat.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
+const REVIEW_ERRORS = ["review_limited", "review_busy", "server_busy", "server_error"]; // refusals of a review
 const SAID_KEEP = 24; // news lines kept for screen readers (more than one redraw can take, when moves come fast)
 
 /** Apply one message from the server. Unknown types are an error, not ignored. */
@@ -16,6 +18,7 @@ export function applyMessage(state, msg, now = Date.now()) {
     case "welcome":
       state.restarting = false; // the server is back
       state.playerToken = msg.player_token;
+      state.myName = msg.name; // a watcher's own chat lines carry this name
       savePlayerToken(msg.player_token);
       return;
     case "joined":
@@ -39,13 +42,25 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.hintKey = momentKey(state.table);
       state.notice = { text: hintText(state), kind: "info", moment: state.hintKey };
       return;
+    case "review":
+      if (state.review && state.review.hand_no === msg.hand_no) Object.assign(state.review, { status: "ok", data: msg.review });
+      return;
     case "left":
       leftTable(state);
       leftReason(state, msg);
       return;
     case "pong":
       return;
+    case "chat":
+    case "chat_history":
+      applyChat(state, msg);
+      return;
     case "error":
+      if (chatError(state, msg)) return;
+      if (state.review && state.review.status === "loading" && REVIEW_ERRORS.includes(msg.code)) {
+        Object.assign(state.review, { status: "error", code: msg.code });
+        return;
+      }
       applyError(state, msg);
       return;
     default:
@@ -151,6 +166,7 @@ export function leftTable(state) {
   state.scoresSeen = 0;
   state.selected = [];
   state.hint = [];
+  resetChat(state);
 }
 
 /**

@@ -122,7 +122,7 @@ class TestWatchersSeeNoHand:
         checked = 0
         for w in (watcher, late):
             for msg in w.inbox + w.raw:
-                assert msg["type"] in ("welcome", "watching", "table", "update"), msg
+                assert msg["type"] in ("welcome", "watching", "table", "update", "chat_history"), msg
                 if msg["type"] in ("table", "update"):
                     assert msg.get("you") is None and msg.get("deal") is None
                 view = msg.get("view") if msg["type"] == "table" else None

@@ -11,6 +11,7 @@ import { replayHtml } from "./replay.js";
 import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
 import { writeNews } from "./news.js";
 import { focusKey, focusDialog, keepFocus } from "./focus.js";
+import { drawChat } from "./chat.js";
 
 export function createRenderer(state, root) {
   const el = {
@@ -62,6 +63,7 @@ export function createRenderer(state, root) {
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
     else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));
     else drawTable(now);
+    drawChat(state, root);
     const dialog = visibleOverlay(now);
     const hand = state.table && state.table.view ? state.table.view.hand_no : null;
     if (dialog && !dialogKind) opener = { key: hadKey, hand };

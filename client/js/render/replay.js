@@ -5,6 +5,7 @@ import { cardFace, cardName, shortName, sortHand } from "../cards.js";
 import { position } from "./seats.js";
 import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards } from "../replay.js";
 import { rulesLine } from "./invite.js";
+import { reviewHtml, timelineHtml, highlightAt, reviewErrorText } from "./review.js";
 
 function seatLabel(data, seat) {
   const s = data.seats.find((x) => x.seat === seat) || {};
@@ -16,12 +17,15 @@ function who(data, seat, you) {
   return `<span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(seatLabel(data, seat))}</span>${mine}`;
 }
 
-function seatHtml(data, hand, snap, seat, you) {
+function seatHtml(data, hand, snap, seat, you, marked) {
   const cards = sortHand(snap.holds[seat]);
   const received = new Set(snap.received[seat]);
   const passing = snap.stage === "dealt" && hasPasses(hand) ? new Set(hand.passes[seat] || []) : new Set();
+  const better = seat === you ? marked.better : new Set();
+  const worse = seat === you ? marked.worse : new Set();
   const faces = cards.map((card) => {
-    const classes = [received.has(card) ? "received" : "", passing.has(card) ? "passing" : ""].filter(Boolean);
+    const classes = [received.has(card) ? "received" : "", passing.has(card) ? "passing" : "",
+      better.has(card) ? "better" : "", worse.has(card) ? "worse" : ""].filter(Boolean);
     return cardFace(card, { classes, label: cardName(card) });
   }).join("");
   const score = hand.scores[seat];
@@ -139,6 +143,20 @@ function facts(data) {
   return out.filter(Boolean).join(" · ");
 }
 
+/** Your review of this hand: a button to ask for it (your own games only), its progress, or the review. */
+function reviewSection(r, hand, review, reviewed) {
+  if (!r.key.id || r.you === null || r.you === undefined) return "";
+  let body;
+  if (reviewed) body = reviewHtml(reviewed, hand, r.step);
+  else if (review && review.status === "loading") body = `<p class="notice info" role="status">${esc(t("review_loading"))}</p>`;
+  else {
+    const failed = review && review.status === "error"
+      ? `<p class="notice error" role="alert">${esc(reviewErrorText(review.code))}</p>` : "";
+    body = `${failed}<button type="button" data-action="replay_review">${esc(t("review_ask"))}</button>`;
+  }
+  return `<section class="rp-review" aria-labelledby="rp-review-title"><h3 id="rp-review-title">${esc(t("review_title"))}</h3>${body}</section>`;
+}
+
 export function replayHtml(state) {
   const r = state.replay;
   const back = `<button type="button" data-action="replay_close">${esc(t("replay_back"))}</button>`;
@@ -155,14 +173,19 @@ export function replayHtml(state) {
   const total = data.hands.length;
   const hands = data.hands.map((h, i) =>
     `<option value="${i}"${i === r.hand ? " selected" : ""}>${esc(t("replay_hand_of", { n: i + 1, total }))}</option>`).join("");
-  const seats = [0, 1, 2, 3].map((s) => seatHtml(data, hand, snap, s, r.you)).join("");
+  const review = r.reviews && r.reviews[r.hand];
+  const reviewed = review && review.status === "ok" ? review.data.review : null;
+  const marked = highlightAt(hand, reviewed, r.step);
+  const seats = [0, 1, 2, 3].map((s) => seatHtml(data, hand, snap, s, r.you, marked)).join("");
   return `<section class="replay" data-hand="${r.hand}" data-step="${r.step}">
   <div class="rp-head"><h2>${esc(t("replay_title"))}</h2>` +
     `<label for="replay-hand" class="sr-only">${esc(t("replay_hand"))}</label><select id="replay-hand" data-change="replay_hand">${hands}</select>` +
     `${back}<p class="muted rp-facts">${esc(facts(data))}</p></div>
   <div class="rp-board">${seats}${centerHtml(data, hand, snap, r.step)}</div>
   ${controlsHtml(data.hands, { hand: r.hand, step: r.step })}
+  ${reviewed ? timelineHtml(reviewed, hand, r.step) : ""}
   <p class="muted rp-keys">${esc(t("replay_keys"))}</p>
+  ${reviewSection(r, hand, review, reviewed)}
   <section class="rp-passes"><h3>${esc(t("replay_passes"))}</h3>${passesHtml(data, hand)}</section>
   <section class="rp-totals"><h3>${esc(t("scores_title"))}</h3>${totalsHtml(data, r.hand, r.you)}</section>
 </section>`;

@@ -5,6 +5,7 @@ import { esc } from "../html.js";
 import { seatName, plainName, seatsFromMe, teamName } from "./seats.js";
 import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
+import { reviewHtml, reviewErrorText } from "./review.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 const has = (x) => x !== null && x !== undefined;
@@ -102,6 +103,23 @@ function gameOverFooter(state) {
     (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
 }
 
+/** Between hands (and at game over): ask for your review of the hand just played, and show it when it comes. */
+function reviewPanel(state) {
+  const table = state.table;
+  const v = table.view;
+  if (table.you === null || !v.history.length || !(v.phase === "hand_over" || v.game_over)) return "";
+  const hand = v.history[v.history.length - 1].hand_no;
+  const review = state.review && state.review.hand_no === hand ? state.review : null;
+  let body;
+  if (review && review.status === "ok") body = reviewHtml(review.data);
+  else if (review && review.status === "loading") body = `<p class="notice info" role="status">${esc(t("review_loading"))}</p>`;
+  else {
+    const failed = review ? `<p class="notice error" role="alert">${esc(reviewErrorText(review.code))}</p>` : "";
+    body = `${failed}<button type="button" data-action="review_hand" data-hand="${hand}">${esc(t("review_ask"))}</button>`;
+  }
+  return `<section class="hand-review" aria-labelledby="hand-review-title"><h3 id="hand-review-title">${esc(t("review_title"))}</h3>${body}</section>`;
+}
+
 function handOverFooter(state) {
   const table = state.table;
   const v = table.view;
@@ -130,5 +148,5 @@ export function scoresHtml(state) {
   let footer = "";
   if (v.game_over) footer = gameOverFooter(state);
   else if (v.phase === "hand_over") footer = handOverFooter(state);
-  return `${moonNote}${body}${footer}`;
+  return `${moonNote}${body}${footer}${reviewPanel(state)}`;
 }

@@ -1,0 +1,139 @@
+"""Hand reviews on the server: cached in the database, computed one at a time in a low-priority worker process.
+
+A review runs the hard player over every decision of one seat in one hand (``shared.review``), a second or so per
+decision: minutes of CPU for a busy evening. So each review is computed once (then read from the ``reviews`` table),
+in its own worker process at a lower scheduling priority than the computer players and the event loop, one at a time
+(the rest queue behind it), and each player may ask for a few an hour.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from typing import Any
+
+from shared.rules import make_rules
+
+from .ratelimit import TokenBucket
+from .store import Store
+
+log = logging.getLogger("hearts.reviews")
+PER_HOUR = 30.0  # reviews a player may start an hour (a burst of BURST at once)
+BURST = 6.0
+QUEUE = 12  # reviews waiting at most; beyond that new ones are refused (review_busy) rather than queued for minutes
+NICENESS = 10  # the review process yields the CPU to the computer players and the event loop
+
+
+class ReviewRefused(Exception):
+    """A review that cannot be given now: ``code`` is ``review_limited`` or ``review_busy``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(NICENESS)
+    except OSError:
+        pass
+
+
+def review_job(
+    options: dict[str, Any], events: list[dict[str, Any]], seat: int, hand_no: int, budget_ms: float, names: list[str]
+) -> str:
+    """In the worker: the review of ``seat``'s decisions in hand ``hand_no`` as JSON text."""
+    from shared.review import review_hand
+
+    review = review_hand(make_rules(options), events, seat, hand_no, budget_ms, names)
+    return json.dumps(review, separators=(",", ":"))
+
+
+class Reviewer:
+    """Gives reviews: from the cache, else computed in the review process (one in flight per key)."""
+
+    def __init__(self, store: Store, budget_ms: float) -> None:
+        self.store = store
+        self.budget_ms = budget_ms
+        self._pool: ProcessPoolExecutor | None = None
+        self._running: dict[str, asyncio.Future] = {}
+        self._buckets: dict[int, TokenBucket] = {}
+
+    def key(self, game: str, seat: int, hand_no: int) -> str:
+        """The cache key of a review: the game (``g<id>`` or ``t<table>:<start>``), seat, hand and budget."""
+        return f"{game}:{seat}:{hand_no}:{self.budget_ms:g}"
+
+    async def review(
+        self,
+        player_id: int,
+        key: str,
+        options: dict[str, Any],
+        events: list[dict[str, Any]],
+        seat: int,
+        hand_no: int,
+        names: list[str],
+    ) -> dict[str, Any]:
+        """Return the review; raise ``ReviewRefused`` past the player's limit or a full queue, ``StoreBusy``."""
+        cached = await self.store.review(key)
+        if cached is not None:
+            return json.loads(cached)
+        running = self._running.get(key)
+        if running is None:
+            if len(self._running) >= QUEUE:
+                raise ReviewRefused("review_busy")
+            if not self._bucket(player_id).take():
+                raise ReviewRefused("review_limited")
+            running = self._running[key] = asyncio.get_running_loop().create_future()
+            job = (options, events, seat, hand_no, self.budget_ms, names)
+            task = asyncio.get_running_loop().create_task(self._compute(key, job))
+            task.add_done_callback(lambda t, k=key: self._settle(k, t))
+        return json.loads(await asyncio.shield(running))
+
+    def _bucket(self, player_id: int) -> TokenBucket:
+        bucket = self._buckets.get(player_id)
+        if bucket is None:
+            if len(self._buckets) > 10_000:
+                self._buckets.clear()  # bounded: forgetting a bucket only refills it
+            bucket = self._buckets[player_id] = TokenBucket(PER_HOUR / 3600.0, BURST)
+        return bucket
+
+    async def _compute(self, key: str, job: tuple) -> str:
+        loop = asyncio.get_running_loop()
+        pool = await self._ensure_pool()
+        try:
+            text = await loop.run_in_executor(pool, review_job, *job)
+        except BrokenExecutor:
+            self._pool = None
+            raise
+        try:
+            await self.store.save_review(key, text)
+        except Exception:  # the review stands without its cache entry (the next ask computes it again)
+            log.exception("review %s could not be cached", key)
+        return text
+
+    def _settle(self, key: str, task: asyncio.Task) -> None:
+        future = self._running.pop(key)
+        if task.cancelled():
+            future.cancel()
+        elif task.exception() is not None:
+            future.set_exception(task.exception())
+        else:
+            future.set_result(task.result())
+        if not future.cancelled():
+            future.exception()  # seen here: an error reaches whoever awaits it, and nobody else complains
+
+    async def _ensure_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_lower_priority)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the review process (reviews under way are dropped; nothing half-written is cached)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,236 @@
+"""The hand review: the hard player looks back at one seat's decisions, from that seat's view at that moment.
+
+For every pass and card of a seat in a hand, ``review_decision`` compares what was chosen with the
+hard player's best choice by expected hand points (``shared.review_search``) and marks what cost
+points: "inaccuracy" from 0.5, "mistake" from 2, "blunder" from 5. A decision costing 2 or more in
+a hand where another side shot the moon is a "blunder" too (a lost moon defence), with its reason.
+Figures are the seat's score change for the hand (a moon included; minus chips in a chips game):
+lower is better. Only the view is read, never the hidden hands, so reviews are honest and
+deterministic for a view and a budget. Moon choices (the "choose" moon rule) are not reviewed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots.knowledge import Knowledge
+from .cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, parse_card
+from .game import Game
+from .review_search import evaluate_passes, evaluate_plays, group_of, hard_pass
+from .rules import QS, Rules
+from .view import view_for
+
+THRESHOLDS = (("blunder", 5.0), ("mistake", 2.0), ("inaccuracy", 0.5))
+MOON_COST = 2.0  # a decision costing this much in a hand another side shot the moon is a lost moon defence
+#: Other seats by offset from the reviewed one, as the table shows them (you at the bottom, the next seat left).
+DIRECTIONS = {"en": ("you", "West", "North", "East"), "nl": ("jij", "West", "Noord", "Oost")}
+_RANKS = {"en": "23456789TJQKA", "nl": "23456789TBVHA"}
+_SYMBOLS = "♣♦♠♥"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a seat: its view just before, what it chose, and where in the hand it was."""
+
+    kind: str  # "pass" or "play"
+    view: dict[str, Any]
+    chosen: list[str] | str
+    trick: int | None
+    position: int | None
+
+
+def decisions(rules: Rules, events: Iterable[Mapping[str, Any]], seat: int, hand_no: int) -> list[Decision]:
+    """Fold ``events`` and return ``seat``'s pass and plays of hand ``hand_no``, in order, each with its view."""
+    game = Game(rules)
+    out: list[Decision] = []
+    for event in events:
+        if game.hand_no == hand_no and event.get("seat") == seat and event["type"] in ("pass", "play"):
+            view = view_for(game, seat)
+            if event["type"] == "pass":
+                out.append(Decision("pass", view, list(event["cards"]), None, None))
+            else:
+                out.append(Decision("play", view, event["card"], len(game.tricks), len(game.trick.cards)))
+        game.apply(event)
+        if game.hand_no > hand_no:
+            break
+    return out
+
+
+def mark_for(cost: float) -> str | None:
+    """Return the mark of a cost: "blunder" from 5, "mistake" from 2, "inaccuracy" from 0.5, else None."""
+    return next((mark for mark, at in THRESHOLDS if cost >= at), None)
+
+
+def card_text(name: str, lang: str = "en") -> str:
+    """Return a card as people write it: ``Q♠`` in English, ``V♠`` in Dutch, ``10♦`` for a ten."""
+    c = parse_card(name)
+    rank = _RANKS[lang][c % 13]
+    return ("10" if rank == "T" else rank) + _SYMBOLS[c // 13]
+
+
+def _num(x: float, lang: str) -> str:
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if lang == "nl" else text
+
+
+def review_decision(view: dict[str, Any], chosen: list[str] | str, budget_ms: float = 1000.0) -> dict[str, Any]:
+    """Return the review of one decision (a pass or a card) from the seat's ``view`` alone: figures, cost, mark."""
+    if view["phase"] == "passing":
+        return _review_pass(view, list(chosen), budget_ms)
+    return _review_play(view, str(chosen), budget_ms)
+
+
+def _entry(kind: str, view: dict[str, Any], chosen: Any, best: Any, ev: tuple[float, float]) -> dict[str, Any]:
+    cost = round(max(0.0, ev[0] - ev[1]), 2)
+    trick = view.get("trick") or {"cards": []}
+    play = kind == "play"
+    return {
+        "kind": kind,
+        "trick": len(view["tricks"]) if play else None,
+        "position": len(trick["cards"]) if play else None,
+        "chosen": chosen,
+        "best": best,
+        "expected": {"chosen": round(ev[0], 2), "best": round(ev[1], 2)},
+        "cost": cost,
+        "mark": mark_for(cost),
+        "reason": None,
+    }
+
+
+def _review_play(view: dict[str, Any], chosen: str, budget_ms: float) -> dict[str, Any]:
+    k = Knowledge(view)
+    card = parse_card(chosen)
+    values = evaluate_plays(view, budget_ms)
+    mine = group_of(k, card)
+    best = min(values, key=lambda c: (values[c], c != mine, c))  # ties go to the chosen card
+    entry = _entry("play", view, chosen, CARD_NAMES[best], (values[mine], values[best]))
+    if best == mine or not entry["cost"]:
+        entry["best"] = chosen  # an equal card (or one no better) is no better choice
+    if entry["mark"]:
+        entry["reason"] = _play_reason(k, card, best, entry["cost"])
+    return entry
+
+
+def _review_pass(view: dict[str, Any], chosen: list[str], budget_ms: float) -> dict[str, Any]:
+    mine = [parse_card(c) for c in chosen]
+    hard = hard_pass(view)
+    if set(hard) == set(mine):
+        ev = evaluate_passes(view, [mine], budget_ms) * 2
+    else:
+        ev = evaluate_passes(view, [mine, hard], budget_ms)
+    best = chosen if ev[0] <= ev[1] else [CARD_NAMES[c] for c in hard]
+    entry = _entry("pass", view, chosen, best, (ev[0], min(ev)))
+    if not entry["cost"]:
+        entry["best"] = chosen
+    if entry["mark"]:
+        entry["reason"] = _pass_reason(view, mine, [parse_card(c) for c in best], entry["cost"])
+    return entry
+
+
+def _reason(code: str, en: str, nl: str) -> dict[str, str]:
+    return {"code": code, "en": en, "nl": nl}
+
+
+def _pass_reason(view: dict[str, Any], mine: list[int], best: list[int], cost: float) -> dict[str, str]:
+    """The pattern of a costly pass (Q♠ kept with too few low spades), else the better pass and its saving."""
+    hand = sum(1 << parse_card(c) for c in view["hand"])
+    kept = hand & ~sum(1 << c for c in mine)
+    guards = (kept & SUIT_MASKS[SPADES] & ((1 << QS) - 1)).bit_count()
+    if kept >> QS & 1 and QS in best and guards <= 2:
+        return _reason("kept_queen_unguarded", "kept Q♠ unguarded", "V♠ onbeschermd gehouden")
+    en = " ".join(card_text(CARD_NAMES[c]) for c in best)
+    nl = " ".join(card_text(CARD_NAMES[c], "nl") for c in best)
+    return _reason(
+        "better_pass",
+        f"the better pass: {en} saves about {_num(cost, 'en')} points",
+        f"beter doorgeven: {nl} scheelt ongeveer {_num(cost, 'nl')} punten",
+    )
+
+
+def _play_reason(k: Knowledge, card: int, best: int, cost: float) -> dict[str, str]:
+    """The pattern of a costly card where one is clear, else the better card and what it saves."""
+    trick = [c for _, c in k.trick]
+    led = trick[0] // 13 if trick else -1
+    hearts = SUIT_MASKS[HEARTS]
+    win_seat, win = k.winning()
+    if best == QS and card != QS and led >= 0 and card // 13 != led:
+        return _reason("kept_queen", "kept Q♠ when you could dump it", "V♠ gehouden terwijl je haar kwijt kon")
+    if QS in trick and card // 13 == led and card > win and not (best // 13 == led and best > win):
+        return _reason("took_queen", "took Q♠ when you could duck", "V♠ gepakt terwijl je onder kon blijven")
+    if not trick and (1 << card) & hearts and not k.hearts_broken and k.legal & ~hearts and not (1 << best) & hearts:
+        return _reason("broke_hearts", "broke hearts without need", "harten gebroken zonder noodzaak")
+    last = len(trick) == 3 and not k.trick_points()
+    if last and card // 13 == led and card < win and best // 13 == led and best > win:
+        return _reason(
+            "ducked_high_card",
+            "ducked with a high card you could have dumped",
+            "onder gebleven met een hoge kaart die je kwijt kon",
+        )
+    b = CARD_NAMES[best]
+    return _reason(
+        "better_card",
+        f"the better card: {card_text(b)} saves about {_num(cost, 'en')} points",
+        f"de betere kaart: {card_text(b, 'nl')} scheelt ongeveer {_num(cost, 'nl')} punten",
+    )
+
+
+def _moon_reason(shooter: int, seat: int, names: Sequence[str] | None) -> dict[str, str]:
+    off = (shooter - seat) % 4
+    en = names[shooter] if names else DIRECTIONS["en"][off]
+    nl = names[shooter] if names else DIRECTIONS["nl"][off]
+    return _reason("let_moon", f"let {en} shoot the moon", f"liet {nl} de maan schieten")
+
+
+def review_hand(
+    rules: Rules,
+    events: Sequence[Mapping[str, Any]],
+    seat: int,
+    hand_no: int,
+    budget_ms: float = 1000.0,
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Return the review of ``seat``'s decisions in hand ``hand_no`` as plain data (see the module docstring).
+
+    ``names`` (one per seat) name the moon shooter in reasons; by default the direction seen from ``seat``.
+    """
+    found = decisions(rules, events, seat, hand_no)
+    if not found:
+        raise ValueError(f"no decisions of seat {seat} in hand {hand_no}")
+    result = Game.replay(rules, events).history
+    shooter = result[hand_no]["moon"] if hand_no < len(result) else None
+    lost_moon = shooter is not None and rules.side_of(shooter) != rules.side_of(seat)
+    out = []
+    for d in found:
+        entry = review_decision(d.view, d.chosen, budget_ms)
+        if lost_moon and entry["cost"] >= MOON_COST:
+            entry["mark"] = "blunder"
+            entry["reason"] = _moon_reason(shooter, seat, names)
+        out.append(entry)
+    total = round(sum(e["cost"] for e in out), 2)
+    return {
+        "seat": seat,
+        "hand_no": hand_no,
+        "budget_ms": budget_ms,
+        "decisions": out,
+        "total_cost": total,
+        "summary": {
+            "en": f"This hand you gave away about {_num(total, 'en')} points.",
+            "nl": f"Deze ronde gaf je ongeveer {_num(total, 'nl')} punten weg.",
+        },
+    }
+
+
+def review_game(
+    rules: Rules,
+    events: Sequence[Mapping[str, Any]],
+    seat: int,
+    budget_ms: float = 1000.0,
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """Return the review of every hand of a game for ``seat``: the hands' reviews and the total cost."""
+    hands = sum(1 for e in events if e["type"] == "deal")
+    reviews = [review_hand(rules, events, seat, h, budget_ms, names) for h in range(hands)]
+    total = round(sum(r["total_cost"] for r in reviews), 2)
+    return {"seat": seat, "budget_ms": budget_ms, "hands": reviews, "total_cost": total}

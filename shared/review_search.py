@@ -1,0 +1,142 @@
+"""The hand review's search: expected hand points of candidate plays and passes, from one seat's view only.
+
+The hard player's machinery (deals sampled consistent with the view, the rule-of-thumb rollout)
+valued by points alone: the seat's score change for the hand by the variant's own scoring (a moon
+included; in a chips game, minus the chips the seat takes). Lower is better. The budget is counted
+in simulated card plays, never in wall-clock time, so a view and a budget give one answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .bots.base import Player
+from .bots.hard import PLAYS_PER_MS, candidates
+from .bots.knowledge import Knowledge
+from .bots.passing import choose_pass
+from .bots.rollout import rollout
+from .bots.sampling import Sampler
+from .cards import SUIT_MASKS, Mask, mask_cards
+from .exchange import exchange
+from .rules import Rules
+from .scoring import chip_shares
+from .sim import score_hand
+
+#: The seed of the reviewer's random choices (with the position, as the hard player seeds its own).
+REVIEW_SEED = 13
+MIN_SAMPLES, MAX_SAMPLES = 8, 20_000
+#: What scoring one outcome costs, counted as simulated plays (so a late decision does not buy endless deals).
+SCORE_PLAYS = 26
+
+
+def rng_for(view: dict[str, Any], budget_ms: float) -> random.Random:
+    """Return the reviewer's random generator for this view and budget (nothing else goes in)."""
+    seed = Player(REVIEW_SEED).rng_for(view).getrandbits(64)
+    return random.Random(f"review:{seed}:{budget_ms!r}")
+
+
+def samples_for(budget_ms: float, plays_per_sample: int) -> int:
+    """Return how many sampled deals a budget buys, at ``plays_per_sample`` simulated plays per deal."""
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, int(budget_ms * PLAYS_PER_MS / max(1, plays_per_sample))))
+
+
+def points_valuer(rules: Rules, seat: int, counting_down: bool, pot: int) -> Callable[[list[Mask], list[Mask]], float]:
+    """Return the seat's points for one outcome (cards taken, cards of doubled tricks): lower is better."""
+    memo: dict[tuple[int, ...], float] = {}  # outcomes repeat, above all late in a hand
+
+    def value(taken: list[Mask], doubled: list[Mask]) -> float:
+        """Return the seat's points for this outcome."""
+        key = (*taken, *doubled)
+        v = memo.get(key)
+        if v is None:
+            if rules.start_chips:
+                v = -float(chip_shares(rules, taken, pot)[seat])
+            else:
+                v = float(score_hand(rules, taken, counting_down, doubled=doubled)[seat])
+            memo[key] = v
+        return v
+
+    return value
+
+
+def group_of(k: Knowledge, card: int) -> int:
+    """Return the candidate card standing for ``card`` (``candidates`` keeps one card per group of equal cards)."""
+    cands = candidates(k)
+    if card in cands:
+        return card
+    suit = SUIT_MASKS[card // 13]
+    below = [c for c in cands if c < card and (1 << c) & suit]
+    return max(below) if below else card
+
+
+def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
+    """Return the expected hand points of every candidate card (one per group of equal cards) from ``view``."""
+    k = Knowledge(view)
+    cands = candidates(k)
+    value = points_valuer(k.rules, k.seat, k.counting_down, k.pot)
+    return dict(zip(cands, _search(k, cands, view, budget_ms, value), strict=True))
+
+
+def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable) -> list[float]:
+    """Average points of each candidate over the same sampled deals, each rollout with the same random stream."""
+    rules, seat = k.rules, k.seat
+    sampler = Sampler(k)
+    rng = rng_for(view, budget_ms)
+    n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(cands))
+    trick = k.trick_bits()
+    totals = [0.0] * len(cands)
+    for _ in range(n):
+        hands = sampler.sample(rng)
+        stream = rng.getrandbits(64)
+        for i, c in enumerate(cands):
+            hs = list(hands)
+            hs[seat] ^= 1 << c
+            doubled = list(k.doubled)
+            rand = random.Random(stream).random  # common random numbers: the candidates differ, not the luck
+            taken = rollout(rules, hs, list(k.taken), k.leader, trick + [1 << c], k.first_trick, k.hearts_broken,
+                            rand, k.counting_down, doubled=doubled)  # fmt: skip
+            totals[i] += value(taken, doubled)
+    return [t / n for t in totals]
+
+
+def hard_pass(view: dict[str, Any]) -> list[int]:
+    """Return the hard player's pass for this view, in the order its cards go to the pass targets."""
+    k = Knowledge(view)
+    return list(mask_cards(choose_pass(k.rules, k.hand, view["pass_count"])))
+
+
+def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: float) -> list[float]:
+    """Return the expected hand points of each pass (cards in target order) from a passing view.
+
+    The others' hands are sampled (unknown at pass time), they pass by the hard player's rules,
+    the cards are exchanged as the variant does, and the hand is played out with the rollout.
+    """
+    k = Knowledge(view)
+    rules, seat = k.rules, k.seat
+    targets = rules.pass_targets(view["hand_no"])
+    value = points_valuer(rules, seat, k.counting_down, k.pot)
+    sampler = Sampler(k)
+    rng = rng_for(view, budget_ms)
+    n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(passes))
+    count = len(targets)
+    totals = [0.0] * len(passes)
+    for j in range(n):
+        dealt = sampler.sample(rng)
+        stream = rng.getrandbits(64)
+        theirs = {s: list(mask_cards(choose_pass(rules, dealt[s], count))) for s in range(4) if s != seat}
+        for i, mine in enumerate(passes):
+            hands = list(dealt)
+            orders = [mine if s == seat else theirs[s] for s in range(4)]
+            exchange(targets, orders, hands, f"review:{j}")
+            if rules.first_lead >= 0:
+                leader = next(s for s in range(4) if hands[s] >> rules.first_lead & 1)
+            else:
+                leader = (rules.dealer(view["hand_no"]) + 1) % 4
+            doubled = [0, 0, 0, 0]
+            rand = random.Random(stream).random
+            taken = rollout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand, k.counting_down,
+                            doubled=doubled)  # fmt: skip
+            totals[i] += value(taken, doubled)
+    return [t / n for t in totals]

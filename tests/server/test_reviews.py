@@ -1,0 +1,123 @@
+"""Hand reviews through the server: at the table after a hand, and for a finished game over HTTP.
+
+Real server, real store, the review computed in the real review process (a small budget keeps the tests quick).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.reviews import BURST, ReviewRefused
+
+from .conftest import Player
+from .test_replays import DEAL, drive, drive_all, get_json, seat_four
+
+OPTIONS = {"variant": "classic", "end_score": 100, "deal": DEAL}
+BUDGET_MS = 10.0
+
+
+def hand_over(t: dict) -> bool:
+    return t["view"] is not None and t["view"]["phase"] == "hand_over"
+
+
+async def anna_after_a_hand(make_server, **settings):
+    server = await make_server(review_ms=BUDGET_MS, **settings)
+    anna = await server.host("Anna", options=OPTIONS)
+    await anna.send("fill_bots", level="easy")
+    await anna.send("start")
+    await drive(anna, hand_over)
+    return server, anna
+
+
+async def message(p: Player, pred, timeout: float = 60.0) -> dict:
+    """Read until a message for which ``pred`` holds (tables on the way are remembered)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        msg = await p.recv(max(0.01, deadline - asyncio.get_running_loop().time()))
+        if pred(msg):
+            return msg
+
+
+async def answer(p: Player, kind: str) -> dict:
+    return await message(p, lambda m: m["type"] in (kind, "error"))
+
+
+class TestAtTheTable:
+    async def test_after_a_hand_anna_gets_her_review_and_asking_again_gives_the_same_at_once(self, make_server):
+        server, anna = await anna_after_a_hand(make_server)
+        await anna.send("review", hand_no=0)
+        got = await answer(anna, "review")
+        assert got["type"] == "review", got
+        review = got["review"]
+        assert (got["hand_no"], got["seat"], review["seat"], review["hand_no"]) == (0, 0, 0, 0)
+        kinds = [d["kind"] for d in review["decisions"]]
+        assert kinds == ["pass"] + ["play"] * 13  # hand 0 passes left: her pass and her thirteen cards
+        for d in review["decisions"]:
+            assert d["cost"] >= 0 and d["mark"] in (None, "inaccuracy", "mistake", "blunder")
+            assert (d["mark"] is None) == (d["cost"] < 0.5) or d["reason"]["code"].startswith("moon")
+        assert review["summary"]["en"].startswith("This hand you gave away about")
+        table = server.app.hub.tables.by_code[anna.joined["code"]]
+        cached = await server.app.db.review(server.app.hub.reviewer.key(f"t{table.table_id}:{table.started_at}", 0, 0))
+        assert cached is not None
+        await anna.send("review", hand_no=0)
+        again = await answer(anna, "review")
+        assert again["review"] == review
+
+    async def test_a_hand_that_is_not_over_cannot_be_reviewed(self, make_server):
+        server, anna = await anna_after_a_hand(make_server)
+        await anna.send("review", hand_no=1)
+        refused = await answer(anna, "review")
+        assert refused["type"] == "error" and refused["code"] == "not_now"
+
+    async def test_the_table_goes_on_while_a_review_is_computed(self, make_server):
+        server, anna = await anna_after_a_hand(make_server)
+        server.app.hub.reviewer.budget_ms = 400.0  # a few seconds of work
+        await anna.send("review", hand_no=0)
+        await anna.send("ready")
+        moved = await message(anna, lambda m: m["type"] in ("table", "review"), timeout=30)
+        assert moved["type"] != "review"  # the next hand is dealt before the review is done
+        got = await answer(anna, "review")
+        assert got["type"] == "review"
+
+
+class TestFinishedGames:
+    async def test_a_player_reviews_their_own_seat_of_a_finished_game_and_nobody_else_can(self, make_server):
+        server = await make_server(review_ms=BUDGET_MS)
+        players = await seat_four(server, {"variant": "classic", "end_score": 25, "deal": DEAL})
+        await players[0].send("start")
+        await drive_all(players)
+        bram = players[1]
+        status, games = await get_json(server, "/api/games", bram.welcome["player_token"])
+        game_id = games["games"][0]["id"]
+        status, body = await get_json(server, f"/api/games/{game_id}/review/0", bram.welcome["player_token"])
+        assert status == 200, body
+        assert (body["game_id"], body["hand_no"], body["seat"]) == (game_id, 0, 1)
+        assert body["review"]["seat"] == 1 and len(body["review"]["decisions"]) == 14
+        stranger = await server.connect("Eva")
+        status, body = await get_json(server, f"/api/games/{game_id}/review/0", stranger.welcome["player_token"])
+        assert (status, body) == (404, {"error": "not_found"})
+        status, body = await get_json(server, f"/api/games/{game_id}/review/99", bram.welcome["player_token"])
+        assert status == 404
+        status, body = await get_json(server, f"/api/games/{game_id}/review/0")
+        assert (status, body) == (400, {"error": "missing_token"})
+
+
+class TestLimits:
+    async def test_a_player_may_start_a_few_reviews_at_once_and_then_waits(self, make_server):
+        server, anna = await anna_after_a_hand(make_server)
+        reviewer = server.app.hub.reviewer
+        table = server.app.hub.tables.by_code[anna.joined["code"]]
+        events = [dict(e) for e in table.game.events]
+        options = dict(table.rules.to_json())
+        names = ["Anna", "B", "C", "D"]
+        jobs = [reviewer.review(7, f"test:{i}", options, events, 0, 0, names) for i in range(int(BURST))]
+        done = await asyncio.gather(*jobs)
+        assert all(r["seat"] == 0 for r in done)
+        try:
+            await reviewer.review(7, "test:one-more", options, events, 0, 0, names)
+        except ReviewRefused as exc:
+            assert exc.code == "review_limited"
+        else:
+            raise AssertionError("the review past the burst was given")
+        assert (await reviewer.review(7, "test:0", options, events, 0, 0, names)) == done[0]  # cached: always given
+        assert (await reviewer.review(8, "test:other", options, events, 0, 0, names))["seat"] == 0  # another player
