@@ -263,8 +263,9 @@ class Cluster:
             self.mark_down(exc)
             return
         self._back()
-        if created or (self.epoch is not None and epoch != self.epoch):
-            # Redis came back empty: its owners have not set their leases and presence again yet; give them a lease
+        if self.epoch is not None and (created or epoch != self.epoch):
+            # Redis came back empty under us (a node's first look needs no pause: its start claimed what was free):
+            # its owners have not set their leases and presence again yet; give them a lease
             # time before any table counts as orphaned (the database fence would keep it safe, but tables would move)
             self.adopt_after = time.monotonic() + self.lease_ms / 1000
         self.epoch = epoch

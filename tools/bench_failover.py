@@ -291,7 +291,10 @@ def format_failover_report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run(kills: int, tables: int, lease_ms: int) -> dict[str, Any]:
-    """Run the benchmark with node logs in a temporary folder."""
+def run(kills: int, tables: int, lease_ms: int, logs: str | None = None) -> dict[str, Any]:
+    """Run the benchmark with node logs in ``logs`` (kept), or in a temporary folder."""
+    if logs:
+        Path(logs).mkdir(parents=True, exist_ok=True)
+        return asyncio.run(bench_failover(kills, tables, lease_ms, Path(logs)))
     with tempfile.TemporaryDirectory(prefix="hearts-failover-") as folder:
         return asyncio.run(bench_failover(kills, tables, lease_ms, Path(folder)))

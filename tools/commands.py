@@ -136,7 +136,7 @@ def _bench_failover(args: argparse.Namespace) -> int:
         return 2
     from .bench_failover import format_failover_report, run
 
-    result = run(args.kills, args.tables, args.lease_ms)
+    result = run(args.kills, args.tables, args.lease_ms, args.logs)
     print(json.dumps(result) if args.json else format_failover_report(result))
     return 0
 
@@ -201,6 +201,7 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     failover.add_argument("--kills", type=int, default=10, help="kills, one node after another (default 10)")
     failover.add_argument("--tables", type=int, default=6, help="tables on the victim node each round (default 6)")
     failover.add_argument("--lease-ms", type=int, default=10_000, help="the nodes' --lease-ms (default 10000)")
+    failover.add_argument("--logs", help="keep the nodes' logs in this folder (default: deleted)")
     failover.add_argument("--json", action="store_true", help="print one JSON object")
     failover.set_defaults(func=_bench_failover)
     from .arena import add_arena_parser
