@@ -162,7 +162,7 @@ def _bench_review_command(args: argparse.Namespace) -> int:
         r = res[name]
         print(
             f"  {label:<24} reviewed cost {r['cost_per_hand']:.3f} ± {r['ci95']:.3f} per hand,"
-            f" marks {r['marks_per_hand']:.2f} per hand, points taken {r['points_per_hand']:.2f} per hand"
+            f" marks {r['marks_per_hand']:.2f} per hand, hand score {r['points_per_hand']:.2f} per hand"
         )
     verdict = "higher" if res["medium"]["cost_per_hand"] > res["hard"]["cost_per_hand"] else "NOT higher"
     print(f"medium's reviewed cost per hand is {verdict} than hard's")
