@@ -115,7 +115,9 @@ export function createRemote(state, request) {
   /** The hard player's review of your decisions in hand `hand` of the replay's game (your own games only). */
   async function loadReview(hand) {
     const r = state.replay;
-    if (!r || !r.key.id || (r.reviews[hand] && r.reviews[hand].status !== "error")) return;
+    if (!r || !r.key || !r.key.id) return;
+    r.reviews = r.reviews || {};
+    if (r.reviews[hand] && r.reviews[hand].status !== "error") return;
     const entry = r.reviews[hand] = { status: "loading", data: null };
     request();
     try {

@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 from . import pg
 from .crashkit import Client, ServerProcess
 from .test_cluster import BUDGET, Cluster, http_json, wait_until
+from .test_store_restore import play_until as play
 
 FAILOVER_WAIT = 30.0  # seconds a test waits for a dead node's tables (the goal, 10 s, is hearts bench failover's)
 
@@ -32,29 +33,6 @@ def phase(t: dict[str, Any]) -> str | None:
 
 def finished(t: dict[str, Any] | None) -> bool:
     return t is not None and t["status"] == "finished"
-
-
-async def play(c: Client, stop) -> dict[str, Any]:
-    """Play the first legal choice at this client's own seat (ready between hands) until ``stop(table)``."""
-    await c.wait(lambda: c.table is not None, what="the table")
-    for _ in range(3000):
-        t = c.table
-        if stop(t):
-            return t
-        assert t["status"] != "finished", f"{c.label}: the game ended before the condition held"
-        v = t["view"]
-        me = v["seat"] if v else None
-        if v and t["status"] == "playing" and me in v["to_act"]:
-            if v["phase"] == "passing":
-                await c.send("pass", cards=v["hand"][: v["pass_count"]])
-            elif v["phase"] == "playing":
-                await c.send("play", card=v["legal"][0])
-            else:
-                await c.send("moon", choice="others")
-        elif v and t["status"] == "playing" and v["phase"] == "hand_over" and me not in t["ready"]:
-            await c.send("ready")
-        await c.wait(lambda n=t["seq"]: c.table["seq"] > n or stop(c.table), what=f"the table after seq {t['seq']}")
-    raise AssertionError("the condition never held")
 
 
 def api(node: ServerProcess, path: str, token: str) -> Any:

@@ -71,7 +71,7 @@ class TestAtTheTable:
 
     async def test_the_table_goes_on_while_a_review_is_computed(self, make_server):
         server, anna = await anna_after_a_hand(make_server)
-        server.app.hub.reviewer.budget_ms = 400.0  # a few seconds of work
+        server.app.hub.reviewer.budget_ms = 150.0  # seconds of work
         await anna.send("review", hand_no=0)
         await anna.send("ready")
         moved = await message(anna, lambda m: m["type"] in ("table", "review"), timeout=30)

@@ -83,9 +83,10 @@ def my_turn(t: dict[str, Any] | None) -> bool:
 
 
 async def play_until(c: Client, stop) -> dict[str, Any]:
-    """The person answers with the first legal choice (and says ready between hands) until ``stop(table)``."""
+    """The person answers at their own seat with the first legal choice (and says ready between hands) until
+    ``stop(table)``."""
     await c.wait(lambda: c.table is not None, what="the first table message")
-    for _ in range(2000):
+    for _ in range(3000):
         t = c.table
         if stop(t):
             return t
@@ -98,7 +99,7 @@ async def play_until(c: Client, stop) -> dict[str, Any]:
                 await c.send("play", card=v["legal"][0])
             else:
                 await c.send("moon", choice="others")
-        elif t["status"] == "playing" and v["phase"] == "hand_over" and 0 not in t["ready"]:
+        elif v and t["status"] == "playing" and v["phase"] == "hand_over" and v["seat"] not in t["ready"]:
             await c.send("ready")
         await c.wait(lambda n=t["seq"]: c.table["seq"] > n or stop(c.table), what=f"the table after seq {t['seq']}")
     raise AssertionError("the condition never held")

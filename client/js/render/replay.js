@@ -145,7 +145,7 @@ function facts(data) {
 
 /** Your review of this hand: a button to ask for it (your own games only), its progress, or the review. */
 function reviewSection(r, hand, review, reviewed) {
-  if (!r.key.id || r.you === null || r.you === undefined) return "";
+  if (!r.key || !r.key.id || r.you === null || r.you === undefined) return ""; // your own games only
   let body;
   if (reviewed) body = reviewHtml(reviewed, hand, r.step);
   else if (review && review.status === "loading") body = `<p class="notice info" role="status">${esc(t("review_loading"))}</p>`;
