@@ -19,6 +19,7 @@ REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
 SHARE_PATH = re.compile(r"^/api/replays/([A-Za-z0-9_-]{8,64})$")
 DAILY_PATH = re.compile(r"^/api/daily/([^/]{0,40})$")
 NOT_FOUND = (HTTPStatus.NOT_FOUND, {"error": "not_found"})
+RETRY_MS = 1500  # how soon to ask again after a 202
 
 
 def replay_body(row: dict[str, Any]) -> dict[str, Any]:
@@ -41,9 +42,10 @@ def replay_body(row: dict[str, Any]) -> dict[str, Any]:
 class Api:
     """Answers ``GET /api/...``: (status, JSON body); what is not the asker's is 404, as if it did not exist."""
 
-    def __init__(self, store: Store, reviewer: Reviewer | None = None) -> None:
+    def __init__(self, store: Store, reviewer: Reviewer | None = None, review_wait: float = 4.0) -> None:
         self.store = store
         self.reviewer = reviewer
+        self.review_wait = review_wait  # then 202: the websockets server ends a request that takes 10 s
         self.daily_key = ""  # loaded by the app before it serves
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
@@ -88,10 +90,19 @@ class Api:
         try:
             names = [s.get("name") or "" for s in sorted(json.loads(row["seats"]), key=lambda s: s["seat"])]
             review = await self.reviewer.review(
-                player_id, key, json.loads(row["options"]), json.loads(row["events"]), seat, hand_no, names
+                player_id,
+                key,
+                json.loads(row["options"]),
+                json.loads(row["events"]),
+                seat,
+                hand_no,
+                names,
+                wait=self.review_wait,
             )
         except ReviewRefused as exc:
             return HTTPStatus.TOO_MANY_REQUESTS, {"error": exc.code}
+        if review is None:  # still being computed: ask again (free while it runs, then read from the cache)
+            return HTTPStatus.ACCEPTED, {"game_id": game_id, "hand_no": hand_no, "status": "pending", "retry_ms": RETRY_MS}
         return HTTPStatus.OK, {"game_id": game_id, "hand_no": hand_no, "seat": seat, "review": review}
 
     @staticmethod

@@ -119,7 +119,7 @@ class App:
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
         self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
         self.hub = Hub(config, store, self.thinker, cluster)
-        self.api = Api(store, self.hub.reviewer)
+        self.api = Api(store, self.hub.reviewer, config.review_wait)
         self.root = client_dir()
         self.server: Server | None = None
 

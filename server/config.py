@@ -38,6 +38,7 @@ class Config:
     redis_prefix: str = "hearts:"  # every Redis key starts with it
     lease_ms: int = 10_000  # a table lease lives this long unless renewed (renewed every third of it)
     review_ms: float = 500.0  # the review's budget per decision (nominal ms; 500 is about 1 s of CPU here)
+    review_wait: float = 4.0  # seconds an HTTP review request waits before answering 202 (websockets cuts at 10 s)
     trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
 
@@ -63,6 +64,7 @@ class Config:
             ("lease_ms", int),
             ("trusted_proxies", str),
             ("review_ms", float),
+            ("review_wait", float),
         ):
             raw = env.get("HEARTS_" + name.upper())
             if raw:

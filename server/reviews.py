@@ -61,6 +61,7 @@ class Reviewer:
         self.budget_ms = budget_ms
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()  # the computations under way (held: the loop keeps weak references)
         self._buckets: dict[int, TokenBucket] = {}
 
     def key(self, game: str, seat: int, hand_no: int) -> str:
@@ -76,8 +77,13 @@ class Reviewer:
         seat: int,
         hand_no: int,
         names: list[str],
-    ) -> dict[str, Any]:
-        """Return the review; raise ``ReviewRefused`` past the player's limit or a full queue, ``StoreBusy``."""
+        wait: float | None = None,
+    ) -> dict[str, Any] | None:
+        """Return the review; raise ``ReviewRefused`` past the player's limit or a full queue, ``StoreBusy``.
+
+        With ``wait``, give up waiting after that many seconds and return None: the review goes on and is cached, and
+        asking again (free while it runs) gives it once it is done.
+        """
         cached = await self.store.review(key)
         if cached is not None:
             return json.loads(cached)
@@ -90,8 +96,14 @@ class Reviewer:
             running = self._running[key] = asyncio.get_running_loop().create_future()
             job = (options, events, seat, hand_no, self.budget_ms, names)
             task = asyncio.get_running_loop().create_task(self._compute(key, job))
+            self._tasks.add(task)
             task.add_done_callback(lambda t, k=key: self._settle(k, t))
-        return json.loads(await asyncio.shield(running))
+        if wait is None:
+            return json.loads(await asyncio.shield(running))
+        try:
+            return json.loads(await asyncio.wait_for(asyncio.shield(running), wait))
+        except TimeoutError:
+            return None
 
     def _bucket(self, player_id: int) -> TokenBucket:
         bucket = self._buckets.get(player_id)
@@ -116,6 +128,7 @@ class Reviewer:
         return text
 
     def _settle(self, key: str, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
         future = self._running.pop(key)
         if task.cancelled():
             future.cancel()
@@ -134,6 +147,8 @@ class Reviewer:
 
     def close(self) -> None:
         """Stop the review process (reviews under way are dropped; nothing half-written is cached)."""
+        for task in list(self._tasks):
+            task.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -85,6 +85,13 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         help="the hard player's budget per decision when it reviews a hand, in nominal milliseconds "
         f"(HEARTS_REVIEW_MS, default {env.review_ms:g})",
     )
+    serve.add_argument(
+        "--review-wait",
+        type=float,
+        default=env.review_wait,
+        help="seconds GET /api/games/{id}/review/{hand} waits for a review being computed before it answers 202 "
+        f"(ask again) (HEARTS_REVIEW_WAIT, default {env.review_wait:g}; keep it under your proxy's read timeout)",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -133,6 +140,7 @@ def serve_command(args: argparse.Namespace) -> int:
         lease_ms=max(300, args.lease_ms),
         trusted_proxies=args.trusted_proxies,
         review_ms=min(max(5.0, args.review_ms), 10_000.0),
+        review_wait=min(max(0.0, args.review_wait), 8.0),
     )
     try:
         asyncio.run(run(config))

@@ -120,10 +120,21 @@ export function createRemote(state, request) {
     if (r.reviews[hand] && r.reviews[hand].status !== "error") return;
     const entry = r.reviews[hand] = { status: "loading", data: null };
     request();
+    const path = `/api/games/${encodeURIComponent(r.key.id)}/review/${hand}`;
     try {
-      const res = await getJson(`/api/games/${encodeURIComponent(r.key.id)}/review/${hand}`, state.playerToken);
-      if (res.ok && res.data && res.data.review) Object.assign(entry, { status: "ok", data: res.data });
-      else Object.assign(entry, { status: "error", code: (res.data && res.data.error) || "error" });
+      // 202: still being computed (seconds of CPU); ask again until it is there, while this replay stays open.
+      for (let asks = 0; asks < 400; asks++) {
+        const res = await getJson(path, state.playerToken);
+        if (res.status === 202 && res.data && res.data.status === "pending") {
+          await new Promise((done) => setTimeout(done, Math.max(500, Number(res.data.retry_ms) || 1500)));
+          if (state.replay !== r || r.reviews[hand] !== entry) return; // closed or replaced meanwhile
+          continue;
+        }
+        if (res.ok && res.data && res.data.review) Object.assign(entry, { status: "ok", data: res.data });
+        else Object.assign(entry, { status: "error", code: (res.data && res.data.error) || "error" });
+        break;
+      }
+      if (entry.status === "loading") Object.assign(entry, { status: "error", code: "error" });
     } catch {
       Object.assign(entry, { status: "error", code: "error" });
     }

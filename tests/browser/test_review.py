@@ -15,8 +15,9 @@ LANDSCAPE = {"width": 640, "height": 360}
 
 @pytest.fixture(scope="module")
 def review_url() -> Iterator[str]:
-    """A server whose reviews search with a small budget (the default second per decision is for real players)."""
-    with hearts_serve("--review-ms", "20") as url:
+    """A server whose reviews search with a small budget (the default second per decision is for real players), and
+    whose review requests answer 202 (ask again) at once, as a long review does at the default budget."""
+    with hearts_serve("--review-ms", "20", "--review-wait", "0") as url:
         yield url
 
 

@@ -101,6 +101,33 @@ class TestFinishedGames:
         status, body = await get_json(server, f"/api/games/{game_id}/review/0")
         assert (status, body) == (400, {"error": "missing_token"})
 
+    async def test_a_long_review_answers_202_at_once_and_asking_again_gives_it_when_done(self, make_server):
+        # A review takes seconds of CPU; an HTTP request must not hang on it (the websockets server cuts at 10 s).
+        server = await make_server(review_ms=BUDGET_MS)
+        players = await seat_four(server, {"variant": "classic", "end_score": 25, "deal": DEAL})
+        await players[0].send("start")
+        await drive_all(players)
+        token = players[2].welcome["player_token"]
+        status, games = await get_json(server, "/api/games", token)
+        path = f"/api/games/{games['games'][0]['id']}/review/0"
+        server.app.api.review_wait = 0.05
+        server.app.hub.reviewer.budget_ms = 120.0  # seconds of work
+        statuses = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 90
+        while loop.time() < deadline:
+            status, body = await get_json(server, path, token)
+            statuses.append(status)
+            if status != 202:
+                break
+            assert body["status"] == "pending" and body["retry_ms"] > 0
+            await asyncio.sleep(0.1)
+        assert statuses[0] == 202 and statuses[-1] == 200, statuses
+        assert len(statuses) > BURST + 1  # asking again while it runs is free: no review_limited
+        assert body["seat"] == 2 and len(body["review"]["decisions"]) == 14
+        status, again = await get_json(server, path, token)
+        assert (status, again) == (200, body)  # from the cache, at once
+
 
 class TestLimits:
     async def test_a_player_may_start_a_few_reviews_at_once_and_then_waits(self, make_server):
