@@ -102,7 +102,12 @@ class Api:
         except ReviewRefused as exc:
             return HTTPStatus.TOO_MANY_REQUESTS, {"error": exc.code}
         if review is None:  # still being computed: ask again (free while it runs, then read from the cache)
-            return HTTPStatus.ACCEPTED, {"game_id": game_id, "hand_no": hand_no, "status": "pending", "retry_ms": RETRY_MS}
+            return HTTPStatus.ACCEPTED, {
+                "game_id": game_id,
+                "hand_no": hand_no,
+                "status": "pending",
+                "retry_ms": RETRY_MS,
+            }
         return HTTPStatus.OK, {"game_id": game_id, "hand_no": hand_no, "seat": seat, "review": review}
 
     @staticmethod
