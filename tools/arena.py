@@ -260,7 +260,10 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
     arena.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="a table option of the variant, e.g. spot_form=2 or passing=scatter (repeatable)",
     )
     arena.add_argument("--jobs", type=int, default=1, help="processes to spread the matches over")

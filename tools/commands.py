@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from server.compression import MODES
 from server.config import Config
+from shared.bots.base import LEVELS
 from shared.rules import RulesError, make_rules
 from shared.variants import VARIANTS
 
@@ -62,8 +63,13 @@ def _bench_server(args: argparse.Namespace) -> int:
     except ValueError:
         print("--think takes two seconds figures, e.g. 1,2", file=sys.stderr)
         return 2
-    if args.tables is None:
-        args.tables = 300 if args.nodes else 1000
+    if args.bots:
+        return _bench_bots(args, (lo, hi))
+    try:
+        args.tables = int(args.tables) if args.tables is not None else 300 if args.nodes else 1000
+    except ValueError:
+        print("--tables takes one count (a comma list only with --bots)", file=sys.stderr)
+        return 2
     if args.seconds is None:
         args.seconds = 30.0 if args.nodes else 60.0
     skip = frozenset(x.strip() for x in args.skip.split(",") if x.strip())
@@ -97,6 +103,38 @@ def _bench_server(args: argparse.Namespace) -> int:
         print("interrupted; servers and load processes stopped", file=sys.stderr)
         return 130
     print(json.dumps(result) if args.json else format_server_report(result))
+    return 0
+
+
+def _bench_bots(args: argparse.Namespace, think: tuple[float, float]) -> int:
+    from .bench_bots import BotSettings, format_bots, run_bots
+
+    try:
+        counts = [int(x) for x in (args.tables or "20,50,100").split(",")]
+        others = {lvl: int(n) for lvl, n in (x.split(":") for x in args.with_tables.split(",") if x)}
+    except ValueError:
+        print(
+            "--tables takes counts like 20,50,100; --with takes level:count pairs like medium:5,easy:5", file=sys.stderr
+        )
+        return 2
+    if min(counts) < 0 or args.bots not in LEVELS or any(lvl not in LEVELS for lvl in others):
+        print(f"levels are {', '.join(LEVELS)}; table counts at least 0", file=sys.stderr)
+        return 2
+    settings = BotSettings(
+        tables=counts,
+        level=args.bots,
+        others=others,
+        seconds=args.seconds or 60.0,
+        warmup=max(0.0, args.warmup),
+        think=think,
+        bot_delay=args.bot_delay,
+        reviews=max(0, args.reviews),
+        review_ms=args.review_ms,
+        server_args=args.server_args.split() if args.server_args else [],
+    )
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    result = run_bots(settings)
+    print(json.dumps(result) if args.json else format_bots(result))
     return 0
 
 
@@ -145,7 +183,9 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server = bench_sub.add_parser(
         "server", help="capacity: latency, CPU per message, seating, restart, memory; beside bare websockets"
     )
-    server.add_argument("--tables", type=int, help="tables of four scripted people (default 1000; 300 with --nodes)")
+    server.add_argument(
+        "--tables", help="tables of four scripted people (default 1000; 300 with --nodes); with --bots a comma list"
+    )
     server.add_argument("--seconds", type=float, help="measured play window (default 60; 30 with --nodes)")
     server.add_argument("--think", default="1,2", help="think time range in seconds before a move (default 1,2)")
     server.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window (default 5)")
@@ -172,6 +212,23 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
         "idle, memory and bare phases are skipped (defaults then: --tables 300 --seconds 30)",
     )
     server.add_argument("--logs", help="with --nodes: keep the nodes' logs in this folder (default: deleted)")
+    server.add_argument(
+        "--bots",
+        help="instead: tables of one scripted person and three computer players of this level, one fresh server per "
+        "--tables count (default 20,50,100); prints how soon computer moves come",
+    )
+    server.add_argument("--with", dest="with_tables", default="", help="with --bots: more tables, e.g. medium:5,easy:5")
+    server.add_argument("--bot-delay", type=float, default=0.6, help="with --bots: the server's --bot-delay (0.6)")
+    server.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        help="with --bots: people who ask for 3 hand reviews each after the first window",
+    )
+    server.add_argument("--review-ms", type=float, default=500.0, help="with --reviews: the server's --review-ms")
+    server.add_argument(
+        "--server-args", default="", help="with --bots: more hearts serve flags, e.g. '--bot-workers 2'"
+    )
     server.add_argument("--json", action="store_true", help="print one JSON object")
     server.set_defaults(func=_bench_server)
 
