@@ -37,9 +37,14 @@ class ReviewRefused(Exception):
 
 
 def _lower_priority() -> None:
+    """Run the review process only when nothing else wants the CPU (SCHED_IDLE), else at least niced."""
     try:
         os.nice(NICENESS)
     except OSError:
+        pass
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux, or not allowed: the niceness stays
         pass
 
 
