@@ -20,7 +20,7 @@ from typing import Any
 
 from ..cards import SUIT_MASKS, mask_names
 from ..scoring import chip_shares, is_over
-from ..sim import score_hand
+from ..sim import hand_scorer
 from .base import Player
 from .knowledge import Knowledge
 from .passing import choose_pass
@@ -130,7 +130,7 @@ def candidates(k: Knowledge) -> list[int]:
 def _valuer(k: Knowledge) -> Callable[[list[int], list[int]], float]:
     """Return a function valuing one hand's outcome (cards taken, cards of doubled tricks) for this seat.
 
-    The outcome is scored by the variant's own scoring (``score_hand``), so the doubling queen, the
+    The outcome is scored by the variant's own scoring (``hand_scorer``), so the doubling queen, the
     cancelling Q♣, the doubling 9, team totals and the sun count as the game will count them; in a
     chips game the worth is the chips this seat would take from the pot.
     """
@@ -152,10 +152,11 @@ def _valuer(k: Knowledge) -> Callable[[list[int], list[int]], float]:
     reach = rules.end == "reach"
     worst = max(rules.moon_total, rules.sun)
     near = max(totals) + worst >= rules.end_score if reach else down
+    score_hand = hand_scorer(rules, down)
 
     def value(taken: list[int], doubled: list[int]) -> float:
         """Return the worth of one outcome for this seat."""
-        scores = score_hand(rules, taken, down, doubled=doubled)
+        scores = score_hand(taken, doubled)
         u = -scores[seat] + share * scores[rival]
         if near:
             new = [totals[s] + scores[s] for s in range(4)]

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
 from shared.rules import make_rules
-from shared.sim import pick, playout, random_hand, score_hand
+from shared.sim import hand_scorer, pick, playout, random_hand, score_hand
+from shared.variants import VARIANTS
 
 from .scripts import random_step
 
@@ -103,3 +104,29 @@ def test_random_hands_always_hand_out_every_point_of_the_deck(options):
         bonus, moon = sum(v for v in rules.card_points if v < 0), rules.moon_total
         # no moon: the deck's points; moon "others": 3 x the moon total; "self": minus the moon total
         assert sum(scores) - bonus in (moon, 3 * moon, -moon)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 2**32 - 1),
+    counting_down=st.booleans(),
+    moon=st.sampled_from([None, "others", "self"]),
+    sweep=st.sampled_from(["none", "penalties", "everything"]),
+)
+def test_the_fast_scorer_scores_every_outcome_as_the_game_does(variant, seed, counting_down, moon, sweep):
+    # Look-ahead scores simulated hands with hand_scorer: it must agree with score_hand on every variant.
+    rules = make_rules({"variant": variant})
+    rng = random.Random(seed)
+    cards = [1 << c for c in range(52) if rules.deck >> c & 1]
+    taken = [0, 0, 0, 0]
+    lucky = rng.randrange(4)
+    for b in cards:
+        if sweep == "everything" or (sweep == "penalties" and b & rules.penalty_mask):
+            taken[lucky] |= b
+        else:
+            taken[rng.randrange(4)] |= b
+    doubled = [t & rng.getrandbits(52) for t in taken]
+    fast = hand_scorer(rules, counting_down, moon)
+    assert fast(taken, doubled) == score_hand(rules, taken, counting_down, moon, doubled)
+    assert fast(taken, None) == score_hand(rules, taken, counting_down, moon, None)
