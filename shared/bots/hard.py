@@ -15,6 +15,7 @@ this machine's rollouts run, and ``max_ms`` is a wall-clock safety stop.
 from __future__ import annotations
 
 import time
+from itertools import cycle
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,15 @@ PLAYS_PER_MS = 1200.0
 MAX_MS = 800.0
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
+#: Samples per round of sequential halving, at least and at most.
+MIN_SAMPLES = 8
+MAX_SAMPLES = 4000
+#: Random draws prepared per sampled deal, shared by the rollouts of every candidate (cycled when used up).
+DRAWS = 128
+#: Taken off the mean of a candidate dropped in an early round (below any real outcome).
+DROPPED = 1000.0
+HALVING = True
+CRN = True
 #: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.
 RIVAL_SHARE = 0.1
 
@@ -65,43 +75,66 @@ class HardPlayer(Player):
         return mask_names(1 << cands[best])[0]
 
     def evaluate(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
-        """Return the summed game-aware value of each candidate card over the sampled deals."""
+        """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
+
+        Sequential halving: the budget is split over rounds; each round plays every candidate still in
+        the running on the same fresh deals, with the same random draws for the rollouts of one deal
+        (common random numbers, so two cards are compared on equal luck), and keeps the better half.
+        Candidates dropped early get their mean minus ``DROPPED`` so that a survivor is chosen.
+        """
         rules, seat = k.rules, k.seat
         sampler = Sampler(k)
-        left = sum(k.sizes)
-        work = max(1, left * len(cands))
-        samples = max(8, min(4000, int(self.budget_ms * PLAYS_PER_MS / work)))
+        left = max(1, sum(k.sizes))
+        plays = self.budget_ms * PLAYS_PER_MS
         deadline = time.perf_counter() + self.max_ms / 1000.0
         trick = k.trick_bits()
-        taken0 = list(k.taken)
+        taken0 = k.taken
         doubled0 = k.doubled
         totals = [0.0] * len(cands)
-        rand = rng.random
+        counts = [0] * len(cands)
         greedy = k.counting_down
         value = _valuer(k)
-        for n in range(samples):
-            hands = sampler.sample(rng)
-            for i, c in enumerate(cands):
-                b = 1 << c
-                hs = list(hands)
-                hs[seat] ^= b
-                doubled = list(doubled0)
-                taken = rollout(
-                    rules,
-                    hs,
-                    list(taken0),
-                    k.leader,
-                    trick + [b],
-                    k.first_trick,
-                    k.hearts_broken,
-                    rand,
-                    greedy,
-                    doubled=doubled,
-                )
-                totals[i] += value(taken, doubled)
-            if n >= 7 and time.perf_counter() > deadline:
+        alive = list(range(len(cands)))
+        rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
+        budget = [0.0]
+        for r in range(rounds):
+            share = (plays - budget[0]) / (rounds - r)
+            n = max(MIN_SAMPLES, min(MAX_SAMPLES, int(share / (left * len(alive)))))
+            for m in range(n):
+                hands = sampler.sample(rng)
+                if CRN:
+                    draws = [rng.random() for _ in range(DRAWS)]
+                for i in alive:
+                    b = 1 << cands[i]
+                    hs = list(hands)
+                    hs[seat] ^= b
+                    doubled = list(doubled0)
+                    rand = cycle(draws).__next__ if CRN else rng.random
+                    taken = rollout(
+                        rules,
+                        hs,
+                        list(taken0),
+                        k.leader,
+                        trick + [b],
+                        k.first_trick,
+                        k.hearts_broken,
+                        rand,
+                        greedy,
+                        doubled=doubled,
+                    )
+                    totals[i] += value(taken, doubled)
+                    counts[i] += 1
+                budget[0] += left * len(alive)
+                if m >= MIN_SAMPLES - 1 and time.perf_counter() > deadline:
+                    break
+            if len(alive) > 1 and r < rounds - 1:
+                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+            if time.perf_counter() > deadline:
                 break
-        return totals
+        means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(cands))]
+        kept = set(alive)
+        return [means[i] if i in kept else means[i] - DROPPED for i in range(len(cands))]
 
 
 def candidates(k: Knowledge) -> list[int]:

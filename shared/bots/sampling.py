@@ -43,6 +43,14 @@ class Sampler:
                 seats = self.others if relax else allowed
                 order = bits[:]
                 rng.shuffle(order)
+                if len(seats) == 3 and sum(need[s] for s in seats) == len(order):
+                    # free to go anywhere (the last group): deal the shuffled cards out by the sizes
+                    i = 0
+                    for s in seats:
+                        hands[s] |= sum(order[i : i + need[s]])
+                        i += need[s]
+                        need[s] = 0
+                    continue
                 for bit in order:
                     total = 0
                     for s in seats:
