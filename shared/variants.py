@@ -224,9 +224,7 @@ def build(options: Mapping[str, Any] | None) -> Rules:
     chosen = dict(spec.options)
     for key, value in options.items():
         if key not in chosen:
-            raise RulesError(
-                key, f"unknown option for {NAMES[variant][0]}", f"onbekende optie bij {NAMES[variant][1]}"
-            )
+            raise RulesError(key, f"unknown option for {NAMES[variant][0]}", f"onbekende optie bij {NAMES[variant][1]}")
         chosen[key] = _check(key, value)
     deck = spec.deck
     groups = spec.points(chosen)

@@ -33,8 +33,20 @@ def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
 
 #: The view fields that differ from seat to seat; every other field is the same for all four.
 SEAT_FIELDS = (
-    "seat", "pass_to", "pass_from", "pass_targets", "hand", "passed", "passed_to", "received", "received_from",
-    "pass_refusals", "moon_choices", "legal", "refusals", "refusal",
+    "seat",
+    "pass_to",
+    "pass_from",
+    "pass_targets",
+    "hand",
+    "passed",
+    "passed_to",
+    "received",
+    "received_from",
+    "pass_refusals",
+    "moon_choices",
+    "legal",
+    "refusals",
+    "refusal",
 )
 
 

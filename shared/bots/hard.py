@@ -15,8 +15,8 @@ this machine's rollouts run, and ``max_ms`` is a wall-clock safety stop.
 from __future__ import annotations
 
 import time
-from itertools import cycle
 from collections.abc import Callable
+from itertools import cycle
 from typing import Any
 
 from ..cards import SUIT_MASKS, mask_names
