@@ -117,7 +117,14 @@ class App:
         self.cluster = cluster  # a cluster.Cluster with --redis, else None
         self.relay: Any = None  # the links to the other nodes (relay.Relay), in a cluster
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
-        self.thinker = Thinker(config.bot_workers, config.decision_timeout, config.inline_bots)
+        self.thinker = Thinker(
+            config.bot_workers,
+            config.decision_timeout,
+            config.inline_bots,
+            hard_ms=config.hard_ms,
+            floor_ms=config.hard_floor_ms,
+            target_s=config.bot_target,
+        )
         self.hub = Hub(config, store, self.thinker, cluster)
         self.api = Api(store, self.hub.reviewer, config.review_wait)
         self.root = client_dir()

@@ -1,12 +1,21 @@
-"""Computer players from a seat's view: cheap levels decide inline, the hard player in worker processes."""
+"""Computer players from a seat's view: cheap levels decide inline, the hard player in worker processes.
+
+The hard player's budget shrinks when its decisions queue: each decision gets the budget that lets
+every decision now waiting finish within ``target`` seconds on the workers there are, never below
+a floor, and never above the configured budget. Budgets come in fixed steps, so a decision is a
+function of the view, the seed and one of a few budgets (as the arena plays them), and the steps
+in use show on ``/healthz``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -17,9 +26,69 @@ log = logging.getLogger("hearts.computer")
 INLINE_LEVELS = frozenset({"random", "easy", "medium"})
 
 
-def decide(level: str, seed: int, view: dict[str, Any]) -> dict[str, Any] | None:
+#: The budget steps of the hard player under load (nominal ms): each about 0.7 times the one before.
+STEPS = (400.0, 280.0, 200.0, 140.0, 100.0, 70.0, 50.0, 35.0, 25.0, 18.0, 12.0, 10.0)
+
+
+def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
     """Return the intent a fresh computer player of ``level`` makes from ``view`` (runs in a worker)."""
-    return make_player(level, seed).decide(view)
+    options = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
+    return make_player(level, seed, **options).decide(view)
+
+
+def _lower_priority() -> None:
+    """Worker processes yield the CPU to the event loop (people's moves, easy and medium players)."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
+
+
+WORKER_NICENESS = 5
+
+
+def step_for(budget_ms: float, floor_ms: float, ceiling_ms: float) -> float:
+    """Return the largest step at most ``budget_ms``, kept within [floor, ceiling]."""
+    for step in STEPS:
+        if step <= budget_ms:
+            return max(floor_ms, min(ceiling_ms, step))
+    return max(floor_ms, min(ceiling_ms, STEPS[-1]))
+
+
+class Budgets:
+    """The hard player's budget for the next decision, from the work queued ahead of it and the machine's speed."""
+
+    def __init__(self, workers: int, ceiling_ms: float, floor_ms: float, target_s: float) -> None:
+        self.workers = max(1, workers)
+        self.ceiling_ms, self.floor_ms, self.target_s = ceiling_ms, min(floor_ms, ceiling_ms), target_s
+        self.waiting = 0  # hard decisions handed to the workers and not back yet
+        self.queued_ms = 0.0  # their budgets, summed
+        self.seconds_per_ms = 0.001  # measured wall seconds per nominal millisecond (moving average)
+        self.used: dict[float, int] = {}  # budget step -> decisions made with it
+
+    def next(self) -> float:
+        """Return the budget for a decision joining the queue now: done within the target, if the floor allows."""
+        ahead_s = self.queued_ms / self.workers * self.seconds_per_ms  # until a worker is free for it
+        fits = (self.target_s - ahead_s) / self.seconds_per_ms
+        return step_for(fits, self.floor_ms, self.ceiling_ms)
+
+    def take(self) -> float:
+        """Return the next budget and count its decision as queued."""
+        budget = self.next()
+        self.waiting += 1
+        self.queued_ms += budget
+        return budget
+
+    def done(self, budget_ms: float, seconds: float | None) -> None:
+        """Count a decision as done; with its wall time (queueing excluded), follow the machine's real speed."""
+        self.waiting -= 1
+        self.queued_ms = max(0.0, self.queued_ms - budget_ms)
+        if seconds is None:
+            return
+        self.used[budget_ms] = self.used.get(budget_ms, 0) + 1
+        if budget_ms > 0 and seconds > 0:
+            rate = min(seconds / budget_ms, 0.02)
+            self.seconds_per_ms += 0.1 * (rate - self.seconds_per_ms)
 
 
 def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -48,6 +117,13 @@ def fits(intent: Any, view: dict[str, Any]) -> bool:
     return False
 
 
+def _timed(level: str, seed: int, view: dict[str, Any], budget_ms: float | None) -> tuple[Any, float]:
+    """In a worker: the decision and the wall seconds it took there (queueing excluded)."""
+    start = time.perf_counter()
+    intent = decide(level, seed, view, budget_ms)
+    return intent, time.perf_counter() - start
+
+
 def _noop() -> None:
     """Do nothing in a worker (used to start the pool's processes off the event loop)."""
 
@@ -55,10 +131,19 @@ def _noop() -> None:
 class Thinker:
     """Runs computer decisions: cheap levels inline, the rest in ``workers`` processes (threads when 0)."""
 
-    def __init__(self, workers: int, timeout: float = 5.0, inline: bool = True) -> None:
+    def __init__(
+        self,
+        workers: int,
+        timeout: float = 5.0,
+        inline: bool = True,
+        hard_ms: float = 200.0,
+        floor_ms: float = 10.0,
+        target_s: float = 1.0,
+    ) -> None:
         self.workers = workers
         self.timeout = timeout
         self.inline = INLINE_LEVELS if inline else frozenset()
+        self.budgets = Budgets(workers or 1, hard_ms, floor_ms, target_s)  # threads share one interpreter lock
         self._executor: Executor | None = None
         self._lock: asyncio.Lock | None = None
 
@@ -67,7 +152,7 @@ class Thinker:
         if self.workers <= 0:
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
         ctx = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_lower_priority)
         pool.submit(_noop).result()
         return pool
 
@@ -90,10 +175,13 @@ class Thinker:
                 return fallback(view)
         loop = asyncio.get_running_loop()
         pool = None
+        budget = self.budgets.take() if level == "hard" else 0.0
+        seconds = None
         try:
             pool = await self.start()
-            job = loop.run_in_executor(pool, decide, level, secrets.randbits(32), view)
-            return await asyncio.wait_for(job, self.timeout)
+            job = loop.run_in_executor(pool, _timed, level, secrets.randbits(32), view, budget or None)
+            intent, seconds = await asyncio.wait_for(job, self.timeout)
+            return intent
         except TimeoutError:  # a hung decision: play on, and put fresh workers in place of the stuck one
             log.error("a %s computer decision took over %.1f s; playing a simple legal move", level, self.timeout)
             self._replace(pool)
@@ -105,6 +193,19 @@ class Thinker:
         except Exception:  # a broken computer player must never stall a table
             log.exception("computer player %s failed; playing a simple legal move", level)
             return fallback(view)
+        finally:
+            if level == "hard":
+                self.budgets.done(budget, seconds)
+
+    def health(self) -> dict[str, Any]:
+        """Return the hard player's queue and the budgets its decisions got (for ``/healthz``)."""
+        b = self.budgets
+        return {
+            "waiting": b.waiting,
+            "next_budget_ms": b.next(),
+            "ms_per_budget_ms": round(b.seconds_per_ms * 1000, 3),
+            "decisions_by_budget_ms": {f"{k:g}": v for k, v in sorted(b.used.items(), reverse=True)},
+        }
 
     def _replace(self, pool: Executor | None) -> None:
         """Drop ``pool`` (stopping its processes, a stuck one included); the next decision starts a new one."""

@@ -31,6 +31,9 @@ class Config:
     address_failures: int = 60  # the same per address (a household or a cafe shares one): real guessing rates
     code_window: float = 60.0
     timer_min: int = 5
+    hard_ms: float = 200.0  # the hard player's budget per decision (nominal ms) when nothing queues
+    hard_floor_ms: float = 10.0  # ... and the least it shrinks to when decisions queue
+    bot_target: float = 1.0  # seconds within which queued hard decisions should be done (budgets shrink to fit)
     decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead
     compression: str = "large"  # large: only messages of 1 KiB or more, no state kept; all: library default; off
     redis: str = ""  # redis://... joins a cluster (needs a postgresql:// --db)
@@ -57,6 +60,9 @@ class Config:
             ("bot_workers", int),
             ("timer_min", int),
             ("decision_timeout", float),
+            ("hard_ms", float),
+            ("hard_floor_ms", float),
+            ("bot_target", float),
             ("compression", str),
             ("redis", str),
             ("node", str),

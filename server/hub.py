@@ -511,6 +511,7 @@ class Hub:
             "tables": len(self.tables),
             "connections": len(self.clients),
             "allocated_blocks": sys.getallocatedblocks(),
+            "hard_player": self.thinker.health(),
         }
 
     async def shutdown(self) -> None:

@@ -79,6 +79,26 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
         "client, for the per-address limits (HEARTS_TRUSTED_PROXIES; default none: the peer address counts)",
     )
     serve.add_argument(
+        "--hard-ms",
+        type=float,
+        default=env.hard_ms,
+        help=f"the hard computer player's budget per decision, nominal ms (HEARTS_HARD_MS, default {env.hard_ms:g})",
+    )
+    serve.add_argument(
+        "--hard-floor-ms",
+        type=float,
+        default=env.hard_floor_ms,
+        help="the least the hard budget shrinks to when decisions queue "
+        f"(HEARTS_HARD_FLOOR_MS, default {env.hard_floor_ms:g})",
+    )
+    serve.add_argument(
+        "--bot-target",
+        type=float,
+        default=env.bot_target,
+        help="seconds within which the hard decisions waiting should be done: budgets shrink to fit "
+        f"(HEARTS_BOT_TARGET, default {env.bot_target:g})",
+    )
+    serve.add_argument(
         "--review-ms",
         type=float,
         default=env.review_ms,
@@ -141,6 +161,9 @@ def serve_command(args: argparse.Namespace) -> int:
         trusted_proxies=args.trusted_proxies,
         review_ms=min(max(5.0, args.review_ms), 10_000.0),
         review_wait=min(max(0.0, args.review_wait), 8.0),
+        hard_ms=min(max(5.0, args.hard_ms), 2000.0),
+        hard_floor_ms=min(max(5.0, args.hard_floor_ms), 2000.0),
+        bot_target=min(max(0.1, args.bot_target), 10.0),
     )
     try:
         asyncio.run(run(config))

@@ -350,9 +350,13 @@ class Tables:
             level = seat.level if seat.kind == "bot" else table.bot_level
             for_human = seat.kind == "human"
             view = view_for(table.game, s)
-            if self.config.bot_delay > 0:
-                await asyncio.sleep(self.config.bot_delay)
-            intent = await self.thinker.decide(level, view)
+            thinking = asyncio.ensure_future(self.thinker.decide(level, view))  # thinks during the pause
+            try:
+                if self.config.bot_delay > 0:
+                    await asyncio.sleep(self.config.bot_delay)
+                intent = await thinking
+            finally:
+                thinking.cancel()  # the table went away meanwhile: a decision still queued is dropped
             if self.by_code.get(table.code) is not table or table.current_key() != key or s not in table.auto_seats():
                 return  # the table moved on (or the person came back) while the computer thought
             if not fits(intent, view):

@@ -48,8 +48,11 @@ def test_two_people_chat_and_hostile_text_stays_text_announced_politely(open_pag
     _open_chat(bram)
     expect(bram.locator(".chat-line").last).to_contain_text("Anna:")
     expect(bram.locator(".chat-line time").last).to_have_text(
-        bram.evaluate("() => { const d = new Date(); return String(d.getHours()).padStart(2, '0') + ':' "
-                      "+ String(d.getMinutes()).padStart(2, '0'); }"))
+        bram.evaluate(
+            "() => { const d = new Date(); return String(d.getHours()).padStart(2, '0') + ':' "
+            "+ String(d.getMinutes()).padStart(2, '0'); }"
+        )
+    )
     expect(bram.locator("#chat-input")).to_have_attribute("maxlength", "200")
 
     # Bram is typing when hostile lines arrive: the focus and what he typed stay where they were.
@@ -160,6 +163,10 @@ def _clear_of_the_table(page: Page) -> None:
             b = el.bounding_box()
             if b is None:
                 continue
-            apart = (toggle["x"] >= b["x"] + b["width"] or b["x"] >= toggle["x"] + toggle["width"]
-                     or toggle["y"] >= b["y"] + b["height"] or b["y"] >= toggle["y"] + toggle["height"])
+            apart = (
+                toggle["x"] >= b["x"] + b["width"]
+                or b["x"] >= toggle["x"] + toggle["width"]
+                or toggle["y"] >= b["y"] + b["height"]
+                or b["y"] >= toggle["y"] + toggle["height"]
+            )
             assert apart, (selector, b, toggle)

@@ -42,11 +42,20 @@ MANIFEST = """async () => {
 OFFLINE_NOTES = ("Failed to load resource", "ERR_INTERNET_DISCONNECTED")
 
 TEXTS = {
-    "en-GB": {"rules": "Rules", "stats": "Statistics", "create": "New table", "offline": "Offline: figures of ",
-              "not_available": "Statistics are not available right now."},
-    "nl-NL": {"rules": "Spelregels", "stats": "Statistiek", "create": "Nieuwe tafel",
-              "offline": "Offline: cijfers van ",
-              "not_available": "De statistiek is nu niet beschikbaar."},
+    "en-GB": {
+        "rules": "Rules",
+        "stats": "Statistics",
+        "create": "New table",
+        "offline": "Offline: figures of ",
+        "not_available": "Statistics are not available right now.",
+    },
+    "nl-NL": {
+        "rules": "Spelregels",
+        "stats": "Statistiek",
+        "create": "Nieuwe tafel",
+        "offline": "Offline: cijfers van ",
+        "not_available": "De statistiek is nu niet beschikbaar.",
+    },
 }
 
 

@@ -83,7 +83,9 @@ def test_the_form_offers_every_variant_with_exactly_the_cores_options(open_page)
     assert sorted(grouped) == sorted(VARIANTS)
     # the core offers no option it always refuses, so every box the form shows can be ticked for some passing
     refused = {
-        (v, o) for v in VARIANTS for o, (kind, d) in expected_fields(v).items()
+        (v, o)
+        for v in VARIANTS
+        for o, (kind, d) in expected_fields(v).items()
         if kind == "bool" and not d and always_refused(v, o)
     }
     assert refused == set()

@@ -183,6 +183,7 @@ async def test_postgresql_down_costs_a_retry_not_a_move_and_no_node_crashes(clus
         async with asyncio.timeout(BUDGET * 2):
             a = await asyncio.to_thread(cluster.start, "node-a")  # the relay runs in this loop: do not block it
             anna, bram, code = await seat_two(cluster, a, a, 1, end=100)
+
             def annas_turn(t: dict[str, Any]) -> bool:
                 return phase(t) == "playing" and t["view"]["turn"] == 0
 

@@ -80,11 +80,11 @@ class TestHungComputerPlayer:
         real = computer.decide
         hung = threading.Event()
 
-        def sleepy(level, seed, view):
+        def sleepy(level, seed, view, budget_ms=None):
             if not hung.is_set():
                 hung.set()
                 clock.sleep(3)  # a player that hangs (in a worker thread), long past the deadline
-            return real(level, seed, view)
+            return real(level, seed, view, budget_ms)
 
         monkeypatch.setattr(computer, "decide", sleepy)
         server = await make_server(decision_timeout=0.3, inline_bots=False)

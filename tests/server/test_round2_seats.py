@@ -242,4 +242,3 @@ class TestWatching:
         assert (await eva.error("watch", code="QQQQQQ"))["code"] == "unknown_table"
         assert (await eva.error("watch", code="QQQQQR"))["code"] == "unknown_table"
         assert (await eva.error("watch", code="QQQQQS"))["code"] == "rate_limited"
-
