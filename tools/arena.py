@@ -36,9 +36,12 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     seat_names = [names[(s + rot) % 4] for s in range(4)]
     bots = []
     for s in range(4):
-        options = {"budget_ms": task["hard_ms"]} if seat_names[s] == "hard" and task["hard_ms"] else {}
+        level = "hard" if seat_names[s] == "hard-tips" else seat_names[s]
+        options = {"budget_ms": task["hard_ms"]} if level == "hard" and task["hard_ms"] else {}
+        if seat_names[s] == "hard-tips":
+            options["pass_search"] = False  # the hard player passing by the tips alone, to measure the search
         seed = task["seed"] * 1_000_003 + task["match"] * 16 + rot * 4 + s
-        bots.append(make_player(seat_names[s], seed, **options))
+        bots.append(make_player(level, seed, **options))
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
     deals, games, moons = [], [], {n: 0 for n in set(seat_names)}
     game = Game(rules)
@@ -225,7 +228,7 @@ def _arena_command(args: Any) -> int:
         return 2
     for p in players:
         try:
-            make_player(p, 0)
+            make_player("hard" if p == "hard-tips" else p, 0)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -255,7 +258,11 @@ def _arena_command(args: Any) -> int:
 def add_arena_parser(sub: Any) -> None:
     """Add the ``arena`` subcommand to the ``hearts`` command's subparsers."""
     arena = sub.add_parser("arena", help="computer players against each other on duplicate deals")
-    arena.add_argument("--players", default="hard,medium,medium,medium", help="four levels, comma-separated")
+    arena.add_argument(
+        "--players",
+        default="hard,medium,medium,medium",
+        help="four levels, comma-separated (hard-tips: the hard player passing by the tips, no pass search)",
+    )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x 4 seatings)")
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--variant", default="classic", choices=list(VARIANTS))

@@ -24,6 +24,7 @@ from ..scoring import chip_shares, is_over
 from ..sim import hand_scorer
 from .base import Player
 from .knowledge import Knowledge
+from .pass_search import search_pass
 from .passing import choose_pass
 from .rollout import rollout
 from .sampling import Sampler
@@ -36,6 +37,10 @@ PLAYS_PER_MS = 1200.0
 MAX_MS = 800.0
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
+#: A pass searches with this many decisions' budget (it sets up the whole hand) ...
+PASS_BUDGET = 2.0
+#: ... counted at this rate: playing out whole hands from the deal runs about half as many plays per ms.
+PASS_PLAYS_PER_MS = 600.0
 #: Samples per round of sequential halving, at least and at most.
 MIN_SAMPLES = 8
 MAX_SAMPLES = 4000
@@ -54,15 +59,30 @@ class HardPlayer(Player):
 
     level = "hard"
 
-    def __init__(self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS) -> None:
+    def __init__(
+        self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS, pass_search: bool = True
+    ) -> None:
         super().__init__(seed)
         self.budget_ms = budget_ms
         self.max_ms = max_ms
+        self.pass_search = pass_search
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
-        """Pass dangerous cards by the tips (high unprotected spades, Q♠ when short, short suits, high hearts)."""
+        """Search the likely passes on sampled deals (``pass_search``), else pass by the tips.
+
+        The tips: high unprotected spades, Q♠ when short, short suits, high hearts. The search tries
+        those and the other passes of the most dangerous cards; a pass whose cards go to several seats
+        goes by the tips.
+        """
         k = Knowledge(view)
-        return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
+        targets = set(view.get("pass_targets") or [])
+        offset = targets.pop() if len(targets) == 1 else 0
+        if not self.pass_search or not offset:
+            return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
+        plays = self.budget_ms * PASS_BUDGET * PASS_PLAYS_PER_MS
+        first_leader = (view["dealer"] + 1) % 4
+        chosen = search_pass(k, view["pass_count"], offset, first_leader, plays, _valuer(k), self.rng_for(view))
+        return mask_names(chosen)
 
     def choose_play(self, view: dict[str, Any]) -> str:
         """Return the legal card with the best average outcome over sampled deals."""
