@@ -136,7 +136,7 @@ class Thinker:
         workers: int,
         timeout: float = 5.0,
         inline: bool = True,
-        hard_ms: float = 200.0,
+        hard_ms: float = 80.0,
         floor_ms: float = 10.0,
         target_s: float = 1.0,
     ) -> None:

@@ -30,7 +30,7 @@ from .rollout import rollout
 from .sampling import Sampler
 
 #: Default thinking budget per decision (nominal milliseconds on the reference machine).
-DEFAULT_MS = 200.0
+DEFAULT_MS = 80.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
 PLAYS_PER_MS = 1200.0
 #: Wall-clock stop, whatever the budget.

@@ -9,7 +9,7 @@ import pytest
 
 from .test_full_game import play_out
 
-# Each variant with options that keep the game short. Easy and medium take turns; the hard player (about 200 ms
+# Each variant with options that keep the game short. Easy and medium take turns; the hard player (about 80 ms
 # a decision) plays the one-hand chips game here, and every level plays every variant in tests/bots.
 SHORT = {
     "classic": {"end_score": 25, "gentleman_3": True, "gentleman_4": True},
