@@ -230,4 +230,4 @@ def random_hand(rules: Rules, rng: _random.Random) -> list[int]:
         leader = (rules.dealer(0) + 1) % 4
     doubled = [0, 0, 0, 0]
     taken = playout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand, doubled)
-    return score_hand(rules, taken, doubled=doubled)
+    return hand_scorer(rules)(taken, doubled)

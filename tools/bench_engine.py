@@ -7,9 +7,10 @@ import statistics
 import time
 from typing import Any
 
+from shared.bots.rollout import rollout
 from shared.game import PASSING, PLAYING, Game
 from shared.rules import Rules
-from shared.sim import pick, random_hand
+from shared.sim import hand_scorer, pick, random_hand
 
 
 def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
@@ -29,6 +30,34 @@ def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
         seat = game.turn
         game.play(seat, pick(game.legal(seat), rand).bit_length() - 1)
     return game
+
+
+def lookahead_hand(rules: Rules, rng: random.Random) -> list[int]:
+    """Deal at random and play the hand out as the hard player's look-ahead does: rule-of-thumb rollout, scoring."""
+    deck = [1 << c for c in range(52) if rules.deck >> c & 1]
+    rng.shuffle(deck)
+    n = rules.hand_size
+    hands = [sum(deck[i * n : (i + 1) * n]) for i in range(4)]
+    if rules.first_lead >= 0:
+        leader = next(s for s in range(4) if hands[s] >> rules.first_lead & 1)
+    else:
+        leader = (rules.dealer(0) + 1) % 4
+    doubled = [0, 0, 0, 0]
+    taken = rollout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rng.random, doubled=doubled)
+    return hand_scorer(rules)(taken, doubled)
+
+
+def openspiel_hand(game: Any, rng: random.Random) -> list[float]:
+    """One hand of OpenSpiel's ``hearts`` with random legal moves (chance nodes at random too)."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.random() * len(actions))])
+    return state.returns()
 
 
 def _rate(step, seconds: float, rounds: int) -> float:
@@ -56,11 +85,25 @@ def bench_engine(rules: Rules, seconds: float = 5.0, seed: int = 1, rounds: int 
     rng = random.Random(seed)
     api = _rate(lambda n: api_hand(rules, seed + n, rng), seconds, rounds)
     sim = _rate(lambda n: random_hand(rules, rng), seconds, rounds)
-    return {
+    look = _rate(lambda n: lookahead_hand(rules, rng), seconds, rounds)
+    out = {
         "variant": rules.variant,
         "seconds_per_path": seconds,
         "rounds": rounds,
         "api_hands_per_s": round(api, 1),
         "playout_hands_per_s": round(sim, 1),
         "playout_over_api": round(sim / api, 2),
+        "lookahead_hands_per_s": round(look, 1),
+        "openspiel_hands_per_s": None,
     }
+    try:  # optional: OpenSpiel's Hearts, when installed (pip install open_spiel), for a ratio in the same run
+        import pyspiel
+    except ImportError:
+        return out
+    if rules.variant == "classic":
+        game = pyspiel.load_game("hearts")
+        spiel = _rate(lambda n: openspiel_hand(game, rng), seconds, rounds)
+        out["openspiel_hands_per_s"] = round(spiel, 1)
+        out["playout_over_openspiel"] = round(sim / spiel, 2)
+        out["lookahead_over_openspiel"] = round(look / spiel, 2)
+    return out

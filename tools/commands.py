@@ -36,6 +36,12 @@ def _bench_engine(args: argparse.Namespace) -> int:
         print(f"  api      {result['api_hands_per_s']:>10,.0f} hands/s  (deal, pass, 13 tricks via Game)")
         print(f"  playout  {result['playout_hands_per_s']:>10,.0f} hands/s  (shared.sim fast path)")
         print(f"  ratio    {result['playout_over_api']:>10.2f} x")
+        print(f"  lookahead {result['lookahead_hands_per_s']:>9,.0f} hands/s  (the hard player's rollout and scoring)")
+        if result["openspiel_hands_per_s"]:
+            print(
+                f"  openspiel {result['openspiel_hands_per_s']:>9,.0f} hands/s  (random hands; playout "
+                f"{result['playout_over_openspiel']:.2f} x, lookahead {result['lookahead_over_openspiel']:.2f} x)"
+            )
     return 0
 
 
