@@ -25,7 +25,7 @@ log = logging.getLogger("hearts.reviews")
 PER_HOUR = 30.0  # reviews a player may start an hour (a burst of BURST at once)
 BURST = 6.0
 QUEUE = 12  # reviews waiting at most; beyond that new ones are refused (review_busy) rather than queued for minutes
-NICENESS = 10  # the review process yields the CPU to the computer players and the event loop
+NICENESS = 10  # the review process yields the CPU to the event loop and the computer players (nice 5)
 
 
 class ReviewRefused(Exception):
@@ -37,14 +37,13 @@ class ReviewRefused(Exception):
 
 
 def _lower_priority() -> None:
-    """Run the review process only when nothing else wants the CPU (SCHED_IDLE), else at least niced."""
+    """Run the review process niced: it yields to the event loop and the computer players, yet still moves.
+
+    SCHED_IDLE, or nice 19, starved it for minutes while the computer players kept both cores busy.
+    """
     try:
         os.nice(NICENESS)
     except OSError:
-        pass
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):  # not Linux, or not allowed: the niceness stays
         pass
 
 

@@ -41,6 +41,8 @@ class TestHttp:
         health = json.loads(body)
         assert health.pop("allocated_blocks") > 0  # the interpreter's live blocks: an operator's leak watch
         store = "postgresql" if db_url.startswith("postgresql://") else "sqlite"
+        hard = health.pop("hard_player")  # the hard player's queue: nothing waits, the full budget is next
+        assert hard["waiting"] == 0 and hard["next_budget_ms"] == 80
         assert health == {"status": "ok", "store": store, "node": None, "tables": 1, "connections": 1}
 
     async def test_static_files_index_for_table_links_types_and_no_traversal(self, server, tmp_path):

@@ -80,6 +80,17 @@ class TestAtTheTable:
         assert got["type"] == "review"
 
 
+async def review_over_http(server, path: str, token: str, timeout: float = 90.0) -> tuple[int, dict]:
+    """GET a review, asking again after each 202 (still being computed) as the replay viewer does."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        status, body = await get_json(server, path, token)
+        if status != 202 or loop.time() > deadline:
+            return status, body
+        await asyncio.sleep(body["retry_ms"] / 1000)
+
+
 class TestFinishedGames:
     async def test_a_player_reviews_their_own_seat_of_a_finished_game_and_nobody_else_can(self, make_server):
         server = await make_server(review_ms=BUDGET_MS)
@@ -89,7 +100,7 @@ class TestFinishedGames:
         bram = players[1]
         status, games = await get_json(server, "/api/games", bram.welcome["player_token"])
         game_id = games["games"][0]["id"]
-        status, body = await get_json(server, f"/api/games/{game_id}/review/0", bram.welcome["player_token"])
+        status, body = await review_over_http(server, f"/api/games/{game_id}/review/0", bram.welcome["player_token"])
         assert status == 200, body
         assert (body["game_id"], body["hand_no"], body["seat"]) == (game_id, 0, 1)
         assert body["review"]["seat"] == 1 and len(body["review"]["decisions"]) == 14
