@@ -36,10 +36,10 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     seat_names = [names[(s + rot) % 4] for s in range(4)]
     bots = []
     for s in range(4):
-        level = "hard" if seat_names[s] == "hard-tips" else seat_names[s]
+        level = "hard" if seat_names[s] == "hard-pass-search" else seat_names[s]
         options = {"budget_ms": task["hard_ms"]} if level == "hard" and task["hard_ms"] else {}
-        if seat_names[s] == "hard-tips":
-            options["pass_search"] = False  # the hard player passing by the tips alone, to measure the search
+        if seat_names[s] == "hard-pass-search":
+            options["pass_search"] = True  # the hard player with the search-based pass, to measure it
         seed = task["seed"] * 1_000_003 + task["match"] * 16 + rot * 4 + s
         bots.append(make_player(level, seed, **options))
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
@@ -228,7 +228,7 @@ def _arena_command(args: Any) -> int:
         return 2
     for p in players:
         try:
-            make_player("hard" if p == "hard-tips" else p, 0)
+            make_player("hard" if p == "hard-pass-search" else p, 0)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -261,7 +261,7 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument(
         "--players",
         default="hard,medium,medium,medium",
-        help="four levels, comma-separated (hard-tips: the hard player passing by the tips, no pass search)",
+        help="four levels, comma-separated (hard-pass-search: the hard player with the search-based pass)",
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x 4 seatings)")
     arena.add_argument("--seed", type=int, default=1)

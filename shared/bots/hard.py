@@ -60,7 +60,7 @@ class HardPlayer(Player):
     level = "hard"
 
     def __init__(
-        self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS, pass_search: bool = True
+        self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS, pass_search: bool = False
     ) -> None:
         super().__init__(seed)
         self.budget_ms = budget_ms
@@ -68,11 +68,12 @@ class HardPlayer(Player):
         self.pass_search = pass_search
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
-        """Search the likely passes on sampled deals (``pass_search``), else pass by the tips.
+        """Pass by the tips, or (``pass_search``) search the likely passes on sampled deals.
 
         The tips: high unprotected spades, Q♠ when short, short suits, high hearts. The search tries
         those and the other passes of the most dangerous cards; a pass whose cards go to several seats
-        goes by the tips.
+        goes by the tips. Over 2,000 duplicate hands the search gained nothing measurable (-0.08 +- 0.43 points
+        per hand at 40 ms, for two decisions' budget), so the tips stay the default.
         """
         k = Knowledge(view)
         targets = set(view.get("pass_targets") or [])
