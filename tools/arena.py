@@ -23,6 +23,8 @@ from shared.rules import RulesError, make_rules
 from shared.variants import VARIANTS
 from shared.view import view_for
 
+#: Variants of the hard player the arena can seat beside the default one, to measure a change.
+HARD_TRIALS: dict[str, dict[str, Any]] = {"hard-pass-search": {"pass_search": True}, "hard-infer": {"infer": True}}
 #: Deals per match: consecutive hands that form games with running totals.
 HANDS_PER_MATCH = 20
 Z95 = 1.96
@@ -36,10 +38,9 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     seat_names = [names[(s + rot) % 4] for s in range(4)]
     bots = []
     for s in range(4):
-        level = "hard" if seat_names[s] == "hard-pass-search" else seat_names[s]
+        level = "hard" if seat_names[s] in HARD_TRIALS else seat_names[s]
         options = {"budget_ms": task["hard_ms"]} if level == "hard" and task["hard_ms"] else {}
-        if seat_names[s] == "hard-pass-search":
-            options["pass_search"] = True  # the hard player with the search-based pass, to measure it
+        options.update(HARD_TRIALS.get(seat_names[s], {}))
         seed = task["seed"] * 1_000_003 + task["match"] * 16 + rot * 4 + s
         bots.append(make_player(level, seed, **options))
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
@@ -228,7 +229,7 @@ def _arena_command(args: Any) -> int:
         return 2
     for p in players:
         try:
-            make_player("hard" if p == "hard-pass-search" else p, 0)
+            make_player("hard" if p in HARD_TRIALS else p, 0)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -261,7 +262,8 @@ def add_arena_parser(sub: Any) -> None:
     arena.add_argument(
         "--players",
         default="hard,medium,medium,medium",
-        help="four levels, comma-separated (hard-pass-search: the hard player with the search-based pass)",
+        help="four levels, comma-separated; also hard-pass-search (the hard player with the search-based pass) and "
+        "hard-infer (with the Q♠ inference), to measure them",
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x 4 seatings)")
     arena.add_argument("--seed", type=int, default=1)

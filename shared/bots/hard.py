@@ -20,6 +20,7 @@ from itertools import cycle
 from typing import Any
 
 from ..cards import SUIT_MASKS, mask_names
+from ..rules import QS
 from ..scoring import chip_shares, is_over
 from ..sim import hand_scorer
 from .base import Player
@@ -29,6 +30,7 @@ from .passing import choose_pass
 from .rollout import rollout
 from .sampling import Sampler
 
+QS_BIT = 1 << QS
 #: Default thinking budget per decision (nominal milliseconds on the reference machine).
 DEFAULT_MS = 80.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
@@ -49,6 +51,8 @@ DRAWS = 128
 #: Taken off the mean of a candidate dropped in an early round (below any real outcome).
 DROPPED = 1000.0
 HALVING = True
+#: With ``infer``: the weight of a sampled deal per discard its Q♠ holder made instead of dropping her.
+KEPT_QS_WEIGHT = 0.25
 CRN = True
 #: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.
 RIVAL_SHARE = 0.1
@@ -60,12 +64,18 @@ class HardPlayer(Player):
     level = "hard"
 
     def __init__(
-        self, seed: int | None = None, budget_ms: float = DEFAULT_MS, max_ms: float = MAX_MS, pass_search: bool = False
+        self,
+        seed: int | None = None,
+        budget_ms: float = DEFAULT_MS,
+        max_ms: float = MAX_MS,
+        pass_search: bool = False,
+        infer: bool = False,
     ) -> None:
         super().__init__(seed)
         self.budget_ms = budget_ms
         self.max_ms = max_ms
         self.pass_search = pass_search
+        self.infer = infer
 
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
         """Pass by the tips, or (``pass_search``) search the likely passes on sampled deals.
@@ -117,12 +127,19 @@ class HardPlayer(Player):
         value = _valuer(k)
         alive = list(range(len(cands)))
         rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
+        # inference: a deal where Q♠ sits with a seat that discarded something else instead counts less
+        kept = k.kept_qs if self.infer and k.unseen & QS_BIT and any(k.kept_qs) else None
         budget = [0.0]
         for r in range(rounds):
             share = (plays - budget[0]) / (rounds - r)
             n = max(MIN_SAMPLES, min(MAX_SAMPLES, int(share / (left * len(alive)))))
             for m in range(n):
                 hands = sampler.sample(rng)
+                w = 1.0
+                if kept is not None:
+                    for s in range(4):
+                        if hands[s] & QS_BIT:
+                            w = KEPT_QS_WEIGHT ** kept[s]
                 if CRN:
                     draws = [rng.random() for _ in range(DRAWS)]
                 for i in alive:
@@ -143,8 +160,8 @@ class HardPlayer(Player):
                         greedy,
                         doubled=doubled,
                     )
-                    totals[i] += value(taken, doubled)
-                    counts[i] += 1
+                    totals[i] += w * value(taken, doubled)
+                    counts[i] += w
                 budget[0] += left * len(alive)
                 if m >= MIN_SAMPLES - 1 and time.perf_counter() > deadline:
                     break

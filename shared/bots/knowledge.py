@@ -52,6 +52,7 @@ class Knowledge:
         "counting_down",
         "unseen",
         "tricks_done",
+        "kept_qs",
     )
 
     def __init__(self, view: dict[str, Any]) -> None:
@@ -77,6 +78,7 @@ class Knowledge:
                 doubled[t["winner"]] |= m
         current = view.get("trick") or {"leader": view.get("turn"), "cards": []}
         trick = [(c["seat"], _CARD[c["card"]]) for c in current["cards"]]
+        self.kept_qs: list[int] = _kept_qs(rules, [t["cards"] for t in tricks] + [current["cards"]])
         played |= _note_trick(trick, voids)
         self.trick: list[tuple[int, int]] = trick
         self.leader: int = current["leader"] if current["leader"] is not None else seat
@@ -129,6 +131,29 @@ class Knowledge:
     def qs_out(self) -> bool:
         """Return True when Q♠ is in the deck and still in another seat's hand."""
         return bool(self.unseen & QS_BIT)
+
+
+def _kept_qs(rules: Rules, tricks: list[list[dict[str, Any]]]) -> list[int]:
+    """Count, per seat, the discards of another card while Q♠ was still out and could have gone.
+
+    A seat that had Q♠ and could not follow suit would usually have dropped her there; each such
+    discard makes it less likely that the seat holds her. Nothing is counted where the rules held
+    her back (no points on the first trick, Q♠ waiting for hearts) or where she is worth nothing.
+    """
+    kept = [0, 0, 0, 0]
+    if not rules.card_points[QS] > 0 or rules.queen_waits or rules.queen_must_go:
+        return kept
+    for n, cards in enumerate(tricks):
+        if not cards:
+            continue
+        suit = _CARD[cards[0]["card"]] // 13
+        for c in cards:
+            card = _CARD[c["card"]]
+            if card == QS:
+                return kept  # she is gone: nothing more to learn
+            if card // 13 != suit and (n > 0 or rules.first_trick_points):
+                kept[c["seat"]] += 1
+    return kept
 
 
 def _note_trick(cards: list[tuple[int, int]], voids: list[Mask]) -> Mask:
