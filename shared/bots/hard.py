@@ -52,6 +52,8 @@ DRAWS = 128
 DROPPED = 1000.0
 HALVING = True
 #: With ``infer``: the weight of a sampled deal per discard its Q♠ holder made instead of dropping her.
+#: Off by default: over 2,000 duplicate hands at 40 ms against three mediums it changed nothing measurable
+#: (-0.93 +- 0.33 points per hand with it, -0.89 +- 0.34 without, the same deals).
 KEPT_QS_WEIGHT = 0.25
 CRN = True
 #: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.
