@@ -24,7 +24,7 @@ from ..rules import QS
 from ..scoring import chip_shares, is_over
 from ..sim import hand_scorer
 from .base import Player
-from .knowledge import Knowledge
+from .knowledge import Knowledge, kept_qs
 from .pass_search import search_pass
 from .passing import choose_pass
 from .rollout import rollout
@@ -103,11 +103,12 @@ class HardPlayer(Player):
         cands = candidates(k)
         if len(cands) == 1:
             return mask_names(1 << cands[0])[0]
-        values = self.evaluate(k, cands, self.rng_for(view))
+        kept = kept_qs(view) if self.infer else None
+        values = self.evaluate(k, cands, self.rng_for(view), kept)
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
         return mask_names(1 << cands[best])[0]
 
-    def evaluate(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
+    def evaluate(self, k: Knowledge, cands: list[int], rng: Any, kept: list[int] | None = None) -> list[float]:
         """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
 
         Sequential halving: the budget is split over rounds; each round plays every candidate still in
@@ -130,7 +131,8 @@ class HardPlayer(Player):
         alive = list(range(len(cands)))
         rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
         # inference: a deal where Q♠ sits with a seat that discarded something else instead counts less
-        kept = k.kept_qs if self.infer and k.unseen & QS_BIT and any(k.kept_qs) else None
+        if not (kept and k.unseen & QS_BIT and any(kept)):
+            kept = None  # nothing to infer: every deal counts the same
         budget = [0.0]
         for r in range(rounds):
             share = (plays - budget[0]) / (rounds - r)

@@ -52,7 +52,6 @@ class Knowledge:
         "counting_down",
         "unseen",
         "tricks_done",
-        "kept_qs",
     )
 
     def __init__(self, view: dict[str, Any]) -> None:
@@ -78,7 +77,6 @@ class Knowledge:
                 doubled[t["winner"]] |= m
         current = view.get("trick") or {"leader": view.get("turn"), "cards": []}
         trick = [(c["seat"], _CARD[c["card"]]) for c in current["cards"]]
-        self.kept_qs: list[int] = _kept_qs(rules, [t["cards"] for t in tricks] + [current["cards"]])
         played |= _note_trick(trick, voids)
         self.trick: list[tuple[int, int]] = trick
         self.leader: int = current["leader"] if current["leader"] is not None else seat
@@ -133,16 +131,18 @@ class Knowledge:
         return bool(self.unseen & QS_BIT)
 
 
-def _kept_qs(rules: Rules, tricks: list[list[dict[str, Any]]]) -> list[int]:
+def kept_qs(view: dict[str, Any]) -> list[int]:
     """Count, per seat, the discards of another card while Q♠ was still out and could have gone.
 
     A seat that had Q♠ and could not follow suit would usually have dropped her there; each such
     discard makes it less likely that the seat holds her. Nothing is counted where the rules held
     her back (no points on the first trick, Q♠ waiting for hearts) or where she is worth nothing.
     """
+    rules = rules_of(view)
     kept = [0, 0, 0, 0]
     if not rules.card_points[QS] > 0 or rules.queen_waits or rules.queen_must_go:
         return kept
+    tricks = [t["cards"] for t in view["tricks"] or []] + [(view.get("trick") or {}).get("cards") or []]
     for n, cards in enumerate(tricks):
         if not cards:
             continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.bots.knowledge import Knowledge
+from shared.bots.knowledge import kept_qs
 from shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS
 from shared.game import Game
 from shared.rules import make_rules
@@ -25,14 +25,14 @@ SECOND = [(0, "3C"), (1, "3S"), (2, "3H"), (3, "3D")]
 
 def test_discards_while_the_queen_is_out_count_against_holding_her_but_not_on_the_first_trick():
     game = game_after(FIRST + SECOND)
-    assert Knowledge(view_for(game, 0)).kept_qs == [0, 1, 1, 1]
+    assert kept_qs(view_for(game, 0)) == [0, 1, 1, 1]
 
 
 def test_nothing_counts_once_she_has_been_played():
     game = game_after(FIRST + SECOND + [(0, "4C"), (1, "QS"), (2, "4H"), (3, "4D")])
-    assert Knowledge(view_for(game, 0)).kept_qs == [0, 1, 1, 1]
+    assert kept_qs(view_for(game, 0)) == [0, 1, 1, 1]
 
 
 def test_the_first_trick_counts_where_points_may_fall_on_it():
     game = game_after(FIRST, {"first_trick_points": True})
-    assert Knowledge(view_for(game, 0)).kept_qs == [0, 1, 1, 1]
+    assert kept_qs(view_for(game, 0)) == [0, 1, 1, 1]
