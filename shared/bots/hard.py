@@ -175,8 +175,8 @@ class HardPlayer(Player):
             if time.perf_counter() > deadline:
                 break
         means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(cands))]
-        kept = set(alive)
-        return [means[i] if i in kept else means[i] - DROPPED for i in range(len(cands))]
+        survivors = set(alive)
+        return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(cands))]
 
 
 def candidates(k: Knowledge) -> list[int]:
