@@ -221,6 +221,7 @@ NEXT_MOVE = """() => {
     if (v.game_over) return 'over';
     if (v.phase === 'passing' && !v.passed) return 'pass';
     if (v.phase === 'playing' && v.turn === v.seat) return 'play';
+    if (v.phase === 'moon_choice' && (v.moon_choices || []).length) return 'moon';
     if (v.phase === 'hand_over' && !(t.ready || []).includes(t.you)) return 'ready';
     return false;
 }"""
@@ -241,7 +242,8 @@ def pass_cards(page: Page) -> list[str]:
 
 def play_until_game_over(page: Page, hands: int = 20, stop: Callable[[dict], bool] | None = None) -> dict:
     """Play this page's seat until game over like a player would (pass the first cards that may be passed,
-    play the first card that stands up, press Next hand in the score table); return the final view.
+    play the first card that stands up, take the first moon choice offered after shooting the moon, press Next
+    hand in the score table); return the final view.
     ``stop``, when given, ends the play earlier: at the first moment the page must act and ``stop(view)`` holds."""
     for _ in range(hands * 20):
         move = page.wait_for_function(NEXT_MOVE).json_value()
@@ -254,6 +256,9 @@ def play_until_game_over(page: Page, hands: int = 20, stop: Callable[[dict], boo
             pass_cards(page)
         elif move == "play":
             play_one_legal(page)
+        elif move == "moon":  # this seat shot the moon: it chooses, as the buttons offer
+            page.locator("[data-action=moon]").first.click()
+            page.wait_for_function("() => window.hartenjagen.state.table.view.phase !== 'moon_choice'")
         else:
             page.click(".dialog-scores [data-action=ready]")
             page.wait_for_function(
