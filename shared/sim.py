@@ -147,6 +147,18 @@ def score_hand(
     return hand_deltas(rules, taken, counting_down, "others" if choice == "choose" else choice, doubled)
 
 
+def simple_scoring(rules: Rules) -> bool:
+    """Return True for rules scored by points per card and the moon alone (no teams, doublers, cancellers, sun)."""
+    return (
+        not rules.teams
+        and rules.heart_doubler < 0
+        and not rules.cancel
+        and not rules.sun
+        and rules.trick_doubler < 0
+        and all(m & ~rules.penalty_mask == 0 for m, _ in rules.point_groups)
+    )
+
+
 def hand_scorer(
     rules: Rules, counting_down: bool = False, moon: str | None = None
 ) -> Callable[[list[Mask], list[Mask] | None], list[int]]:
@@ -161,15 +173,7 @@ def hand_scorer(
         choice = "others"
     groups = rules.point_groups
     pen = rules.penalty_mask
-    simple = (
-        not rules.teams
-        and rules.heart_doubler < 0
-        and not rules.cancel
-        and not rules.sun
-        and rules.trick_doubler < 0
-        and all(m & ~pen == 0 for m, _ in groups)
-    )
-    if not simple:
+    if not simple_scoring(rules):
 
         def general(taken: list[Mask], doubled: list[Mask] | None = None) -> list[int]:
             """Score with the variant's full scoring."""

@@ -1,4 +1,8 @@
-"""Deal the unseen cards to the other seats, consistent with everything the seat knows (determinization)."""
+"""Deal the unseen cards to the other seats, consistent with everything the seat knows (determinization).
+
+Each deal is drawn from a 32-bit xorshift stream started from one seed, so the compiled twin
+(``kernel``) can draw the very same deal, and the same rollout draws after it, from that seed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,29 @@ import random
 
 from ..cards import Mask
 from .knowledge import Knowledge
+
+M32 = 0xFFFFFFFF
+#: One over 2**32: turns a 32-bit state into a float in (0, 1), exactly in both twins.
+INV32 = 1.0 / 4294967296.0
+#: Attempts at a consistent deal; from ``RELAX_AT`` on, shown voids are ignored (nearly never needed).
+ATTEMPTS = 40
+RELAX_AT = 30
+
+
+def seed_from(rng: random.Random) -> int:
+    """Return a nonzero 32-bit stream seed drawn from ``rng``."""
+    return rng.getrandbits(32) | 1
+
+
+def floats(x: int, n: int) -> tuple[list[float], int]:
+    """Return ``n`` floats in (0, 1) from the xorshift stream at state ``x``, and the state after them."""
+    out = []
+    for _ in range(n):
+        x ^= (x << 13) & M32
+        x ^= x >> 17
+        x ^= (x << 5) & M32
+        out.append(x * INV32)
+    return out, x
 
 
 class Sampler:
@@ -32,9 +59,12 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> list[Mask]:
         """Return four hands (this seat's own included) drawn at random among the consistent ones."""
-        rand = rng.random
-        for attempt in range(40):
-            relax = attempt >= 30  # nearly never: fall back to ignoring shown voids
+        return self.sample_from(seed_from(rng))[0]
+
+    def sample_from(self, x: int) -> tuple[list[Mask], int]:
+        """Return four hands drawn from the xorshift stream at state ``x``, and the state after the deal."""
+        for attempt in range(ATTEMPTS):
+            relax = attempt >= RELAX_AT
             hands = list(self.fixed)
             hands[self.seat] = self.hand
             need = list(self.need)
@@ -42,7 +72,12 @@ class Sampler:
             for allowed, bits in self.groups:
                 seats = self.others if relax else allowed
                 order = bits[:]
-                rng.shuffle(order)
+                for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
+                    x ^= (x << 13) & M32
+                    x ^= x >> 17
+                    x ^= (x << 5) & M32
+                    j = int(x * INV32 * (i + 1))
+                    order[i], order[j] = order[j], order[i]
                 if len(seats) == 3 and sum(need[s] for s in seats) == len(order):
                     # free to go anywhere (the last group): deal the shuffled cards out by the sizes
                     i = 0
@@ -58,17 +93,20 @@ class Sampler:
                     if total <= 0:
                         ok = False
                         break
-                    r = rand() * total
+                    x ^= (x << 13) & M32
+                    x ^= x >> 17
+                    x ^= (x << 5) & M32
+                    r = x * INV32 * total
                     for s in seats:
                         r -= need[s]
                         if r < 0 and need[s] > 0:
                             break
                     else:
-                        s = next(x for x in seats if need[x] > 0)
+                        s = next(y for y in seats if need[y] > 0)
                     hands[s] |= bit
                     need[s] -= 1
                 if not ok:
                     break
             if ok:
-                return hands
+                return hands, x
         raise RuntimeError("no deal is consistent with this view")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from shared.bots.hard import _valuer
 from shared.bots.knowledge import Knowledge
+from shared.bots.value import valuer as _valuer
 from shared.cards import parse_mask
 from shared.game import Game
 from shared.rules import make_rules

@@ -1,0 +1,135 @@
+"""An optional compiled twin of the look-ahead rollout: the same plays, card for card, many deals in one call.
+
+It needs the ``fast`` extra (numba, a wheel from the package registry). Without it, or with
+``HEARTS_KERNEL=0`` in the environment, ``AVAILABLE`` is False and the hard player runs the
+pure-Python ``rollout`` instead. Both read the same random draws and play the same cards, so a
+seed, a view and a budget give the same decision either way (``tests/bots/test_kernel.py``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any
+
+from ..cards import Mask
+from ..rules import Rules
+from ..sim import doubler_mask, simple_scoring
+from .knowledge import Knowledge
+from .sampling import Sampler
+from .value import ValueSpec
+
+#: The fast extra is installed and not switched off (numba itself is imported only by ``warm``).
+AVAILABLE = os.environ.get("HEARTS_KERNEL", "1") != "0" and importlib.util.find_spec("numba") is not None
+_impl: Any = None  # the compiled module, once ``warm`` has run
+np: Any = None  # numpy, once ``warm`` has run
+
+
+def rule_flags(rules: Rules) -> tuple[int, ...]:
+    """Return the rule fields the kernel reads, as plain integers."""
+    return (
+        rules.penalty_mask,
+        int(rules.first_trick_points),
+        int(rules.queen_breaks_hearts),
+        int(rules.queen_waits),
+        int(rules.queen_must_go),
+        int(rules.hearts_must_break),
+        rules.first_lead,
+        doubler_mask(rules),
+    )
+
+
+def warm() -> bool:
+    """Import and compile the kernel (or load it from numba's cache) now, not inside a timed decision.
+
+    Returns False when the kernel is not available. The first call on a fresh install compiles for
+    about 20 s and writes numba's cache; later processes load it in well under a second.
+    """
+    global _impl, np
+    if not AVAILABLE:
+        return False
+    if _impl is None:
+        import numpy
+
+        from ..rules import make_rules
+        from . import kernel_impl
+
+        np = numpy
+        flags = np.array(rule_flags(make_rules({"variant": "classic"})), dtype=np.int64)
+        z4 = np.zeros(4, dtype=np.int64)
+        one = np.ones(1, dtype=np.int64)
+        kernel_impl.batch(
+            flags, one, 4, np.zeros(12, dtype=np.int64), one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
+            False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
+            np.zeros(6, dtype=np.int64),
+        )
+        _impl = kernel_impl
+    return True
+
+
+class Plan:
+    """One decision's fixed inputs as arrays: the sampler's groups, the position, the scoring and the valuer."""
+
+    def __init__(self, k: Knowledge, sampler: Sampler, spec: ValueSpec, draws: int, whim: float = 0.08) -> None:
+        warm()
+        rules = k.rules
+        self.draws = draws
+        self.whim = whim
+        self.seat = k.seat
+        self.flags = np.array(rule_flags(rules), dtype=np.int64)
+        bits: list[int] = []
+        start = [0]
+        seats: list[list[int]] = []
+        for allowed, group in sampler.groups:
+            bits.extend(group)
+            start.append(len(bits))
+            seats.append(list(allowed) + [0] * (3 - len(allowed)))
+        self.g_bits = np.array(bits or [0], dtype=np.int64)
+        self.g_start = np.array(start, dtype=np.int64)
+        self.g_seats = np.array(seats or [[0, 0, 0]], dtype=np.int64).reshape(-1, 3)
+        self.g_n = np.array([len(a) for a, _ in sampler.groups], dtype=np.int64)
+        self.samp = np.array([sampler.hand, *sampler.fixed, *sampler.need, *sampler.others], dtype=np.int64)
+        self.taken = np.array(k.taken, dtype=np.int64)
+        self.doubled = np.array(k.doubled, dtype=np.int64)
+        self.leader = k.leader
+        self.trick = np.array(k.trick_bits(), dtype=np.int64)
+        self.first_trick = k.first_trick
+        self.hearts_broken = k.hearts_broken
+        self.greedy = k.counting_down
+        down = k.counting_down
+        # scored in the kernel when the variant scores by card points and the moon alone, and not for chips
+        self.scoring = simple_scoring(rules) and spec.chips is None
+        moon = rules.moon
+        choice = "others" if moon in ("none", "choose") else moon
+        self.sc_i = np.array(
+            [rules.penalty_mask, moon != "none" and not down, choice == "self", rules.moon_total, down, spec.rival],
+            dtype=np.int64,
+        )
+        groups = rules.point_groups
+        self.g_mask = np.array([m for m, _ in groups] or [0], dtype=np.int64)
+        self.g_val = np.array([v for _, v in groups] or [0], dtype=np.int64)
+        self.val_f = np.array([spec.share, spec.worth, 1.0 if spec.near else 0.0], dtype=np.float64)
+        self.totals = np.array(spec.totals, dtype=np.int64)
+        self.ends = np.array(
+            [spec.exact and down, spec.reach, rules.end_over, rules.end_score, rules.end == "dutch" and down,
+             spec.exact],
+            dtype=np.int64,
+        )
+
+    def run(self, seeds: list[int], cands: list[Mask]) -> tuple[list[list[float]] | None, list[Any]]:
+        """Play each candidate bit on the deal of each seed: values per deal and candidate.
+
+        When the kernel does not score this variant, it gives ``[deal][candidate] = [taken, doubled]`` instead.
+        """
+        vals, outs, ok = _impl.batch(
+            self.flags, np.array(seeds, dtype=np.int64), self.draws, self.samp, self.g_bits, self.g_start,
+            self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken, self.doubled,
+            self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, self.scoring,
+            self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
+        )
+        if not ok:
+            raise RuntimeError("no deal is consistent with this view")
+        if self.scoring:
+            return vals.tolist(), []
+        return None, outs.tolist()

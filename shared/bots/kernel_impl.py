@@ -1,0 +1,461 @@
+"""The compiled look-ahead itself (numba): imported only by ``kernel.warm``, when the fast extra is installed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..cards import SUIT_MASKS
+from ..rules import QS
+from ..sim import HEARTS_MASK
+from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
+
+S0, S1, S2, S3 = SUIT_MASKS
+HM = HEARTS_MASK
+QB = 1 << QS
+
+
+@njit(cache=True, inline="always")
+def _msb(x: int) -> int:
+    """Index of the highest set bit of a positive mask (``bit_length() - 1``)."""
+    n = 0
+    if x >> 32:
+        x >>= 32
+        n += 32
+    if x >> 16:
+        x >>= 16
+        n += 16
+    if x >> 8:
+        x >>= 8
+        n += 8
+    if x >> 4:
+        x >>= 4
+        n += 4
+    if x >> 2:
+        x >>= 2
+        n += 2
+    if x >> 1:
+        n += 1
+    return n
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:
+    """Number of set bits."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+@njit(cache=True, inline="always")
+def _suit_mask(s: int) -> int:
+    """The mask of suit ``s``."""
+    if s == 0:
+        return S0
+    if s == 1:
+        return S1
+    if s == 2:
+        return S2
+    return S3
+
+@njit(cache=True, inline="always")
+def _top_rank(m: int) -> int:
+    """The bit of the highest-ranked card over all suits (the higher suit on a tie)."""
+    best = 0
+    best_rank = -1
+    for s in range(4):
+        x = m & _suit_mask(s)
+        if x:
+            c = _msb(x)
+            r = c - 13 * s
+            if r >= best_rank:
+                best = 1 << c
+                best_rank = r
+    return best
+
+@njit(cache=True)
+def _legal(flags: Any, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int) -> int:
+    """``shared.legal.legal_mask`` over the kernel's rule flags."""
+    penalty, ftp, qwait, qgo, hmb, first_lead = flags[0], flags[1], flags[3], flags[4], flags[5], flags[6]
+    waits = qwait and not hearts_broken and (hand & QB) != 0
+    if led_suit < 0:
+        if first_trick and first_lead >= 0:
+            first = 1 << first_lead
+            if hand & first:
+                return first
+        legal = hand
+        if first_trick and not ftp:
+            safe = legal & ~penalty
+            if safe:
+                legal = safe
+        if waits and legal != QB:
+            legal &= ~QB
+        if hmb and not hearts_broken:
+            safe = legal & ~HM
+            if safe:
+                legal = safe
+        return legal
+    follow = hand & _suit_mask(led_suit)
+    legal = follow if follow else hand
+    if first_trick and not ftp:
+        safe = legal & ~penalty
+        if safe:
+            legal = safe
+    if waits and legal & QB and legal != QB:
+        legal &= ~QB
+    if qgo and legal & QB and (not follow or (led_suit == 2 and best > QS)):
+        legal = QB
+    return legal
+
+@njit(cache=True)
+def _rollout(
+    flags: Any,
+    hands: Any,
+    taken: Any,
+    doubled: Any,
+    leader: int,
+    trick: Any,
+    ntrick: int,
+    first_trick: bool,
+    hearts_broken: bool,
+    draws: Any,
+    greedy: bool,
+    whim: float,
+) -> None:
+    """``shared.bots.rollout.rollout`` on arrays, drawing from ``draws`` in a cycle; fills ``taken``/``doubled``."""
+    penalty, ftp, qb_breaks, qwait, qgo, nines = flags[0], flags[1], flags[2], flags[3], flags[4], flags[7]
+    nd = draws.shape[0]
+    di = 0
+    no_points_first = first_trick and not ftp
+    strict = qwait or qgo
+    seat = leader
+    suit = 0
+    best = 0
+    played = 0
+    winner = leader
+    done = ntrick
+    shooter = -1
+    for s in range(4):
+        if taken[s] & penalty:
+            shooter = s if shooter == -1 else -2
+    if ntrick:
+        suit = _suit_mask(_msb(trick[0]) // 13)
+        for i in range(ntrick):
+            b = trick[i]
+            if b & suit and b > best:
+                best = b
+                winner = seat
+            played |= b
+            seat = (seat + 1) & 3
+    while True:
+        if done == 0:
+            h = hands[seat]
+            if not h:
+                break
+            legal = _legal(flags, h, -1, first_trick, hearts_broken, -1)
+            if legal & (legal - 1):
+                r = draws[di % nd]
+                di += 1
+                if r < whim:
+                    k = int(draws[di % nd] * _popcount(legal))
+                    di += 1
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    b = legal & -legal
+                else:
+                    k = int(draws[di % nd] * 4)
+                    di += 1
+                    x = 0
+                    if not greedy:  # a safe lead: our low card is below all the others hold in a suit
+                        rest = hands[(seat + 1) & 3] | hands[(seat + 2) & 3] | hands[(seat + 3) & 3]
+                        for i in range(4):
+                            sm = _suit_mask((k + i) & 3)
+                            y = legal & sm
+                            o = rest & sm
+                            if y and o and (y & -y) < (o & -o) and (y & -y) != QB:
+                                x = y
+                                break
+                    if not x:
+                        for i in range(4):
+                            x = legal & _suit_mask((k + i) & 3)
+                            if x:
+                                break
+                    if greedy:
+                        b = 1 << _msb(x)
+                    else:
+                        b = x & -x
+                        if b == QB and x != b:
+                            x ^= b
+                            b = x & -x
+            else:
+                b = legal
+            hands[seat] = h ^ b
+            suit = _suit_mask(_msb(b) // 13)
+            best = b
+            played = b
+            winner = seat
+            seat = (seat + 1) & 3
+            done = 1
+        while done < 4:
+            h = hands[seat]
+            follow = h & suit
+            if strict:
+                broken = hearts_broken or (played & HM) != 0 or (qb_breaks and (played & QB) != 0)
+                legal = _legal(flags, h, _msb(suit) // 13, first_trick, broken, _msb(best))
+            else:
+                legal = follow if follow else h
+                if no_points_first:
+                    safe = legal & ~penalty
+                    if safe:
+                        legal = safe
+            if not legal & (legal - 1):
+                b = legal
+            else:
+                r = draws[di % nd]
+                di += 1
+                if r < whim:
+                    k = int(draws[di % nd] * _popcount(legal))
+                    di += 1
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    b = legal & -legal
+                elif follow:
+                    if greedy:
+                        above = legal & ~(best - 1)
+                        b = (1 << _msb(above)) if above else legal & -legal
+                    elif legal & QB and best > QB and winner != shooter:
+                        b = QB
+                    elif winner == shooter and legal > best and (played & penalty or suit == HM):
+                        above = legal & ~(best - 1)
+                        b = above & -above
+                    else:
+                        below = legal & (best - 1)
+                        if done == 3 and not played & penalty:
+                            x = legal & ~QB
+                            if not x:
+                                x = legal
+                            b = 1 << _msb(x)
+                        elif below:
+                            b = 1 << _msb(below)
+                        elif suit == S2 and legal & QB:
+                            x = legal & ~QB
+                            b = 1 << _msb(x)
+                        else:
+                            b = 1 << _msb(legal)
+                elif greedy:
+                    x = legal & ~penalty
+                    if not x:
+                        x = legal
+                    b = x & -x
+                elif winner == shooter and legal & ~penalty:
+                    b = _top_rank(legal & ~penalty)
+                elif legal & QB:
+                    b = QB
+                elif legal & HM:
+                    b = 1 << _msb(legal & HM)
+                else:
+                    b = _top_rank(legal)
+            hands[seat] = h ^ b
+            played |= b
+            if b & suit and b > best:
+                best = b
+                winner = seat
+            seat = (seat + 1) & 3
+            done += 1
+        if played & HM or (qb_breaks and played & QB):
+            hearts_broken = True
+        taken[winner] |= played
+        if played & suit & nines:
+            doubled[winner] |= played
+        if played & penalty and shooter != winner:
+            shooter = winner if shooter == -1 else -2
+        seat = winner
+        done = 0
+        first_trick = False
+        no_points_first = False
+
+@njit(cache=True, inline="always")
+def _step(x: int) -> int:
+    """One step of the 32-bit xorshift stream (``sampling.floats``)."""
+    x ^= (x << 13) & M32
+    x ^= x >> 17
+    x ^= (x << 5) & M32
+    return x
+
+@njit(cache=True)
+def _sample(
+    x: int, seat: int, hand: int, fixed: Any, need0: Any, others: Any,
+    g_bits: Any, g_start: Any, g_seats: Any, g_n: Any, hands: Any, order: Any, need: Any,
+) -> int:
+    """``Sampler.sample_from`` on arrays: fill ``hands``; return the stream state after, or 0 when nothing fits."""
+    ng = g_n.shape[0]
+    for attempt in range(ATTEMPTS):
+        relax = attempt >= RELAX_AT
+        for s in range(4):
+            hands[s] = fixed[s]
+            need[s] = need0[s]
+        hands[seat] = hand
+        ok = True
+        for g in range(ng):
+            lo = g_start[g]
+            m = g_start[g + 1] - lo
+            for i in range(m):
+                order[i] = g_bits[lo + i]
+            for i in range(m - 1, 0, -1):
+                x = _step(x)
+                j = int(x * INV32 * (i + 1))
+                t = order[i]
+                order[i] = order[j]
+                order[j] = t
+            seats = others if relax else g_seats[g]
+            ns = 3 if relax else g_n[g]
+            tot = 0
+            for q in range(ns):
+                tot += need[seats[q]]
+            if ns == 3 and tot == m:
+                i = 0
+                for q in range(3):
+                    s = seats[q]
+                    for _ in range(need[s]):
+                        hands[s] |= order[i]
+                        i += 1
+                    need[s] = 0
+                continue
+            for i in range(m):
+                total = 0
+                for q in range(ns):
+                    total += need[seats[q]]
+                if total <= 0:
+                    ok = False
+                    break
+                x = _step(x)
+                r = x * INV32 * total
+                pick = -1
+                for q in range(ns):
+                    s = seats[q]
+                    r -= need[s]
+                    if r < 0 and need[s] > 0:
+                        pick = s
+                        break
+                if pick < 0:
+                    for q in range(ns):
+                        if need[seats[q]] > 0:
+                            pick = seats[q]
+                            break
+                hands[pick] |= order[i]
+                need[pick] -= 1
+            if not ok:
+                break
+        if ok:
+            return x
+    return 0
+
+@njit(cache=True)
+def _score(
+    taken: Any, pen: int, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Any, g_val: Any,
+    down: bool, out: Any,
+) -> None:
+    """``sim.hand_scorer``'s simple path: fill ``out`` with the hand's score change per seat."""
+    if has_moon:
+        for s in range(4):
+            if taken[s] & pen == pen:
+                for y in range(4):
+                    if self_moon:
+                        out[y] = -moon_total if y == s else 0
+                    else:
+                        out[y] = 0 if y == s else moon_total
+                return
+    for s in range(4):
+        v = 0
+        for g in range(g_mask.shape[0]):
+            v += g_val[g] * _popcount(taken[s] & g_mask[g])
+        out[s] = -v if down else v
+
+@njit(cache=True)
+def _value(sc: Any, seat: int, rival: int, share: float, near: bool, totals: Any, ends: Any, worth: float) -> float:
+    """The hard player's ``value`` of one outcome's scores (``hard._valuer``), the same float operations."""
+    u = -sc[seat] + share * sc[rival]
+    if near:
+        exact_down, reach, end_over, end_score = ends[0], ends[1], ends[2], ends[3]
+        dutch_down, exact = ends[4], ends[5]
+        new = np.empty(4, dtype=np.int64)
+        for s in range(4):
+            t = totals[s] + sc[s]
+            new[s] = -t if exact_down and t < 0 else t
+        hi = max(new[0], max(new[1], max(new[2], new[3])))
+        over = False
+        if reach:
+            over = hi > end_score if end_over else hi >= end_score
+        elif dutch_down:
+            for s in range(4):
+                if (new[s] == 0) if exact else (new[s] <= 0):
+                    over = True
+        if over:
+            low = min(new[0], min(new[1], min(new[2], new[3])))
+            if new[seat] == low:
+                c = 0
+                for s in range(4):
+                    if new[s] == low:
+                        c += 1
+                u += worth / c
+            else:
+                u -= worth
+    return u
+
+@njit(cache=True)
+def batch(
+    flags: Any, seeds: Any, ndraws: int, samp: Any, g_bits: Any, g_start: Any, g_seats: Any, g_n: Any,
+    cands: Any, seat: int, taken0: Any, doubled0: Any, leader: int, trick: Any, first_trick: bool,
+    hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Any, g_mask: Any, g_val: Any,
+    val_f: Any, totals: Any, ends: Any,
+) -> Any:
+    """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
+
+    Without ``scoring`` it gives the cards taken and doubled instead, shape (deals, candidates, 2, 4).
+    """
+    n = seeds.shape[0]
+    a = cands.shape[0]
+    vals = np.zeros((n, a), dtype=np.float64)
+    outs = np.zeros((n if not scoring else 0, a, 2, 4), dtype=np.int64)
+    nt = trick.shape[0]
+    tr = np.zeros(nt + 1, dtype=np.int64)
+    tr[:nt] = trick
+    hs = np.zeros(4, dtype=np.int64)
+    deal = np.zeros(4, dtype=np.int64)
+    need = np.zeros(4, dtype=np.int64)
+    order = np.zeros(52, dtype=np.int64)
+    draws = np.zeros(ndraws, dtype=np.float64)
+    tk = np.zeros(4, dtype=np.int64)
+    db = np.zeros(4, dtype=np.int64)
+    sc = np.zeros(4, dtype=np.int64)
+    hand, fixed, need0, others = samp[0], samp[1:5], samp[5:9], samp[9:12]
+    pen, has_moon, self_moon, moon_total, down, rival = sc_i[0], sc_i[1], sc_i[2], sc_i[3], sc_i[4], sc_i[5]
+    share, worth, near = val_f[0], val_f[1], val_f[2] != 0.0
+    for d in range(n):
+        x = _sample(seeds[d], seat, hand, fixed, need0, others, g_bits, g_start, g_seats, g_n, deal, order, need)
+        if x == 0:
+            return vals, outs, False  # nothing consistent: the caller raises
+        for i in range(ndraws):
+            x = _step(x)
+            draws[i] = x * INV32
+        for j in range(a):
+            b = cands[j]
+            for s in range(4):
+                hs[s] = deal[s]
+                tk[s] = taken0[s]
+                db[s] = doubled0[s]
+            hs[seat] ^= b
+            tr[nt] = b
+            _rollout(flags, hs, tk, db, leader, tr, nt + 1, first_trick, hearts_broken, draws, greedy, whim)
+            if scoring:
+                _score(tk, pen, has_moon != 0, self_moon != 0, moon_total, g_mask, g_val, down != 0, sc)
+                vals[d, j] = _value(sc, seat, rival, share, near, totals, ends, worth)
+            else:
+                for s in range(4):
+                    outs[d, j, 0, s] = tk[s]
+                    outs[d, j, 1, s] = db[s]
+    return vals, outs, True

@@ -1,0 +1,84 @@
+"""The compiled look-ahead (the ``fast`` extra) gives the hard player the very values the pure-Python one gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shared.bots import kernel
+from shared.bots.hard import HardPlayer, candidates
+from shared.bots.knowledge import Knowledge
+
+from .table import play_game
+from .test_play_all_variants import VARIANTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _positions(options: dict, seed: int, n: int = 8) -> list[dict]:
+    """Return ``n`` play views with a choice of cards, spread over a whole game of mediums (up to 8 hands)."""
+    views: list[dict] = []
+
+    def keep(seat: int, view: dict, intent: dict) -> None:
+        if view["phase"] == "playing" and len(view["legal"]) >= 2:
+            views.append(view)
+
+    play_game(["medium"] * 4, options, seed, max_hands=8, on_view=keep)
+    chosen = [v for v in views[:: max(1, len(views) // (3 * n))] if len(candidates(Knowledge(v))) >= 2]
+    return chosen[:: max(1, len(chosen) // n)][:n]
+
+
+def test_the_test_install_has_the_kernel() -> None:
+    """The test command installs the fast extra, so the comparisons below run the compiled twin for real."""
+    assert kernel.AVAILABLE
+    assert kernel.warm()
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_compiled_and_pure_python_search_give_the_same_values(options: dict) -> None:
+    """Every variant (teams, doublers, chips, the Dutch second half): the same candidates, values and decision."""
+    views = _positions(options, seed=3)
+    assert views, "the game gave no position with a choice"
+    for i, view in enumerate(views):
+        k = Knowledge(view)
+        cands = candidates(k)
+        fast = HardPlayer(budget_ms=4).evaluate(k, cands, random.Random(i))
+        slow = HardPlayer(budget_ms=4, use_kernel=False).evaluate(k, cands, random.Random(i))
+        assert fast == slow, (options, view["hand"], view["trick"])
+        assert HardPlayer(seed=i, budget_ms=4).choose_play(view) == HardPlayer(
+            seed=i, budget_ms=4, use_kernel=False
+        ).choose_play(view)
+
+
+def test_the_dutch_second_half_is_compared_too() -> None:
+    """The positions above reach the hands where points count down (the rollouts play for points there)."""
+    views = _positions({"variant": "dutch", "turn_score": 25}, seed=3)
+    assert any(Knowledge(v).counting_down for v in views)
+
+
+def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None:
+    """HEARTS_KERNEL=0 (or no numba installed): the pure-Python path plays, and makes the same decisions."""
+    views = _positions({}, seed=5)[:4]
+    here = [HardPlayer(seed=9, budget_ms=6).choose_play(v) for v in views]
+    code = (
+        "import json, sys\n"
+        "from shared.bots import kernel\n"
+        "from shared.bots.hard import HardPlayer\n"
+        "views = json.load(sys.stdin)\n"
+        "print(json.dumps([kernel.AVAILABLE, [HardPlayer(seed=9, budget_ms=6).choose_play(v) for v in views]]))\n"
+    )
+    env = {**os.environ, "HEARTS_KERNEL": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=json.dumps(views), capture_output=True, text=True, env=env, cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    available, there = json.loads(done.stdout)
+    assert available is False
+    assert there == here
