@@ -19,7 +19,8 @@ import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from shared.bots import make_player
+from shared.bots import kernel, make_player
+from shared.bots.hard import DEFAULT_MS
 
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
@@ -27,7 +28,10 @@ INLINE_LEVELS = frozenset({"random", "easy", "medium"})
 
 
 #: The budget steps of the hard player under load (nominal ms): each about 0.7 times the one before.
-STEPS = (400.0, 280.0, 200.0, 140.0, 100.0, 70.0, 50.0, 35.0, 25.0, 18.0, 12.0, 10.0)
+STEPS = (
+    4000.0, 2800.0, 2000.0, 1400.0, 1000.0, 700.0, 560.0, 400.0, 280.0, 200.0, 140.0, 100.0, 70.0, 50.0, 35.0, 25.0,
+    18.0, 12.0, 10.0,
+)
 
 
 def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
@@ -36,12 +40,17 @@ def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None 
     return make_player(level, seed, **options).decide(view)
 
 
-def _lower_priority() -> None:
-    """Worker processes yield the CPU to the event loop (people's moves, easy and medium players)."""
+def _prepare_worker() -> None:
+    """Start a worker: below the event loop's priority, with the compiled look-ahead loaded before any decision.
+
+    The event loop keeps people's moves and the easy and medium players. The kernel compiles once per
+    install (about 20 s) and is loaded from numba's cache after that.
+    """
     try:
         os.nice(WORKER_NICENESS)
     except OSError:
         pass
+    kernel.warm()
 
 
 WORKER_NICENESS = 5
@@ -136,7 +145,7 @@ class Thinker:
         workers: int,
         timeout: float = 5.0,
         inline: bool = True,
-        hard_ms: float = 80.0,
+        hard_ms: float = DEFAULT_MS,
         floor_ms: float = 10.0,
         target_s: float = 1.0,
     ) -> None:
@@ -150,9 +159,10 @@ class Thinker:
     def _make(self) -> Executor:
         """Create the pool and start a worker (blocking: starting the process server takes a while)."""
         if self.workers <= 0:
+            kernel.warm()
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
         ctx = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_lower_priority)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_prepare_worker)
         pool.submit(_noop).result()
         return pool
 

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared.bots.hard import DEFAULT_MS
+
 
 def client_dir() -> Path:
     """Return the folder of the browser client (``HEARTS_CLIENT_DIR`` or ``client/`` in the checkout)."""
@@ -31,7 +33,7 @@ class Config:
     address_failures: int = 60  # the same per address (a household or a cafe shares one): real guessing rates
     code_window: float = 60.0
     timer_min: int = 5
-    hard_ms: float = 80.0  # the hard player's budget per decision (nominal ms) when nothing queues
+    hard_ms: float = DEFAULT_MS  # the hard player's budget per decision (nominal ms) when nothing queues
     hard_floor_ms: float = 10.0  # ... and the least it shrinks to when decisions queue
     bot_target: float = 1.0  # seconds within which queued hard decisions should be done (budgets shrink to fit)
     decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead

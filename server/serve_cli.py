@@ -161,8 +161,8 @@ def serve_command(args: argparse.Namespace) -> int:
         trusted_proxies=args.trusted_proxies,
         review_ms=min(max(5.0, args.review_ms), 10_000.0),
         review_wait=min(max(0.0, args.review_wait), 8.0),
-        hard_ms=min(max(5.0, args.hard_ms), 2000.0),
-        hard_floor_ms=min(max(5.0, args.hard_floor_ms), 2000.0),
+        hard_ms=min(max(5.0, args.hard_ms), 20_000.0),
+        hard_floor_ms=min(max(5.0, args.hard_floor_ms), 20_000.0),
         bot_target=min(max(0.1, args.bot_target), 10.0),
     )
     try:
