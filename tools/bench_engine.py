@@ -7,10 +7,14 @@ import statistics
 import time
 from typing import Any
 
+from shared.bots import kernel, make_player
+from shared.bots.hard import PLAYS_PER_MS, HardPlayer, candidates
+from shared.bots.knowledge import Knowledge
 from shared.bots.rollout import rollout
 from shared.game import PASSING, PLAYING, Game
 from shared.rules import Rules
 from shared.sim import hand_scorer, pick, random_hand
+from shared.view import view_for
 
 
 def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
@@ -47,6 +51,33 @@ def lookahead_hand(rules: Rules, rng: random.Random) -> list[int]:
     return hand_scorer(rules)(taken, doubled)
 
 
+def search_position(rules: Rules, seed: int = 1) -> tuple[Knowledge, list[int]]:
+    """Return the first position of a seeded hand (mediums pass and play) where the hard player has a choice."""
+    game = Game(rules)
+    game.deal_seeded(seed)
+    bots = [make_player("medium", seed * 4 + s) for s in range(4)]
+    while game.phase in (PASSING, PLAYING):
+        seat = game.to_act()[0]
+        view = view_for(game, seat)
+        if game.phase == PLAYING:
+            k = Knowledge(view)
+            cands = candidates(k)
+            if len(cands) >= 2 and sum(k.sizes) >= 4 * rules.hand_size - 8:
+                return k, cands
+        game.apply({**bots[seat].decide(view), "seat": seat})
+    raise RuntimeError("no position with a choice in this hand")
+
+
+def search_rate(rules: Rules, use_kernel: bool, budget_ms: float, seconds: float, rounds: int) -> float:
+    """Return the hard player's simulated hands per second in its search (sampling, rollouts and scoring)."""
+    k, cands = search_position(rules)
+    player = HardPlayer(budget_ms=budget_ms, use_kernel=use_kernel)
+    hands = budget_ms * PLAYS_PER_MS / sum(k.sizes)  # the budget counts the cards each rollout plays
+    if use_kernel:
+        kernel.warm()
+    return hands * _rate(lambda n: player.evaluate(k, cands, random.Random(n)), seconds, rounds, batch=1)
+
+
 def openspiel_hand(game: Any, rng: random.Random) -> list[float]:
     """One hand of OpenSpiel's ``hearts`` with random legal moves (chance nodes at random too)."""
     state = game.new_initial_state()
@@ -60,8 +91,8 @@ def openspiel_hand(game: Any, rng: random.Random) -> list[float]:
     return state.returns()
 
 
-def _rate(step, seconds: float, rounds: int) -> float:
-    """Return the median hands per second over ``rounds`` timed slices of ``seconds / rounds``."""
+def _rate(step, seconds: float, rounds: int, batch: int = 50) -> float:
+    """Return the median steps per second over ``rounds`` timed slices of ``seconds / rounds``."""
     rates = []
     n = 0
     for _ in range(rounds):
@@ -69,7 +100,7 @@ def _rate(step, seconds: float, rounds: int) -> float:
         end = start + seconds / rounds
         count = 0
         while True:
-            for _ in range(50):
+            for _ in range(batch):
                 step(n)
                 n += 1
                 count += 1
@@ -95,7 +126,13 @@ def bench_engine(rules: Rules, seconds: float = 5.0, seed: int = 1, rounds: int 
         "playout_over_api": round(sim / api, 2),
         "lookahead_hands_per_s": round(look, 1),
         "openspiel_hands_per_s": None,
+        "search_python_hands_per_s": round(search_rate(rules, False, 20.0, seconds, rounds), 1),
+        "search_kernel_hands_per_s": None,
     }
+    if kernel.AVAILABLE:
+        fast = search_rate(rules, True, 800.0, seconds, rounds)
+        out["search_kernel_hands_per_s"] = round(fast, 1)
+        out["kernel_over_python"] = round(fast / out["search_python_hands_per_s"], 1)
     try:  # optional: OpenSpiel's Hearts, when installed (pip install open_spiel), for a ratio in the same run
         import pyspiel
     except ImportError:

@@ -37,6 +37,12 @@ def _bench_engine(args: argparse.Namespace) -> int:
         print(f"  playout  {result['playout_hands_per_s']:>10,.0f} hands/s  (shared.sim fast path)")
         print(f"  ratio    {result['playout_over_api']:>10.2f} x")
         print(f"  lookahead {result['lookahead_hands_per_s']:>9,.0f} hands/s  (the hard player's rollout and scoring)")
+        print(f"  search    {result['search_python_hands_per_s']:>9,.0f} hands/s  (hard's search, pure Python)")
+        if result["search_kernel_hands_per_s"]:
+            print(
+                f"  search    {result['search_kernel_hands_per_s']:>9,.0f} hands/s  (the same, compiled kernel: "
+                f"{result['kernel_over_python']:.1f} x)"
+            )
         if result["openspiel_hands_per_s"]:
             print(
                 f"  openspiel {result['openspiel_hands_per_s']:>9,.0f} hands/s  (random hands; playout "
