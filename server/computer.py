@@ -228,7 +228,9 @@ class Thinker:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers at once: a decision in flight is dropped (a restored table asks for it again).
+
+        Waiting for them instead kept a stopping node alive for seconds under load (a worker still
+        loading the compiled look-ahead, or in a long decision).
+        """
+        self._replace(self._executor)
