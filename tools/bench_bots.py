@@ -20,6 +20,7 @@ import random
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -301,6 +302,13 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+def hard_budgets(port: int) -> dict[str, int]:
+    """Return how many hard decisions the server made at each budget step (nominal ms), from ``/healthz``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as resp:
+        health = json.loads(resp.read())
+    return dict(health.get("hard_player", {}).get("decisions_by_budget_ms", {}))
+
+
 def run_bots(s: BotSettings) -> dict[str, Any]:
     """Run the bench once per table count, each on a fresh server; return every run's figures."""
     runs = []
@@ -319,6 +327,7 @@ def run_bots(s: BotSettings) -> dict[str, Any]:
             result["server_cpu_pct"] = round(
                 100 * (tree_cpu_seconds(proc.popen.pid) - cpu0) / (time.monotonic() - t0), 1
             )
+            result["hard_budgets"] = hard_budgets(port)
             proc.check()
         finally:
             proc.stop()
@@ -346,6 +355,11 @@ def format_bots(report: dict[str, Any]) -> str:
                     f"  max {f['computer_max_ms']:7.1f} ms  over 2 s {f['over_2s']:4d} of {f['computer_moves']:5d}"
                     f"   person p50 {f['person_p50_ms']:6.1f}  p99 {f['person_p99_ms']:6.1f} ms"
                 )
+        budgets = run.get("hard_budgets") or {}
+        total = sum(budgets.values())
+        if total:
+            shares = ", ".join(f"{ms} ms {100 * n / total:.0f} %" for ms, n in budgets.items() if n / total >= 0.01)
+            lines.append(f"  hard budgets (whole run, nominal ms): {shares}")
         if "reviews" in run:
             r = run["reviews"]
             lines.append(
