@@ -41,16 +41,18 @@ def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None 
 
 
 def _prepare_worker() -> None:
-    """Start a worker: below the event loop's priority, with the compiled look-ahead loaded before any decision.
+    """Start a worker below the event loop's priority, and compile the look-ahead first if it never was.
 
     The event loop keeps people's moves and the easy and medium players. The kernel compiles once per
-    install (about 20 s) and is loaded from numba's cache after that.
+    install (20 to 35 s), here, before any decision's timeout runs; once numba's cache holds it, a worker
+    loads it at its first hard decision (about 1 s) and a server without hard players never does.
     """
     try:
         os.nice(WORKER_NICENESS)
     except OSError:
         pass
-    kernel.warm()
+    if kernel.AVAILABLE and not kernel.cached():
+        kernel.warm()
 
 
 WORKER_NICENESS = 5
@@ -159,7 +161,8 @@ class Thinker:
     def _make(self) -> Executor:
         """Create the pool and start a worker (blocking: starting the process server takes a while)."""
         if self.workers <= 0:
-            kernel.warm()
+            if kernel.AVAILABLE and not kernel.cached():
+                kernel.warm()
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
         ctx = multiprocessing.get_context("forkserver")
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_prepare_worker)

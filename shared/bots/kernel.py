@@ -8,8 +8,12 @@ seed, a view and a budget give the same decision either way (``tests/bots/test_k
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import importlib.util
 import os
+import pickle
+from pathlib import Path
 from typing import Any
 
 from ..cards import Mask
@@ -37,6 +41,33 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
         rules.first_lead,
         doubler_mask(rules),
     )
+
+
+def cached() -> bool:
+    """Return True when numba's cache holds the kernel compiled from this very source (loading it is quick).
+
+    Reads numba's index the way numba does (its version, and a SHA-256 of the source) without importing
+    numba, where numba keeps it: ``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``. Anywhere else
+    (numba's user-wide folder, when the source folder is read-only) it answers False: an early ``warm``.
+    """
+    src = Path(__file__).with_name("kernel_impl.py")
+    digest = hashlib.sha256(src.read_bytes()).digest()
+    try:
+        version = importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    roots = [src.parent / "__pycache__"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        roots.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    for root in roots:
+        for index in root.rglob("kernel_impl.batch-*.nbi") if root.is_dir() else ():
+            try:
+                with index.open("rb") as f:
+                    if pickle.load(f) == version and digest in f.read():
+                        return True
+            except (OSError, pickle.UnpicklingError, EOFError):
+                continue
+    return False
 
 
 def warm() -> bool:

@@ -38,6 +38,8 @@ def test_the_test_install_has_the_kernel() -> None:
     """The test command installs the fast extra, so the comparisons below run the compiled twin for real."""
     assert kernel.AVAILABLE
     assert kernel.warm()
+    # numba's cache now holds it: a server's workers start without compiling or even importing numba
+    assert kernel.cached()
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
