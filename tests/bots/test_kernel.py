@@ -19,6 +19,8 @@ from .table import play_game
 from .test_play_all_variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The wall-clock stop is a safety net that cuts a search short on a loaded machine; the twins agree on the plays.
+NO_STOP = 60_000.0
 
 
 def _positions(options: dict, seed: int, n: int = 8) -> list[dict]:
@@ -50,11 +52,11 @@ def test_compiled_and_pure_python_search_give_the_same_values(options: dict) -> 
     for i, view in enumerate(views):
         k = Knowledge(view)
         cands = candidates(k)
-        fast = HardPlayer(budget_ms=4).evaluate(k, cands, random.Random(i))
-        slow = HardPlayer(budget_ms=4, use_kernel=False).evaluate(k, cands, random.Random(i))
+        fast = HardPlayer(budget_ms=4, max_ms=NO_STOP).evaluate(k, cands, random.Random(i))
+        slow = HardPlayer(budget_ms=4, max_ms=NO_STOP, use_kernel=False).evaluate(k, cands, random.Random(i))
         assert fast == slow, (options, view["hand"], view["trick"])
-        assert HardPlayer(seed=i, budget_ms=4).choose_play(view) == HardPlayer(
-            seed=i, budget_ms=4, use_kernel=False
+        assert HardPlayer(seed=i, budget_ms=4, max_ms=NO_STOP).choose_play(view) == HardPlayer(
+            seed=i, budget_ms=4, max_ms=NO_STOP, use_kernel=False
         ).choose_play(view)
 
 
@@ -67,13 +69,14 @@ def test_the_dutch_second_half_is_compared_too() -> None:
 def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None:
     """HEARTS_KERNEL=0 (or no numba installed): the pure-Python path plays, and makes the same decisions."""
     views = _positions({}, seed=5)[:4]
-    here = [HardPlayer(seed=9, budget_ms=6).choose_play(v) for v in views]
+    here = [HardPlayer(seed=9, budget_ms=6, max_ms=NO_STOP).choose_play(v) for v in views]
     code = (
         "import json, sys\n"
         "from shared.bots import kernel\n"
         "from shared.bots.hard import HardPlayer\n"
         "views = json.load(sys.stdin)\n"
-        "print(json.dumps([kernel.AVAILABLE, [HardPlayer(seed=9, budget_ms=6).choose_play(v) for v in views]]))\n"
+        "print(json.dumps([kernel.AVAILABLE, [HardPlayer(seed=9, budget_ms=6, max_ms=6e4).choose_play(v) "
+        "for v in views]]))\n"
     )
     env = {**os.environ, "HEARTS_KERNEL": "0"}
     done = subprocess.run(
