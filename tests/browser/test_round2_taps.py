@@ -12,7 +12,8 @@ from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_leg
 # Tap a card while it is not my turn; false when it is my turn (then nothing is tapped).
 TAP_OFF_TURN = """() => {
     const v = window.hartenjagen.state.table.view;
-    if (v.phase !== 'playing' || v.turn === v.seat || window.hartenjagen.state.inFlight) return false;
+    // off turn with at least two plays before mine: the refusal is shown well before my turn clears it
+    if (v.phase !== 'playing' || (v.seat - v.turn + 4) % 4 < 2 || window.hartenjagen.state.inFlight) return false;
     document.querySelector('.hand .card').click();
     return true;
 }"""
