@@ -417,6 +417,16 @@ def damage(db: Path, code: str, how: str) -> int:
                     "UPDATE table_log SET entry = ? WHERE table_id = ? AND n = ?",
                     ('{"k": "play", "seat": 1, "card": ', table_id, middle[0]),
                 )
+            elif how == "unknown_kind":  # an entry no server knows
+                con.execute(
+                    "UPDATE table_log SET entry = ? WHERE table_id = ? AND n = ?",
+                    ('{"k":"teleport","seat":1}', table_id, middle[0]),
+                )
+            elif how == "newer_server":  # a kind a newer server wrote before a rollback, appended at the end
+                con.execute(
+                    "INSERT INTO table_log (table_id, n, entry) VALUES (?, ?, ?)",
+                    (table_id, ns[-1] + 1, '{"k":"emote","seat":0,"what":"wave"}'),
+                )
             else:  # edited by hand into well-formed JSON that does not fold: a seat passes twice
                 rows = con.execute("SELECT n, entry FROM table_log WHERE table_id = ? ORDER BY n", (table_id,))
                 passes = [(n, json.loads(e)) for n, e in rows if '"pass"' in e]
@@ -431,7 +441,7 @@ def damage(db: Path, code: str, how: str) -> int:
         con.close()
 
 
-@pytest.mark.parametrize("how", ["rows_deleted", "garbage_json", "edited_move"])
+@pytest.mark.parametrize("how", ["rows_deleted", "garbage_json", "edited_move", "unknown_kind", "newer_server"])
 async def test_a_damaged_log_closes_only_that_table(tmp_path, how):
     scene = Scene(tmp_path)
     try:
