@@ -19,6 +19,17 @@ CODE_LENGTH = 6
 TIMER_MAX = 300  # the lower bound is the server's ``timer_min`` (default 5), checked by the hub
 
 
+def kind_of(message: str | dict[str, Any] | Any) -> str:
+    """Return a message's type for a log line: never its fields, which may hold tokens and share keys."""
+    if isinstance(message, str):
+        try:
+            message = json.loads(message)
+        except ValueError:
+            return "(not JSON)"
+    kind = message.get("type") if isinstance(message, dict) else None
+    return repr(kind[:24]) if isinstance(kind, str) else "(no type)"
+
+
 def _int_range(low: int, high: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if type(value) is not int or not low <= value <= high:

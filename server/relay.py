@@ -22,6 +22,7 @@ from typing import Any
 from .config import Config
 from .errors import ProtocolError
 from .hub import Client, Hub, compact
+from .messages import kind_of
 
 log = logging.getLogger("hearts.relay")
 SEP = "\x1f"
@@ -212,7 +213,7 @@ class Relay:
                     if exc.code == "server_busy":
                         remote.close_soon(CLOSE_BUSY, "server busy")
                 except Exception:
-                    log.exception("relayed message %r failed", str(msg)[:200])
+                    log.exception("a relayed %s message failed", kind_of(msg))  # never its fields: tokens
                     remote.push(ProtocolError("server_error").to_message())
         finally:
             remote.worker = None
@@ -280,7 +281,7 @@ class Relay:
             else:
                 self._from_edge(kind, rest)
         except Exception:
-            log.exception("bad frame from another node: %r", frame[:200])
+            log.exception("bad frame of kind %r from another node", kind)  # never its body: it may hold tokens
 
     def _link_lost(self) -> None:
         """Our link to Redis broke: relayed connections come back (1012), remote ones count as disconnected."""
