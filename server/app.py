@@ -24,8 +24,10 @@ from .computer import Thinker
 from .config import Config, client_dir
 from .errors import ProtocolError
 from .hub import Client, Hub
-from .messages import parse_message
+from .liveness import ReadWatch
+from .messages import kind_of, parse_message
 from .relay import Relay
+from .sockets import ACCEPT_BATCH, Headroom, listen_deeper
 from .store import Store, StoreBusy
 from .stores import REDIS_ERRORS, open_store
 
@@ -129,11 +131,19 @@ class App:
         self.api = Api(store, self.hub.reviewer, config.review_wait)
         self.root = client_dir()
         self.server: Server | None = None
+        self.headroom = Headroom()  # connections against the open-file limit
+        self.hub.headroom = self.headroom
+        self.readers = ReadWatch(self.hub.clients, config.read_timeout)  # who stopped reading
+        self._exception_handler: Any = None
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Answer plain HTTP requests; let ``/ws`` through to the websocket handshake."""
         path = request.path.split("?", 1)[0]
         if path == "/ws":
+            if self.headroom.full():  # keep descriptors for answering: come back in a moment (or another node)
+                return _response(
+                    HTTPStatus.SERVICE_UNAVAILABLE, b"server full\n", "text/plain; charset=utf-8", {"Retry-After": "5"}
+                )
             return None
         if path == "/healthz":
             return json_response(HTTPStatus.OK, self.hub.health())
@@ -165,6 +175,7 @@ class App:
         """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
         address = client_address(ws.remote_address, ws.request.headers if ws.request else None, self.proxies)
         client = Client(ws, address, self.config)
+        client.gone = self.hub.disconnected
         self.hub.clients.add(client)
         try:
             closing = None
@@ -182,7 +193,7 @@ class App:
                     if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
                         client.close_soon(CLOSE_BUSY, "server busy")
                 except Exception:  # a bug must cost one message, not the connection or the server
-                    log.exception("message %r failed", frame[:200])
+                    log.exception("a %s message failed", kind_of(frame))  # never the frame: it may hold tokens
                     client.push(ProtocolError("server_error").to_message())
         except ConnectionClosed:
             pass
@@ -203,17 +214,26 @@ class App:
             self.cluster.start()
             self.relay = self.hub.relay = Relay(self.cluster, self.hub)
             self.relay.start()
+        self.headroom.measure()  # before the first connection: none is refused for want of a limit
         self.server = await serve(
             self.handler,
             self.config.host,
             self.config.port,
             process_request=self.process_request,
             max_size=self.config.max_frame,
-            backlog=1024,  # after a restart thousands reconnect at once: asyncio's default queue of 100 overflows
+            backlog=ACCEPT_BATCH,  # asyncio accepts this many per wake-up (and retries each failed one)
+            ping_interval=None,  # server.liveness pings: a connection that does not read is closed with 1008
+            create_connection=self.headroom.connection_class(),
             server_header="Hartenjagen",
             **serve_options(self.config.compression),
         )
+        listen_deeper(self.server.sockets)  # after a restart thousands reconnect at once: a deep kernel queue
         await self.thinker.start()
+        self.headroom.measure(quiet=True)  # again with the workers' pipes: they stay out of the limit
+        loop = asyncio.get_running_loop()
+        self._exception_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self.headroom.exception_handler(self._exception_handler))
+        self.readers.start()
         keep_gc_off_the_hot_path()
         return self.server
 
@@ -225,9 +245,11 @@ class App:
 
     async def stop(self) -> None:
         """Close every connection with 1012 (service restart), store what is pending, close the database."""
+        await self.readers.close()
         if self.server is not None:
             self.server.close(code=CLOSE_RESTART, reason="service restart")
             await self.server.wait_closed()
+            asyncio.get_running_loop().set_exception_handler(self._exception_handler)
         await self.hub.shutdown()
         self.thinker.close()
         if self.relay is not None:

@@ -46,6 +46,7 @@ class Config:
     review_wait: float = 4.0  # seconds an HTTP review request waits before answering 202 (websockets cuts at 10 s)
     trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
+    read_timeout: float = 10.0  # seconds a connection may leave a ping unanswered before 1008 "not reading"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:

@@ -21,6 +21,7 @@ from .computer import Thinker, fallback, fits
 from .config import Config
 from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
+from .liveness import CLOSE_NOT_READING
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .reviews import Reviewer, ReviewRefused
@@ -36,7 +37,7 @@ LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table b
 
 # json.dumps with separators builds a new encoder on every call; one encoder, made once, is reused
 compact = json.JSONEncoder(separators=(",", ":")).encode
-WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting for a client that does not read (a few hundred messages)
+WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
 
 
 class Client:
@@ -58,6 +59,12 @@ class Client:
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.cid = ""  # the relay's id of this connection while it is relayed
         self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
+        # what it reads (server.liveness): characters sent, characters known read (answered pings), the ping out
+        self.sent = self.read = self.ping_mark = 0
+        self.ping_at = time.monotonic()
+        self.pong: asyncio.Future | None = None
+        self.stalled = False
+        self.gone: Any = None  # the hub's ``disconnected``, called at once when the client is cut off
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
@@ -65,14 +72,23 @@ class Client:
             return  # nothing goes out after the close
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            self.close_soon(1008, "not reading")
+            self.close_soon(CLOSE_NOT_READING, "not reading")
             return
-        broadcast((self.ws,), message if type(message) is str else compact(message))
+        text = message if type(message) is str else compact(message)
+        self.sent += len(text)
+        broadcast((self.ws,), text)
 
     def close_soon(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` after the messages written before (and none after)."""
+        """Close the connection with ``code`` after the messages written before (and none after).
+
+        A client cut off for not reading leaves its seat at once: its closing handshake, which it will not read,
+        would otherwise hold the seat for the library's close timeout.
+        """
         if self.closing is None:
-            self.closing = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+            loop = asyncio.get_running_loop()
+            self.closing = loop.create_task(self.ws.close(code, reason))
+            if code == CLOSE_NOT_READING and self.gone is not None:
+                loop.call_soon(self.gone, self)
 
 
 class Hub:
@@ -90,6 +106,7 @@ class Hub:
         self.relay: Any = None  # in a cluster: the links to other nodes (relay.Relay), set by the app
         self.reviewer = Reviewer(store, config.review_ms)
         self._reviews: set[asyncio.Task] = set()
+        self.headroom: Any = None  # the app's connection count against the open-file limit (server.sockets)
 
     def changed(self, table: Table) -> None:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
@@ -224,6 +241,8 @@ class Hub:
         )
 
     async def _on_create(self, client: Client, msg: dict[str, Any]) -> None:
+        if self.store.down is not None:  # its first entries could not be stored: refused before anything is made
+            raise ProtocolError("server_busy")
         if msg.get("daily"):
             self._check_free(client)
             day = today()
@@ -512,6 +531,9 @@ class Hub:
             "connections": len(self.clients),
             "allocated_blocks": sys.getallocatedblocks(),
             "hard_player": self.thinker.health(),
+            "connection_limit": self.headroom.limit if self.headroom is not None else None,
+            "store_answers": self.store.down is None,
+            "parked_tables": len(self.tables.parked),
         }
 
     async def shutdown(self) -> None:

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from .migrations import load_migrations, migrations_dir
-from .sql import RECORD_MIGRATION, SCHEMA_VERSION, numbered
+from .sql import PROBE, RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_store import Query, SqlStore
 from .store import LeaseLost, SchemaTooNew, StoreBusy, StoreUnavailable
 from .stores import redacted
@@ -24,8 +24,10 @@ APPEND_MANY = (
 )
 STALE_LEASE = "HL409"  # the SQLSTATE migration 004's trigger raises for an append from an older lease
 CONNECT_TIMEOUT = 10.0
+MIGRATION_WAIT = 600.0  # seconds a migration (or the wait for another node's) may take
 QUERY_TIMEOUT = 10.0  # a database that takes longer to answer counts as down (server_busy), not as a hung server
-# the database is down or unreachable (connection refused or lost, shutting down, out of connections): try again
+# the database does not answer now (down or unreachable, shutting down, out of connections or disk, a lock held
+# past the query timeout): nothing was stored, try again later
 GONE = (
     OSError,
     TimeoutError,
@@ -33,6 +35,8 @@ GONE = (
     asyncpg.PostgresConnectionError,
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InsufficientResourcesError,
+    asyncpg.exceptions.QueryCanceledError,
+    asyncpg.exceptions.LockNotAvailableError,
 )
 
 
@@ -83,7 +87,9 @@ class PostgresStore(SqlStore):
         """Connect to ``url``, apply pending migrations (``.pg.sql`` where dialects differ); refuse a newer schema."""
         migrations = load_migrations(folder or migrations_dir(), "postgresql")
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT)
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=QUERY_TIMEOUT
+            )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"cannot connect to PostgreSQL at {redacted(url)}: {exc}") from exc
         try:
@@ -96,7 +102,8 @@ class PostgresStore(SqlStore):
 
     async def _migrate(self, migrations: list[tuple[int, str, str]]) -> None:
         async with self.pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            # another node may be migrating: wait for it as long as it takes (migrations take no time in play)
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_WAIT)
             try:
                 await conn.execute(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
@@ -111,13 +118,20 @@ class PostgresStore(SqlStore):
                     )
                 for version, name, sql in migrations[current:]:
                     async with conn.transaction():  # PostgreSQL's DDL is transactional: a migration applies whole
-                        await conn.execute(sql)
+                        await conn.execute(sql, timeout=MIGRATION_WAIT)
                         await conn.execute(numbered(RECORD_MIGRATION), version, name, time.time())
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
     async def _close(self) -> None:
         await self.pool.close()
+
+    async def probe(self) -> None:
+        """One small real write; ``StoreBusy`` while the database does not take it."""
+        try:
+            await self.pool.execute(numbered(PROBE), self.kind, time.time(), timeout=QUERY_TIMEOUT)
+        except GONE as exc:
+            raise _busy(exc) from exc
 
     async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
         try:

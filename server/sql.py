@@ -23,6 +23,9 @@ OPEN_LOGS = (
     "WHERE t.closed_at IS NULL ORDER BY l.table_id, l.n"
 )
 
+# one small real write: does the database take writes again? (one row per kind of store)
+PROBE = "INSERT INTO store_probe (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET at = excluded.at"
+
 # players
 NEW_PLAYER = "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?) RETURNING id"
 SEEN_PLAYER = "UPDATE players SET name = ?, last_seen = ? WHERE id = ?"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from abc import abstractmethod
@@ -11,9 +12,10 @@ from typing import Any, Protocol, TypeVar
 
 from . import sql
 from .records import daily_place, game_rows, games_list_item
-from .store import GroupCommit, PlayerWrite, Store, StoredTable, TableWrite, token_hash
+from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
 
 T = TypeVar("T")
+log = logging.getLogger("hearts.store")
 PLAYER_CACHE = 200_000  # returning players' ids kept in memory (about 30 MB at most)
 
 
@@ -36,13 +38,19 @@ class Query(Protocol):
         """Run one statement for each row of values."""
 
 
+def _seen_stored(done: asyncio.Future) -> None:
+    """A returning player's name and visit were stored, or not (then the next hello stores them)."""
+    if not done.cancelled() and done.exception() is not None:
+        log.debug("a returning player's visit was not stored: %s", done.exception())
+
+
 class SqlStore(Store):
     """A ``Store`` on an SQL database: the subclass gives transactions and the fast append, this class the rest."""
 
     leases = False  # PostgreSQL: log rows carry the writer's lease number (fencing)
 
     def __init__(self) -> None:
-        self.commits = GroupCommit(self._write_batch)
+        self.commits = GroupCommit(self._write_batch, self.probe)
         self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
 
     # ------------------------------------------------------------------ what each database provides
@@ -75,6 +83,25 @@ class SqlStore(Store):
     async def schema_version(self) -> int:
         """Return the highest applied migration number."""
         return (await self._read(lambda q: q.one(sql.SCHEMA_VERSION)))[0]
+
+    # ------------------------------------------------------------------ the database down and back
+
+    @property
+    def down(self) -> StoreBusy | None:
+        """Why the database counts as not answering now (writes fail at once), or None while it answers."""
+        return self.commits.down
+
+    async def answering(self) -> None:
+        """Return once the database answers again (at once while it does)."""
+        await self.commits.answering()
+
+    def resume_table(self, table_id: str) -> None:
+        """The table is restored from what was stored: its writes may be stored again after a failed one."""
+        self.commits.resume(table_id)
+
+    async def probe(self) -> None:
+        """Make one small real write (the probe row); raise ``StoreBusy`` while the database does not take it."""
+        await self._write(lambda q: q.execute(sql.PROBE, self.kind, time.time()))
 
     # ------------------------------------------------------------------ table logs
 
@@ -177,7 +204,9 @@ class SqlStore(Store):
                 pid = row[0] if row is not None else None
             if pid is not None:
                 self._remember(hashed, pid)
-                await self.commits.submit(PlayerWrite(hashed, name, now, pid))  # shares the next group commit
+                # the name and last visit go with the next group commit, not waited for: a returning player is
+                # welcomed even while the database does not take writes (a lock, a full disk)
+                self.commits.submit(PlayerWrite(hashed, name, now, pid)).add_done_callback(_seen_stored)
                 return pid, token, name
         token = secrets.token_urlsafe(24)
         write = PlayerWrite(token_hash(token), name, now, new=True)
@@ -310,6 +339,9 @@ class SqlStore(Store):
 
     async def server_key(self, name: str) -> str:
         """Return the server's secret ``name`` (made once, at random, and kept)."""
+        found = await self._peek(sql.SERVER_KEY, name)  # a read: a server starts while the database takes no writes
+        if found is not None:
+            return found[0]
 
         async def body(q: Query) -> str:
             await q.execute(sql.NEW_SERVER_KEY, name, secrets.token_hex(32))

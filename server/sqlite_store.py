@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,14 +14,43 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from .migrations import load_migrations, migrations_dir
-from .sql import SCHEMA_VERSION
+from .sql import PROBE, SCHEMA_VERSION
 from .sql_store import Query, SqlStore
-from .store import SchemaTooNew, token_hash
+from .store import SchemaTooNew, StoreBusy, token_hash
 
-__all__ = ["SQLiteStore", "load_migrations", "migrations_dir"]
+__all__ = ["SQLiteStore", "load_migrations", "migrations_dir", "busy_error"]
 
 T = TypeVar("T")
 APPEND_ROWS_MAX = 3000  # three bound values a row: well under SQLite's limit of 32,766 per statement
+#: a write that waits longer than this for another process's lock counts as the database not answering (the same
+#: ten seconds as PostgreSQL's query timeout: one rule for both stores)
+BUSY_TIMEOUT_MS = 10_000
+PROBE_BUSY_MS = 200  # the probe that asks whether writes work again waits only this long for a lock
+#: SQLite's primary result codes that mean "the database does not answer now" rather than "this write is wrong":
+#: busy and locked (another process holds the lock), an I/O error, a full disk, a file that cannot be opened
+NOT_ANSWERING = frozenset(
+    (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN)
+)
+
+
+def busy_error(exc: BaseException) -> StoreBusy | None:
+    """Return ``StoreBusy`` for an SQLite error that means the database does not answer now, else None."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in NOT_ANSWERING:
+        return StoreBusy(f"SQLite does not take writes now: {getattr(exc, 'sqlite_errorname', code)}: {exc}")
+    return None
+
+
+@asynccontextmanager
+async def answering() -> AsyncIterator[None]:
+    """Turn SQLite's busy, locked, I/O and disk-full errors into ``StoreBusy`` (the others pass unchanged)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        busy = busy_error(exc)
+        if busy is None:
+            raise
+        raise busy from exc
 
 
 def _sha256_hex(text: str | None) -> str | None:
@@ -68,12 +99,17 @@ class SQLiteStore(SqlStore):
 
     kind = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None = None) -> None:
         super().__init__()
         self.conn = conn
         self.path = path
         self._lock = asyncio.Lock()
         self._query = SQLiteQuery(conn)
+        # reads go through a connection of their own: in WAL mode they see the last commit and never wait for a
+        # write, not even one that waits for another process's lock (a returning player's hello stays instant)
+        self.reader = reader or conn
+        self._read_lock = asyncio.Lock() if reader is not None else self._lock
+        self._read_query = SQLiteQuery(self.reader)
 
     def describe(self) -> str:
         """Return ``SQLite <file>``."""
@@ -90,13 +126,30 @@ class SQLiteStore(SqlStore):
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             db = cls(conn, path)
-            await db._migrate(migrations)
+            async with answering():
+                await db._migrate(migrations)
+            if path != ":memory:":
+                db.reader = await cls._open_reader(path)
+                db._read_lock, db._read_query = asyncio.Lock(), SQLiteQuery(db.reader)
         except BaseException:
             await conn.close()
             raise
         return db
+
+    @staticmethod
+    async def _open_reader(path: str) -> aiosqlite.Connection:
+        """Open the read-only connection (after the migrations: it sees the schema they made)."""
+        reader = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            reader.row_factory = aiosqlite.Row
+            await reader.execute("PRAGMA query_only=ON")
+            await reader.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        except BaseException:
+            await reader.close()
+            raise
+        return reader
 
     async def _migrate(self, migrations: list[tuple[int, str, str]]) -> None:
         await self.conn.execute(
@@ -123,18 +176,28 @@ class SQLiteStore(SqlStore):
                 raise
 
     async def _close(self) -> None:
+        if self.reader is not self.conn:
+            await self.reader.close()
         await self.conn.close()
 
     async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
-        async with self._lock:  # one connection: never read a half-written game
-            return await body(self._query)
+        """Run ``body`` in one read transaction: one snapshot, never a half-written game."""
+        async with self._read_lock, answering():
+            if self.reader is self.conn:
+                return await body(self._read_query)
+            await self.reader.execute("BEGIN")
+            try:
+                return await body(self._read_query)
+            finally:
+                await self.reader.execute("COMMIT")
 
     async def _peek(self, query: str, *args: Any) -> Sequence[Any] | None:
-        return await self._query.one(query, *args)
+        async with answering():
+            return await self._read_query.one(query, *args)
 
     async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: the only path that changes the database."""
-        async with self._lock:
+        async with self._lock, answering():
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 result = await body(self._query)
@@ -145,10 +208,20 @@ class SQLiteStore(SqlStore):
                 raise
             return result
 
+    async def probe(self) -> None:
+        """One small real write that waits only briefly for a lock; ``StoreBusy`` while writes do not work."""
+        async with self._lock:
+            await self.conn.execute(f"PRAGMA busy_timeout={PROBE_BUSY_MS}")
+            try:
+                async with answering():
+                    await self.conn.execute(PROBE, (self.kind, time.time()))  # one statement: autocommit
+            finally:
+                await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
     async def _append_only(self, rows: list[tuple[str, int, str]]) -> bool:
         if len(rows) > APPEND_ROWS_MAX:
             return False
         # one statement is one transaction, and one trip to the database thread (BEGIN, INSERT, COMMIT would be three)
-        async with self._lock:
+        async with self._lock, answering():
             await self.conn.execute(_append_sql(len(rows)), [v for row in rows for v in row])
         return True

@@ -15,9 +15,12 @@ from .computer import Thinker, fallback, fits
 from .config import Config
 from .seat_view import Moment, seat_update_text
 from .store import LeaseLost, Store, StoreBusy, StoredTable, TableWrite
+from .stores import REDIS_ERRORS
 from .table import DamagedLog, Table
 
 log = logging.getLogger("hearts.server")
+RECOVER_PAUSE = 0.5  # seconds between attempts to bring parked tables back (doubling up to RECOVER_MAX on errors)
+RECOVER_MAX = 5.0
 
 
 class Tables:
@@ -37,7 +40,10 @@ class Tables:
         self._idle: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task] = set()
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
-        self.parked: set[str] = set()  # codes of open tables dropped from memory while the database was down
+        # open tables dropped from memory because a write of theirs failed (code -> table id): they come back from
+        # what was stored, by themselves once the database answers, or sooner when someone resumes
+        self.parked: dict[str, str] = {}
+        self._recovering: asyncio.Task | None = None
         self._fetching: dict[str, asyncio.Future] = {}  # codes being restored on demand
 
     # ------------------------------------------------------------------ lookup
@@ -107,7 +113,6 @@ class Tables:
                 return
             waiting.popleft()
             if committed is not None and (committed.cancelled() or committed.exception() is not None):
-                log.error("table %s: its log could not be stored; closing it in memory", table.code)
                 self._waiting.pop(table_id, None)
                 self._storage_failed(table, committed.exception() if not committed.cancelled() else None)
                 return
@@ -116,16 +121,46 @@ class Tables:
         self._waiting.pop(table_id, None)
 
     def _storage_failed(self, table: Table, exc: BaseException | None = None) -> None:
-        """The database refused the table's log: drop it here (a restart, or the next resume, restores it)."""
+        """A write of the table failed: drop it here, what was not stored unshown; it comes back from the database.
+
+        An old lease (another node owns the table now): 1012, the table lives there. The database does not answer
+        (down, locked, full): 1013. Any other refusal: 1011. In both of the last two the table is parked: restored
+        from what was stored once the database answers, by itself or when someone resumes.
+        """
         if isinstance(exc, LeaseLost):
             log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
             self._drop(table, 1012, "table moved")
-        elif isinstance(exc, StoreBusy):
+            return
+        if isinstance(exc, StoreBusy):
             log.warning("table %s: the database does not answer; parked until it does (%s)", table.code, exc)
-            self.parked.add(table.code)
-            self._drop(table, 1013, "server busy", park=True)
+            code, reason = 1013, "server busy"
         else:
-            self._drop(table, 1011, "storage failed")
+            log.error("table %s: the database refused its log (%s); parked, to come back from what was stored",
+                      table.code, exc or "cancelled")  # fmt: skip
+            code, reason = 1011, "storage failed"
+        self.parked[table.code] = table.table_id
+        self._drop(table, code, reason, park=True)
+        if self._recovering is None or self._recovering.done():
+            self._recovering = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        """Bring the parked tables back from the database once it answers; nobody has to come back for it."""
+        pause = RECOVER_PAUSE
+        while self.parked:
+            await asyncio.sleep(pause)
+            await self.store.answering()
+            for code in list(self.parked):
+                try:
+                    await self.fetch(code)
+                except StoreBusy:
+                    break  # down again: wait until it answers
+                except Exception as exc:  # Redis down in a cluster, or a bug: try again later, a little slower
+                    if not isinstance(exc, REDIS_ERRORS):
+                        log.exception("table %s could not be brought back; trying again", code)
+                    pause = min(pause * 2, RECOVER_MAX)
+                    break
+            else:
+                pause = RECOVER_PAUSE
 
     def lease_lost(self, table_id: str) -> None:
         """Another node holds the table's lease now: stop writing it, close its connections (1012: come back)."""
@@ -154,6 +189,8 @@ class Tables:
         """
         if code in self.by_code:
             return self.by_code[code]
+        if code in self.parked and self.store.down is not None:  # fail at once: the recovery brings it back
+            raise StoreBusy(f"table {code} waits for the database: {self.store.down}")
         waiting = self._fetching.get(code)
         if waiting is not None:
             return await asyncio.shield(waiting)
@@ -172,10 +209,15 @@ class Tables:
 
     async def _fetch(self, code: str) -> Table | None:
         stored = await self.store.open_table(code)
-        if stored is None:
-            self.parked.discard(code)
+        if stored is None:  # closed meanwhile, or its first entries were never stored: nobody was shown it
+            parked = self.parked.pop(code, None)
+            if parked is not None:
+                self.store.resume_table(parked)
             return None
-        return await self._adopt(stored)
+        table = await self._adopt(stored)
+        if table is None:  # another node holds it now, or its log is damaged
+            self.parked.pop(code, None)
+        return table
 
     async def _adopt(self, stored: StoredTable) -> Table | None:
         """Claim (in a cluster) and fold one stored table into memory, then carry on with it."""
@@ -183,6 +225,7 @@ class Tables:
             return self.by_code[stored.code]
         if self.cluster is not None and not await self._claim(stored):
             return None
+        self.store.resume_table(stored.table_id)  # from here on its log is what was stored: writes may follow
         try:
             table = await self._restore_one(stored, time.monotonic())
         except BaseException:
@@ -193,7 +236,7 @@ class Tables:
             if self.cluster is not None:
                 self.cluster.drop(stored.table_id)
             return self.by_code.get(stored.code)
-        self.parked.discard(table.code)
+        self.parked.pop(table.code, None)
         self.by_code[table.code] = table
         log.info("table %s restored from the database", table.code)
         self.changed(table)
@@ -315,7 +358,7 @@ class Tables:
         return await self.cluster.claim(stored.table_id, stored.code, floor) is not None
 
     async def _restore_one(self, stored: StoredTable, now: float) -> Table | None:
-        """Fold one stored log; a damaged one is closed in the store and logged by its code."""
+        """Fold one stored log; a damaged one is closed in the store and logged by its code (only that table)."""
         try:
             if stored.gaps:
                 raise DamagedLog("entries are missing from the log")
@@ -324,10 +367,21 @@ class Tables:
                 raise DamagedLog(f"the log is for table {table.code}, stored as {stored.code}")
         except DamagedLog as exc:
             log.error("table %s (%s) could not be restored and stays closed: %s", stored.code, stored.table_id, exc)
-            await self.store.mark_damaged(stored.table_id, str(exc))
+            await self._mark_damaged(stored, str(exc))
+            return None
+        except Exception as exc:  # a fold that fails in a way nobody foresaw still costs that one table only
+            log.exception("table %s (%s) could not be restored and stays closed", stored.code, stored.table_id)
+            await self._mark_damaged(stored, f"{type(exc).__name__}: {exc}")
             return None
         table.restored(now)
         return table
+
+    async def _mark_damaged(self, stored: StoredTable, why: str) -> None:
+        """Close a damaged table in the store; while the database takes no writes it stays open there for later."""
+        try:
+            await self.store.mark_damaged(stored.table_id, why)
+        except StoreBusy as exc:
+            log.warning("table %s: not marked damaged yet, the database does not answer (%s)", stored.code, exc)
 
     # ------------------------------------------------------------------ computer players
 
@@ -402,6 +456,9 @@ class Tables:
 
     async def shutdown(self) -> None:
         """Cancel timers and computer moves; wait until every logged change is stored and delivered."""
+        if self._recovering is not None:
+            self._recovering.cancel()
+            await asyncio.gather(self._recovering, return_exceptions=True)
         for handles in (self._wake, self._idle):
             for handle in handles.values():
                 handle.cancel()

@@ -137,8 +137,16 @@ def plan_moon(rules: Rules, first_deal: int = 1, tries: int = 4000, node_limit: 
 class ServerProcess:
     """``python -m server.cli serve`` on port 0 in its own process group; stdout and stderr go to files."""
 
-    def __init__(self, db: Path | str, logs: Path, name: str, grace: float = 30.0, extra: list[str] = ()) -> None:
-        self.db, self.name, self.grace, self.extra = db, name, grace, list(extra)
+    def __init__(
+        self,
+        db: Path | str,
+        logs: Path,
+        name: str,
+        grace: float = 30.0,
+        extra: list[str] = (),
+        preexec: Callable[[], None] | None = None,
+    ) -> None:
+        self.db, self.name, self.grace, self.extra, self.preexec = db, name, grace, list(extra), preexec
         self.out = logs / f"{name}.out"
         self.err = logs / f"{name}.err"
         self.proc: subprocess.Popen | None = None
@@ -154,7 +162,14 @@ class ServerProcess:
         env["PYTHONUNBUFFERED"] = "1"
         with open(self.out, "wb") as out, open(self.err, "wb") as err:
             self.proc = subprocess.Popen(
-                cmd, cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env, start_new_session=True
+                cmd,
+                cwd=ROOT,
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+                preexec_fn=self.preexec,  # e.g. a lower open-file limit
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

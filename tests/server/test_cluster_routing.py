@@ -199,9 +199,11 @@ async def test_postgresql_down_costs_a_retry_not_a_move_and_no_node_crashes(clus
             await bram.wait(lambda: bram.closed, what="the other person's connection closed too")
             assert bram.close_code == 1013
             token = anna.joined["seat_token"]
-            again = Client(await connect(a.url), "Anna1")  # coming back: the hello already needs the database
-            cluster.clients.append(again)
+            again = Client(await connect(a.url), "Anna1")  # coming back: a known player is welcomed at once,
+            cluster.clients.append(again)  # the table itself must come from the database
             await again.send("hello", version=1, name="Anna1", player_token=anna.welcome["player_token"])
+            await again.expect("welcome")
+            await again.send("resume", code=code, seat_token=token, last_seq=shown)
             refused = await again.expect("error")
             assert refused["code"] == "server_busy", refused
             await again.wait(lambda: again.closed, what="1013 after server_busy")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from server.store import GroupCommit, TableWrite
+from server.store import GroupCommit, StoreBusy, TableHalted, TableWrite
 from server.stores import open_store
 
 from .conftest import both_stores
@@ -118,3 +118,65 @@ async def test_the_appends_of_many_tables_are_one_commit_and_each_log_reads_back
         assert len((await store.open_tables())[1].entries) == 3
     finally:
         await store.close()
+
+
+def entry(table: str, n: int) -> TableWrite:
+    return TableWrite(table_id=table, code=table, entries=[(n, "{}")])
+
+
+async def test_after_a_write_of_a_table_fails_its_later_writes_fail_unwritten_until_it_is_resumed():
+    committed: list[tuple[str, int]] = []
+
+    async def writer(batch):
+        await asyncio.sleep(0)
+        if any(w.code == "X" and w.entries[0][0] == 5 for w in batch):
+            raise RuntimeError("constraint failed")
+        committed.extend((w.code, w.entries[0][0]) for w in batch)
+
+    commits = GroupCommit(writer)
+    futures = [commits.submit(entry(t, n)) for t, n in (("X", 5), ("X", 6), ("Y", 1), ("X", 7))]
+    results = await asyncio.gather(*futures, return_exceptions=True)
+    assert isinstance(results[0], RuntimeError)
+    assert isinstance(results[1], TableHalted) and isinstance(results[3], TableHalted)  # never tried: no hole
+    assert results[2] is None and committed == [("Y", 1)]
+    with pytest.raises(TableHalted):  # still halted later, in another batch
+        await commits.submit(entry("X", 8))
+    commits.resume("X")  # restored from what was stored: it writes again (its entry 5 is fine now)
+    committed.clear()
+    await commits.submit(TableWrite(table_id="X", code="X again", entries=[(5, "{}")]))
+    assert committed == [("X again", 5)]
+    await commits.close()
+
+
+async def test_a_database_that_does_not_answer_fails_table_writes_at_once_until_a_probe_commits():
+    down = True
+    tried: list[str] = []
+    probes = 0
+
+    async def writer(batch):
+        tried.extend(getattr(w, "code", "player") for w in batch)
+        if down:
+            raise StoreBusy("locked")
+
+    async def probe():
+        nonlocal probes
+        probes += 1
+        if down:
+            raise StoreBusy("still locked")
+
+    commits = GroupCommit(writer, probe)
+    first = await asyncio.gather(commits.submit(entry("A", 1)), commits.submit(entry("B", 1)), return_exceptions=True)
+    assert all(isinstance(r, StoreBusy) for r in first) and tried == ["A", "B"]  # one batch, not retried one by one
+    assert commits.down is not None
+    with pytest.raises(StoreBusy):
+        await commits.submit(entry("C", 1))  # at once: not even tried
+    assert tried == ["A", "B"]
+    await asyncio.sleep(1.2)
+    assert probes >= 1 and commits.down is not None
+    down = False
+    await asyncio.wait_for(commits.answering(), 5)
+    assert commits.down is None
+    await commits.submit(entry("C", 1))  # a table that never failed writes again
+    with pytest.raises(TableHalted):  # the ones that failed wait to be restored from what was stored
+        await commits.submit(entry("A", 1))
+    await commits.close()

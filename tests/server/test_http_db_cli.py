@@ -43,7 +43,16 @@ class TestHttp:
         store = "postgresql" if db_url.startswith("postgresql://") else "sqlite"
         hard = health.pop("hard_player")  # the hard player's queue: nothing waits, the full budget is next
         assert hard["waiting"] == 0 and hard["next_budget_ms"] == 80
-        assert health == {"status": "ok", "store": store, "node": None, "tables": 1, "connections": 1}
+        assert health.pop("connection_limit") > 1000  # connections that fit in the open-file limit, with a reserve
+        assert health == {
+            "status": "ok",
+            "store": store,
+            "node": None,
+            "tables": 1,
+            "connections": 1,
+            "store_answers": True,
+            "parked_tables": 0,
+        }
 
     async def test_static_files_index_for_table_links_types_and_no_traversal(self, server, tmp_path):
         root = tmp_path / "client"
@@ -146,7 +155,7 @@ class TestMigrations:
     @both_stores
     async def test_migrations_are_recorded_once_with_the_dialects_own_files(self, db_url):
         db = await open_store(db_url)
-        assert await db.schema_version() == 6
+        assert await db.schema_version() == 7
         await db.close()
         assert await raw(db_url, "SELECT version, name FROM schema_migrations ORDER BY version") == [
             (1, "initial"),
@@ -155,6 +164,7 @@ class TestMigrations:
             (4, "table_leases"),
             (5, "open_tables_index"),
             (6, "reviews"),
+            (7, "store_probe"),
         ]
         if is_postgres_url(db_url):  # the .pg.sql files: 64-bit game ids, double precision times
             types = await raw(
@@ -171,9 +181,9 @@ class TestMigrations:
         else:
             assert await raw(db_url, "PRAGMA journal_mode") == [("wal",)]
         db = await open_store(db_url)  # a second start applies nothing twice
-        assert await db.schema_version() == 6
+        assert await db.schema_version() == 7
         await db.close()
-        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 6
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 7
 
     @both_stores
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
@@ -233,7 +243,7 @@ class TestMigrations:
 
     def test_every_shipped_pg_sql_file_has_its_common_file(self):
         for dialect in ("sqlite", "postgresql"):
-            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3, 4, 5, 6]
+            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3, 4, 5, 6, 7]
 
 
 class TestServeCommand:

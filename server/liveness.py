@@ -1,0 +1,91 @@
+"""Which connections still read what they are sent: pings they answer, and a clean cut-off for those that do not.
+
+A websocket client answers a ping only after it has read every frame sent before it, so an answered ping tells
+how much of what was sent has been read. Sending alone tells nothing: on a fast network the kernel's buffers take
+megabytes for a client that reads nothing. So each connection is pinged now and then (soon after it was sent
+something, otherwise as a keepalive), and one that does not answer within ``read_timeout`` seconds is closed with
+1008 "not reading" (as is one with more than ``hub.WRITE_BUFFER_LIMIT`` bytes waiting in the server, at once). Its
+seat then counts as disconnected: the grace period and the computer stand-in apply, and the table no longer waits
+for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from websockets.protocol import State
+
+log = logging.getLogger("hearts.server")
+
+CLOSE_NOT_READING = 1008
+#: a write buffer this full already (bytes waiting in the server, the kernel's buffers full): no ping is queued
+#: behind it; the connection counts as having a ping outstanding from now on
+STALLED_BUFFER = 16 * 1024
+
+
+class ReadWatch:
+    """Every little while: ping the connections that are due, and close those that stopped reading."""
+
+    def __init__(self, clients: set[Any], read_timeout: float) -> None:
+        self.clients = clients
+        self.read_timeout = read_timeout
+        self.probe_every = read_timeout / 2  # a connection sent something is pinged at most this often
+        self.keepalive = read_timeout * 2  # an idle one this often (its network may have gone away)
+        self.sweep = min(1.0, read_timeout / 4)
+        self.cut_off = 0  # connections closed for not reading (for /healthz)
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Start sweeping."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        """Stop sweeping."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.sweep)
+            now = loop.time()
+            for client in list(self.clients):
+                try:
+                    await self.check(client, now)
+                except Exception:  # one odd connection must not stop the watch of the others
+                    log.exception("checking whether a connection reads failed")
+
+    async def check(self, client: Any, now: float) -> None:
+        """Close ``client`` if its ping went unanswered too long; ping it if it is due."""
+        if client.closing is not None:
+            return
+        pong = client.pong
+        if pong is not None:
+            if pong.done():
+                client.read = client.ping_mark  # everything sent before the ping has been read
+                client.pong = None
+            elif now - client.ping_at > self.read_timeout:
+                self.cut_off += 1
+                client.close_soon(CLOSE_NOT_READING, "not reading")
+                return
+            else:
+                if client.stalled and client.ws.transport.get_write_buffer_size() <= STALLED_BUFFER:
+                    client.stalled = False  # the backlog went out: now the ping (its clock kept running)
+                    client.ping_mark, client.pong = client.sent, await client.ws.ping()
+                return
+        since = now - client.ping_at
+        if not ((client.sent > client.read and since >= self.probe_every) or since >= self.keepalive):
+            return
+        ws = client.ws
+        if ws.protocol.state is not State.OPEN:
+            return
+        client.ping_mark, client.ping_at = client.sent, now
+        if ws.transport.get_write_buffer_size() > STALLED_BUFFER:
+            client.stalled = True  # the ping waits for the backlog to go out; the clock runs from now
+            client.pong = asyncio.get_running_loop().create_future()
+        else:
+            client.pong = await ws.ping()  # the buffer has room: written at once, no wait
