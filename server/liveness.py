@@ -23,6 +23,7 @@ CLOSE_NOT_READING = 1008
 #: a write buffer this full already (bytes waiting in the server, the kernel's buffers full): no ping is queued
 #: behind it; the connection counts as having a ping outstanding from now on
 STALLED_BUFFER = 16 * 1024
+SLICES = 10  # a sweep looks at the connections in this many slices, one per tick
 
 
 class ReadWatch:
@@ -33,8 +34,9 @@ class ReadWatch:
         self.read_timeout = read_timeout
         self.probe_every = read_timeout / 2  # a connection sent something is pinged at most this often
         self.keepalive = read_timeout * 2  # an idle one this often (its network may have gone away)
-        self.sweep = min(1.0, read_timeout / 4)
-        self.cut_off = 0  # connections closed for not reading (for /healthz)
+        self.sweep = min(1.0, read_timeout / 4)  # each connection is looked at once per sweep ...
+        self.tick = self.sweep / SLICES  # ... a slice of them at a time, so pings never come in one burst
+        self.cut_off = 0  # connections closed for not reading
         self._task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -50,14 +52,20 @@ class ReadWatch:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        round_: list[Any] = []
+        at = per_tick = 0
         while True:
-            await asyncio.sleep(self.sweep)
+            await asyncio.sleep(self.tick)
+            if at >= len(round_):  # a new round: every connection there is now, a slice per tick
+                round_, at = list(self.clients), 0
+                per_tick = -(-len(round_) // SLICES)
             now = loop.time()
-            for client in list(self.clients):
+            for client in round_[at : at + per_tick]:
                 try:
                     await self.check(client, now)
                 except Exception:  # one odd connection must not stop the watch of the others
                     log.exception("checking whether a connection reads failed")
+            at += per_tick
 
     async def check(self, client: Any, now: float) -> None:
         """Close ``client`` if its ping went unanswered too long; ping it if it is due."""
