@@ -1,37 +1,44 @@
 # Hartenjagen table server: web client, websocket and stats on one port, SQLite on a volume.
 # The image also runs as a cluster node (asyncpg and redis are installed): set HEARTS_DB=postgresql://...,
 # HEARTS_REDIS and HEARTS_NODE (deploy/compose.yaml does); without them it stays one node on SQLite.
-# The fast extra (numba) compiles the hard players' look-ahead.
-FROM python:3.11-slim
+#
+# Where no image registry is reachable, build a stand-in base from Debian's packages first and pass it as BASE
+# (tools/image_check.sh does both): docker build --build-arg BASE=hartenjagen-base:bookworm -t hartenjagen .
+ARG BASE=python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 \
+# ---- build: the package from this checkout (a wheel with the client and the migrations inside), pinned deps
+FROM ${BASE} AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md constraints.txt ./
+COPY server ./server
+COPY shared ./shared
+COPY tools ./tools
+COPY client ./client
+COPY migrations ./migrations
+RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install -c constraints.txt '.[cluster,fast]'
+
+# ---- run: the installed package only (no second copy of the code), its look-ahead compiled for that code
+FROM ${BASE}
+ENV PATH=/opt/hearts/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PIP_NO_CACHE_DIR=1 \
     HEARTS_HOST=0.0.0.0 \
     HEARTS_PORT=8000 \
     HEARTS_DB=/data/hearts.db \
-    HEARTS_CLIENT_DIR=/app/client \
-    HEARTS_MIGRATIONS_DIR=/app/migrations \
-    NUMBA_CACHE_DIR=/app/.numba-cache
-
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY shared ./shared
-COPY server ./server
-COPY tools ./tools
-RUN pip install '.[cluster,fast]' && rm -rf build *.egg-info
-COPY client ./client
-COPY migrations ./migrations
-
-RUN useradd --create-home --uid 10001 hearts && mkdir -p /data /app/.numba-cache \
-    && chown hearts:hearts /data /app/.numba-cache
+    NUMBA_CACHE_DIR=/var/cache/hartenjagen/numba
+COPY --from=build /opt/hearts /opt/hearts
+RUN useradd --create-home --uid 10001 hearts && mkdir -p /data "$NUMBA_CACHE_DIR" \
+    && chown hearts:hearts /data "$NUMBA_CACHE_DIR"
 USER hearts
-# compile the hard player's look-ahead into the image: the first start does not spend 20 s on it
-RUN python -c "from shared.bots import kernel; assert kernel.warm()"
+# compile the hard player's look-ahead for the installed code, where numba looks for it at run time: the first
+# hard decision of a new container loads it (about a second) instead of compiling inside a timed decision
+RUN python -c "from hartenjagen.shared.bots import kernel; assert kernel.warm() and kernel.cached(), kernel.cache_folder()"
 VOLUME ["/data"]
-EXPOSE ${HEARTS_PORT}
+EXPOSE 8000
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
     CMD python -c "import os, sys, urllib.request; url = 'http://127.0.0.1:%s/healthz' % os.environ.get('HEARTS_PORT', '8000'); sys.exit(0 if urllib.request.urlopen(url, timeout=4).status == 200 else 1)"
 
-CMD ["hearts", "serve", "--host", "0.0.0.0"]
+# every setting comes from HEARTS_* variables (HEARTS_HOST, HEARTS_PORT, HEARTS_DB, ...): no flag overrides them here
+CMD ["hearts", "serve"]

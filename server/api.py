@@ -7,8 +7,8 @@ import re
 from http import HTTPStatus
 from typing import Any
 
-from shared.replay import NotFinished, replay_hands
-from shared.rules import make_rules
+from hartenjagen.shared.replay import NotFinished, replay_hands
+from hartenjagen.shared.rules import make_rules
 
 from .daily import parse_day, public_deal
 from .reviews import Reviewer, ReviewRefused

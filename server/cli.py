@@ -8,7 +8,7 @@ import sys
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for every ``hearts`` subcommand."""
-    from tools.commands import add_tool_parsers
+    from hartenjagen.tools.commands import add_tool_parsers
 
     from .serve_cli import add_serve_parser
 

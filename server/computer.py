@@ -19,8 +19,8 @@ import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from shared.bots import kernel, make_player
-from shared.bots.hard import DEFAULT_MS
+from hartenjagen.shared.bots import kernel, make_player
+from hartenjagen.shared.bots.hard import DEFAULT_MS
 
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.

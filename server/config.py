@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from shared.bots.hard import DEFAULT_MS
+from hartenjagen.shared.bots.hard import DEFAULT_MS
 
 
 def client_dir() -> Path:

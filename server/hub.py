@@ -13,8 +13,8 @@ from typing import Any
 
 from websockets.asyncio.server import broadcast
 
-from shared.rules import RulesError, make_rules
-from shared.view import view_for
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.view import view_for
 
 from . import chat
 from .computer import Thinker, fallback, fits

@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from shared.bots import LEVELS
-from shared.cards import CARD_NAMES, parse_card
+from hartenjagen.shared.bots import LEVELS
+from hartenjagen.shared.cards import CARD_NAMES, parse_card
 
 from .chat import CHAT_MAX, PHRASES
 from .errors import ProtocolError

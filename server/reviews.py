@@ -16,7 +16,7 @@ import os
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any
 
-from shared.rules import make_rules
+from hartenjagen.shared.rules import make_rules
 
 from .ratelimit import TokenBucket
 from .store import Store
@@ -51,7 +51,7 @@ def review_job(
     options: dict[str, Any], events: list[dict[str, Any]], seat: int, hand_no: int, budget_ms: float, names: list[str]
 ) -> str:
     """In the worker: the review of ``seat``'s decisions in hand ``hand_no`` as JSON text."""
-    from shared.review import review_hand
+    from hartenjagen.shared.review import review_hand
 
     review = review_hand(make_rules(options), events, seat, hand_no, budget_ms, names)
     return json.dumps(review, separators=(",", ":"))

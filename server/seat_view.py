@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any
 
-from shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
+from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
 from .changes import changed_fields, diff, update_message
 from .table import Table

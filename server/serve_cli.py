@@ -11,7 +11,7 @@ import sys
 from .addresses import parse_proxies
 from .compression import MODES
 from .config import Config
-from .store import SchemaTooNew, StoreUnavailable
+from .store import SchemaTooNew, StoreBusy, StoreUnavailable
 
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> None:
@@ -170,7 +170,7 @@ def serve_command(args: argparse.Namespace) -> int:
     except SchemaTooNew as exc:
         print(f"refusing to start: {exc}", file=sys.stderr)
         return 3
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, StoreBusy) as exc:
         print(f"cannot start: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -16,7 +17,7 @@ import aiosqlite
 from .migrations import load_migrations, migrations_dir
 from .sql import PROBE, SCHEMA_VERSION
 from .sql_store import Query, SqlStore
-from .store import SchemaTooNew, StoreBusy, token_hash
+from .store import SchemaTooNew, StoreBusy, StoreUnavailable, token_hash
 
 __all__ = ["SQLiteStore", "load_migrations", "migrations_dir", "busy_error"]
 
@@ -39,6 +40,24 @@ def busy_error(exc: BaseException) -> StoreBusy | None:
     if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in NOT_ANSWERING:
         return StoreBusy(f"SQLite does not take writes now: {getattr(exc, 'sqlite_errorname', code)}: {exc}")
     return None
+
+
+def _check_writable(path: str) -> None:
+    """Refuse, with a clear message, a database whose folder this process cannot write (a volume owned by root)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    target = Path(path).resolve()
+    folder = target.parent
+    if not folder.is_dir():
+        raise StoreUnavailable(f"the folder of the SQLite database {path} does not exist: {folder}")
+    for need in ([target] if target.exists() else []) + [folder]:  # SQLite also writes -wal and -shm beside it
+        if not os.access(need, os.W_OK):
+            stat = need.stat()
+            raise StoreUnavailable(
+                f"cannot write {need} for the SQLite database {path}: it belongs to uid {stat.st_uid} "
+                f"(mode {stat.st_mode & 0o777:o}) and this server runs as uid {os.getuid()}; give that user write "
+                f"access (for a bind-mounted folder: chown {os.getuid()} on the host folder), or choose another --db"
+            )
 
 
 @asynccontextmanager
@@ -119,7 +138,11 @@ class SQLiteStore(SqlStore):
     async def open(cls, path: str, folder: Path | None = None) -> SQLiteStore:
         """Open (or create) the database at ``path`` and apply pending migrations; refuse a newer schema."""
         migrations = load_migrations(folder or migrations_dir(), "sqlite")
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        _check_writable(path)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"cannot open the SQLite database {path}: {exc}") from exc
         try:
             conn.row_factory = aiosqlite.Row
             await conn.create_function("sha256_hex", 1, _sha256_hex, deterministic=True)

@@ -9,11 +9,11 @@ import secrets
 import time
 from typing import Any
 
-from shared.cards import mask_names
-from shared.deal import secure_deal, seeded_deal
-from shared.game import HAND_OVER, MOON_CHOICE, PASSING, PLAYING
-from shared.reasons import IllegalAction
-from shared.rules import Rules
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.deal import secure_deal, seeded_deal
+from hartenjagen.shared.game import HAND_OVER, MOON_CHOICE, PASSING, PLAYING
+from hartenjagen.shared.reasons import IllegalAction
+from hartenjagen.shared.rules import Rules
 
 from .errors import ProtocolError
 from .store import token_hash

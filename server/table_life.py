@@ -9,7 +9,7 @@ import time
 from collections import deque
 from typing import Any
 
-from shared.view import view_for
+from hartenjagen.shared.view import view_for
 
 from .computer import Thinker, fallback, fits
 from .config import Config

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Self
 
-from shared.cards import parse_card, parse_mask
-from shared.game import GAME_OVER, HAND_OVER, PASSING, Game
-from shared.reasons import IllegalAction
-from shared.rules import Rules, make_rules
+from hartenjagen.shared.cards import parse_card, parse_mask
+from hartenjagen.shared.game import GAME_OVER, HAND_OVER, PASSING, Game
+from hartenjagen.shared.reasons import IllegalAction
+from hartenjagen.shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
 

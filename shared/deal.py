@@ -1,6 +1,6 @@
 """Deals: reproducible from a numbered seed on every machine, or from a secure random source.
 
->>> from shared.rules import CLASSIC
+>>> from hartenjagen.shared.rules import CLASSIC
 >>> seeded_deal(CLASSIC, 7, 0) == seeded_deal(CLASSIC, 7, 0)
 True
 """

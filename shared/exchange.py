@@ -4,7 +4,7 @@ A seat lists its cards in order; the i-th card goes to offset ``targets[i]`` (``
 In the ``pot`` form every seat's cards go to the middle, are shuffled by SHA-256 of the hand's deal
 (so a replay folds to the same hands, and no player can foresee the order) and dealt back.
 
->>> from shared.rules import make_rules
+>>> from hartenjagen.shared.rules import make_rules
 >>> rules = make_rules({"passing": "scatter"})
 >>> rules.pass_targets(3)
 (1, 3, 2)

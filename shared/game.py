@@ -1,6 +1,6 @@
 """A game of Hearts as the fold of its events: deal, pass, play and moon choice.
 
->>> from shared.rules import CLASSIC
+>>> from hartenjagen.shared.rules import CLASSIC
 >>> g = Game(CLASSIC)
 >>> g.deal_seeded(1)
 >>> g.phase, g.pass_offset

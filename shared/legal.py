@@ -1,7 +1,7 @@
 """Which cards a seat may play, and why each other card is refused: a few mask operations.
 
->>> from shared.rules import make_rules
->>> from shared.cards import SPADES, mask_names, parse_mask, parse_card
+>>> from hartenjagen.shared.rules import make_rules
+>>> from hartenjagen.shared.cards import SPADES, mask_names, parse_mask, parse_card
 >>> rules = make_rules({"gentleman_3": True})
 >>> mask_names(legal_mask(rules, parse_mask(["2S", "QS"]), SPADES, False, False, parse_card("AS")))
 ['QS']

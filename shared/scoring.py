@@ -5,8 +5,8 @@ doubling Q♥ and the cancelling Q♣ applied per seat (``Rules.penalty_points``
 (a seat, or a team) taking every trick (the sun, the doormars) or every penalty card (the moon)
 changes them; in a team game both partners score their team's points.
 
->>> from shared.rules import CLASSIC
->>> from shared.cards import parse_mask, SUIT_MASKS, HEARTS
+>>> from hartenjagen.shared.rules import CLASSIC
+>>> from hartenjagen.shared.cards import parse_mask, SUIT_MASKS, HEARTS
 >>> hearts = SUIT_MASKS[HEARTS]
 >>> hand_deltas(CLASSIC, [hearts | parse_mask(["QS"]), 0, 0, 0], False, "others")
 [0, 26, 26, 26]

@@ -1,6 +1,6 @@
 """The variants as data (seeds 001 and 003): each is a point table, fixed rule features and the options it offers.
 
->>> from shared.rules import make_rules
+>>> from hartenjagen.shared.rules import make_rules
 >>> make_rules({"variant": "hooligan"}).moon_total
 33
 >>> make_rules({"variant": "parker_brothers"}).moon_total

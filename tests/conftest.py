@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.bots import kernel
+from hartenjagen.shared.bots import kernel
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from shared.bots import make_player
-from shared.deal import seeded_deal
-from shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import RulesError, make_rules
-from shared.variants import VARIANTS
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.view import view_for
 
 #: Variants of the hard player the arena can seat beside the default one, to measure a change.
 HARD_TRIALS: dict[str, dict[str, Any]] = {"hard-pass-search": {"pass_search": True}, "hard-infer": {"infer": True}}

@@ -5,7 +5,7 @@ each ``move`` is broadcast to the room's members as one message padded to a give
 around a sample of the real server's messages, so it compresses alike). Same ``serve`` settings as the
 real server (its permessage-deflate mode, ``max_size``); SIGTERM closes every connection with 1012.
 
-    python -m tools.bare_server --port 8765 [--size 2500] [--sample sample.json] [--compression large]
+    python -m hartenjagen.tools.bare_server --port 8765 [--size 2500] [--sample sample.json] [--compression large]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from server.compression import MODES, serve_options
+from hartenjagen.server.compression import MODES, serve_options
 
 MAX_FRAME = 4096  # as server.config.Config.max_frame
 CLOSE_RESTART = 1012

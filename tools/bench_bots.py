@@ -28,7 +28,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.changes import fold
+from hartenjagen.server.changes import fold
 
 from .bench_server import Proc, _free_port, _pct
 
@@ -315,7 +315,7 @@ def run_bots(s: BotSettings) -> dict[str, Any]:
     for count in s.tables:
         folder = Path(tempfile.mkdtemp(prefix="hearts-bench-bots-"))
         port = _free_port()
-        argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+        argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
         argv += ["--db", str(folder / "bench.db"), "--bot-delay", str(s.bot_delay), "--idle-timeout", "600"]
         argv += ["--review-ms", str(s.review_ms), *s.server_args]
         proc = Proc(argv, port, folder / "server.log")

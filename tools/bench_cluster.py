@@ -89,7 +89,7 @@ async def _delete_keys(redis_url: str, prefix: str) -> int:
 def node(folder: Path, db: str, prefix: str, name: str, compression: str) -> Proc:
     """Return (not started) one cluster node on a free port, its output in ``folder/<name>.log``."""
     port = _free_port()
-    argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     argv += ["--db", db, "--redis", REDIS_URL, "--redis-prefix", prefix, "--node", name]
     argv += ["--bot-delay", "0", "--idle-timeout", "600", "--compression", compression]
     return Proc(argv, port, folder / f"{name}.log")

@@ -7,14 +7,14 @@ import statistics
 import time
 from typing import Any
 
-from shared.bots import kernel, make_player
-from shared.bots.hard import PLAYS_PER_MS, HardPlayer, candidates
-from shared.bots.knowledge import Knowledge
-from shared.bots.rollout import rollout
-from shared.game import PASSING, PLAYING, Game
-from shared.rules import Rules
-from shared.sim import hand_scorer, pick, random_hand
-from shared.view import view_for
+from hartenjagen.shared.bots import kernel, make_player
+from hartenjagen.shared.bots.hard import PLAYS_PER_MS, HardPlayer, candidates
+from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.rollout import rollout
+from hartenjagen.shared.game import PASSING, PLAYING, Game
+from hartenjagen.shared.rules import Rules
+from hartenjagen.shared.sim import hand_scorer, pick, random_hand
+from hartenjagen.shared.view import view_for
 
 
 def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:

@@ -26,7 +26,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.changes import fold
+from hartenjagen.server.changes import fold
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("HEARTS_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -45,8 +45,8 @@ class Node:
 
     def start(self) -> None:
         """Start the node and wait for its serving line."""
-        cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--db", self.db,
-               "--redis", REDIS_URL, "--redis-prefix", self.prefix, "--node", self.name,
+        cmd = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+               "--db", self.db, "--redis", REDIS_URL, "--redis-prefix", self.prefix, "--node", self.name,
                "--lease-ms", str(self.lease_ms), "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
         out = self.logs / f"{self.name}.out"  # this start's serving line (the port), not an earlier one's
         with open(out, "wb") as stdout, open(self.logs / f"{self.name}.err", "ab") as stderr:

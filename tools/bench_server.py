@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from server.config import Config
+from hartenjagen.server.config import Config
 
 from .loadgen import TIMEOUT, Pool, die_with_parent
 
@@ -158,7 +158,7 @@ class Proc:
 def ours(folder: Path, name: str, compression: str) -> Proc:
     """Return (not started) our server on a free port with a fresh database in ``folder``."""
     port = _free_port()
-    argv = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     argv += ["--db", str(folder / f"{name}.db"), "--bot-delay", "0", "--idle-timeout", "600"]
     argv += ["--compression", compression]
     return Proc(argv, port, folder / f"{name}.log")
@@ -167,7 +167,7 @@ def ours(folder: Path, name: str, compression: str) -> Proc:
 def bare(folder: Path, name: str, size: int, sample: str | None, compression: str) -> Proc:
     """Return (not started) the bare websockets server, broadcasting moves of ``size`` bytes."""
     port = _free_port()
-    argv = [sys.executable, "-m", "tools.bare_server", "--port", str(port), "--size", str(size)]
+    argv = [sys.executable, "-m", "hartenjagen.tools.bare_server", "--port", str(port), "--size", str(size)]
     argv += ["--compression", compression]
     if sample is not None:
         path = folder / "sample.json"

@@ -14,15 +14,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.config import Config
-from server.sqlite_store import SQLiteStore
-from server.store import TableWrite
-from server.table import FINISHED, PLAYING_STATUS, Table
-from server.table_life import Tables
-from shared.cards import mask_names
-from shared.game import MOON_CHOICE, PASSING
-from shared.rules import make_rules
-from shared.sim import pick
+from hartenjagen.server.config import Config
+from hartenjagen.server.sqlite_store import SQLiteStore
+from hartenjagen.server.store import TableWrite
+from hartenjagen.server.table import FINISHED, PLAYING_STATUS, Table
+from hartenjagen.server.table_life import Tables
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.game import MOON_CHOICE, PASSING
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.sim import pick
 
 
 def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tuple[Table, list[TableWrite]]:

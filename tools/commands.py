@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from server.compression import MODES
-from server.config import Config
-from shared.bots.base import LEVELS
-from shared.rules import RulesError, make_rules
-from shared.variants import VARIANTS
+from hartenjagen.server.compression import MODES
+from hartenjagen.server.config import Config
+from hartenjagen.shared.bots.base import LEVELS
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.variants import VARIANTS
 
 if TYPE_CHECKING:
     from .bench_server import Settings

@@ -1,9 +1,10 @@
 """Tuning aids for the hard player: regret against a big-budget oracle, and a profile of arena play.
 
-``python -m tools.hard_regret regret MS`` deals 120 fixed positions from medium play, values every candidate card
-once with a 3,000 ms search (cached in ``--oracle``), then lets the hard player choose at MS with a few seeds and
-prints the mean regret: the oracle's value of its best card minus that of the chosen one, points per decision.
-``python -m tools.hard_regret profile [MS]`` profiles 8 deals of hard against three mediums with cProfile
+``python -m hartenjagen.tools.hard_regret regret MS`` deals 120 fixed positions from medium play, values every
+candidate card once with a 3,000 ms search (cached in ``--oracle``), then lets the hard player choose at MS with a
+few seeds and prints the mean regret: the oracle's value of its best card minus that of the chosen one, points per
+decision.
+``python -m hartenjagen.tools.hard_regret profile [MS]`` profiles 8 deals of hard against three mediums with cProfile
 (``HEARTS_KERNEL=0`` profiles the pure-Python look-ahead).
 """
 
@@ -19,13 +20,13 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from shared.bots import kernel, make_player
-from shared.bots.hard import HardPlayer, candidates
-from shared.bots.knowledge import Knowledge
-from shared.cards import mask_names
-from shared.deal import seeded_deal
-from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import make_rules
+from hartenjagen.shared.bots import kernel, make_player
+from hartenjagen.shared.bots.hard import HardPlayer, candidates
+from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.rules import make_rules
 
 from .arena import play_match
 
@@ -36,7 +37,7 @@ def positions(n: int, seed: int = 99) -> list[dict[str, Any]]:
     """Return ``n`` play views with two or more candidate cards, one per deal of medium play."""
     import random
 
-    from shared.view import view_for
+    from hartenjagen.shared.view import view_for
 
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []

@@ -17,19 +17,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shared.bots import make_player
-from shared.cards import SEAT_NAMES
-from shared.deal import seeded_deal
-from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from shared.review import card_text, review_hand
-from shared.rules import make_rules
-from shared.variants import VARIANTS
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.cards import SEAT_NAMES
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.review import card_text, review_hand
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.view import view_for
 
 
 async def load_game(db: str, game_id: int) -> dict[str, Any] | None:
     """Return the stored row of finished game ``game_id`` (options, seats and events), or None."""
-    from server.stores import open_store
+    from hartenjagen.server.stores import open_store
 
     store = await open_store(db)
     try:

@@ -9,6 +9,7 @@ seed, a view and a budget give the same decision either way (``tests/bots/test_k
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.metadata
 import importlib.util
 import os
@@ -43,12 +44,27 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
     )
 
 
+def cache_folder() -> Path:
+    """Return where numba keeps (or would keep) this kernel's cache, for this very source file's path.
+
+    With ``NUMBA_CACHE_DIR`` set, numba keeps it in a folder of its own per source folder: the folder's name and
+    the SHA-1 of its absolute path. Otherwise in ``__pycache__`` beside the source.
+    """
+    src = Path(__file__).with_name("kernel_impl.py")
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return src.parent / "__pycache__"
+    folder = os.path.dirname(os.path.abspath(src))
+    return Path(root) / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+
+
 def cached() -> bool:
     """Return True when numba's cache holds the kernel compiled from this very source (loading it is quick).
 
     Reads numba's index the way numba does (its version, and a SHA-256 of the source) without importing
-    numba, where numba keeps it: ``__pycache__`` beside the source, or ``NUMBA_CACHE_DIR``. Anywhere else
-    (numba's user-wide folder, when the source folder is read-only) it answers False: an early ``warm``.
+    numba, in the one folder numba would use for this source's path (``cache_folder``): a cache made for a copy
+    of the code elsewhere does not count. Where numba cannot write there (it then uses a user-wide folder) it
+    answers False: an early ``warm``.
     """
     src = Path(__file__).with_name("kernel_impl.py")
     digest = hashlib.sha256(src.read_bytes()).digest()
@@ -56,18 +72,25 @@ def cached() -> bool:
         version = importlib.metadata.version("numba")
     except importlib.metadata.PackageNotFoundError:
         return False
-    roots = [src.parent / "__pycache__"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        roots.append(Path(os.environ["NUMBA_CACHE_DIR"]))
-    for root in roots:
-        for index in root.rglob("kernel_impl.batch-*.nbi") if root.is_dir() else ():
-            try:
-                with index.open("rb") as f:
-                    if pickle.load(f) == version and digest in f.read():
-                        return True
-            except (OSError, pickle.UnpicklingError, EOFError):
-                continue
+    folder = cache_folder()
+    for index in folder.glob("kernel_impl.batch-*.nbi") if folder.is_dir() else ():
+        try:
+            with index.open("rb") as f:
+                if pickle.load(f) == version and digest in f.read():
+                    return True
+        except (OSError, pickle.UnpicklingError, EOFError):
+            continue
     return False
+
+
+def _forget_cache() -> None:
+    """Delete this kernel's cache files (a cache that no longer loads: made under another module name)."""
+    folder = cache_folder()
+    for path in folder.glob("kernel_impl.*.nb[ic]") if folder.is_dir() else ():
+        try:
+            path.unlink()
+        except OSError:
+            pass
 
 
 def warm() -> bool:
@@ -82,21 +105,36 @@ def warm() -> bool:
     if _impl is None:
         import numpy
 
-        from ..rules import make_rules
         from . import kernel_impl
 
         np = numpy
-        flags = np.array(rule_flags(make_rules({"variant": "classic"})), dtype=np.int64)
-        z4 = np.zeros(4, dtype=np.int64)
-        one = np.ones(1, dtype=np.int64)
-        kernel_impl.batch(
-            flags, one, 4, np.zeros(12, dtype=np.int64), one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
-            np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
-            False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
-            np.zeros(6, dtype=np.int64),
-        )
+        try:
+            _first_call(kernel_impl)
+        except ImportError:  # numba's cache of this file was written under another module name: compile afresh
+            _forget_cache()
+            importlib.reload(kernel_impl)
+            _first_call(kernel_impl)
         _impl = kernel_impl
     return True
+
+
+def _first_call(kernel_impl: Any) -> None:
+    """Call the kernel once on a tiny input: numba compiles it, or loads it from its cache."""
+    flags = np.array(rule_flags(_classic()), dtype=np.int64)
+    z4 = np.zeros(4, dtype=np.int64)
+    one = np.ones(1, dtype=np.int64)
+    kernel_impl.batch(
+        flags, one, 4, np.zeros(12, dtype=np.int64), one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
+        np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
+        False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
+        np.zeros(6, dtype=np.int64),
+    )
+
+
+def _classic() -> Rules:
+    from ..rules import make_rules
+
+    return make_rules({"variant": "classic"})
 
 
 class Plan:

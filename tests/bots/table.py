@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from shared.bots import make_player
-from shared.cards import parse_mask
-from shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.cards import parse_mask
+from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 
 def bot(level: str, seed: int):

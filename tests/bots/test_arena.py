@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-from server.cli import main
-from tools.arena import run_arena
+from hartenjagen.server.cli import main
+from hartenjagen.tools.arena import run_arena
 
 
 def test_every_deal_is_played_once_in_each_seating():

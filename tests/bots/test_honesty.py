@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from shared.bots import make_player
+from hartenjagen.shared.bots import make_player
 
 from .table import bot, play_game, play_hands
 

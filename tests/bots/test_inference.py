@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from shared.bots.knowledge import kept_qs
-from shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS
-from shared.game import Game
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.bots.knowledge import kept_qs
+from hartenjagen.shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 
 def game_after(plays: list[tuple[int, str]], options: dict | None = None) -> Game:

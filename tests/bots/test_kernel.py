@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from shared.bots import kernel
-from shared.bots.hard import HardPlayer, candidates
-from shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots import kernel
+from hartenjagen.shared.bots.hard import HardPlayer, candidates
+from hartenjagen.shared.bots.knowledge import Knowledge
 
 from .table import play_game
 from .test_play_all_variants import VARIANTS
@@ -72,8 +72,8 @@ def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None
     here = [HardPlayer(seed=9, budget_ms=6, max_ms=NO_STOP).choose_play(v) for v in views]
     code = (
         "import json, sys\n"
-        "from shared.bots import kernel\n"
-        "from shared.bots.hard import HardPlayer\n"
+        "from hartenjagen.shared.bots import kernel\n"
+        "from hartenjagen.shared.bots.hard import HardPlayer\n"
         "views = json.load(sys.stdin)\n"
         "print(json.dumps([kernel.AVAILABLE, [HardPlayer(seed=9, budget_ms=6, max_ms=6e4).choose_play(v) "
         "for v in views]]))\n"

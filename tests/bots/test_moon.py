@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from shared.bots import make_player
-from shared.bots.base import moon_choice
-from shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PLAYING
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.bots.base import moon_choice
+from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PLAYING
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 from .table import bot, dealt
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from shared.bots import make_player
-from shared.cards import parse_mask
-from shared.deal import seeded_deal
-from shared.game import Game
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.cards import parse_mask
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 
 def passing_view(options: dict, deal_seed: int, seat: int = 0) -> tuple[Game, dict]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.game import GAME_OVER
+from hartenjagen.shared.game import GAME_OVER
 
 from .table import play_game
 

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from server.stores import open_store
-from server.table import FINISHED, Table
-from shared.bots import make_player
-from shared.bots.knowledge import Knowledge
-from shared.bots.sampling import Sampler
-from shared.cards import parse_mask
-from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from shared.review import decisions, mark_for, review_decision, review_hand
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.server.stores import open_store
+from hartenjagen.server.table import FINISHED, Table
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.sampling import Sampler
+from hartenjagen.shared.cards import parse_mask
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.review import decisions, mark_for, review_decision, review_hand
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 BUDGET = 20.0
 SMALL = 8.0  # where many decisions are reviewed
@@ -130,7 +130,7 @@ def test_review_hand_shape(played):
 
 @pytest.mark.parametrize("variant", ["dutch", "omnibus", "spot_hearts", "black_maria", "achterhoeks", "chips"])
 def test_other_variants_are_reviewed(variant):
-    from shared.variants import VARIANTS
+    from hartenjagen.shared.variants import VARIANTS
 
     if variant not in VARIANTS:
         pytest.skip(f"no variant {variant}")
@@ -165,7 +165,8 @@ async def stored_game(db_path: str) -> int:
 def test_hearts_review_prints_a_stored_games_review(tmp_path):
     path = str(tmp_path / "hearts.db")
     game_id = asyncio.run(stored_game(path))
-    cmd = [sys.executable, "-m", "server.cli", "review", str(game_id), "0", "--db", path, "--budget-ms", "2"]
+    cmd = [sys.executable, "-m", "hartenjagen.server.cli", "review", str(game_id), "0", "--db", path]
+    cmd += ["--budget-ms", "2"]
     out = subprocess.run([*cmd, "--hand", "1"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert f"game {game_id}, seat 0" in out.stdout and "hand 1: This hand you gave away about" in out.stdout

@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from shared.bots import make_player
-from shared.bots.hard import candidates
-from shared.bots.knowledge import Knowledge
-from shared.bots.sampling import Sampler
-from shared.cards import SUIT_MASKS, mask_names, parse_mask
-from shared.game import Game
-from shared.rules import CLASSIC
-from shared.view import view_for
+from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.bots.hard import candidates
+from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.sampling import Sampler
+from hartenjagen.shared.cards import SUIT_MASKS, mask_names, parse_mask
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import CLASSIC
+from hartenjagen.shared.view import view_for
 
 from .table import dealt, play
 

@@ -40,7 +40,7 @@ def hearts_command() -> list[str]:
     found = shutil.which("hearts")
     if found:
         return [found]
-    return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from hartenjagen.server.cli import main; sys.exit(main())"]
 
 
 def start_hearts(*args: str) -> tuple[subprocess.Popen, str]:

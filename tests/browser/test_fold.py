@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from server.computer import fallback
-from server.seat_view import Moment, seat_update
-from server.table import Table
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.server.computer import fallback
+from hartenjagen.server.seat_view import Moment, seat_update
+from hartenjagen.server.table import Table
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 
 def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:

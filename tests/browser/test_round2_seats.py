@@ -7,8 +7,8 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from shared.rules import make_rules
-from shared.view import scoring_table
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import scoring_table
 
 from .conftest import DESKTOP, PHONE, create_table, hand_cards, no_horizontal_scroll, play_one_legal, view
 

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Page, expect
 
-from shared.deal import seeded_deal
-from shared.rules import RulesError
-from shared.variants import _CHOICES, _RANGES, VARIANTS, build
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.rules import RulesError
+from hartenjagen.shared.variants import _CHOICES, _RANGES, VARIANTS, build
 
 from .conftest import (
     DESKTOP,
@@ -340,7 +340,7 @@ def test_two_left_and_two_right_chooses_four_cards_in_their_places(open_page, sh
 
 def south_holds(variant_options: dict, cards: set[str]) -> int:
     """A deal number whose first hand gives South one of ``cards``."""
-    from shared.cards import mask_names
+    from hartenjagen.shared.cards import mask_names
 
     rules = build(variant_options)
     return next(n for n in range(1, 200) if cards & set(mask_names(seeded_deal(rules, n, 0)[0])))
@@ -436,11 +436,11 @@ def test_the_invitation_and_replay_name_every_variant(open_page):
 
 def random_game(options: dict, seed: int) -> tuple[list[dict], dict]:
     """Play a whole game with random computer players; return its events and its replay (shared/replay.py)."""
-    from shared.bots.base import make_player
-    from shared.cards import parse_card
-    from shared.game import DEALING, GAME_OVER, HAND_OVER, Game
-    from shared.replay import replay_hands
-    from shared.view import view_for
+    from hartenjagen.shared.bots.base import make_player
+    from hartenjagen.shared.cards import parse_card
+    from hartenjagen.shared.game import DEALING, GAME_OVER, HAND_OVER, Game
+    from hartenjagen.shared.replay import replay_hands
+    from hartenjagen.shared.view import view_for
 
     rules = build(options)
     game = Game(rules)
@@ -462,8 +462,8 @@ def random_game(options: dict, seed: int) -> tuple[list[dict], dict]:
 
 def hands_after_exchange(options: dict, events: list[dict], hand_no: int) -> list[list[str]]:
     """Every seat's cards right after the exchange of hand ``hand_no``, folded by the core."""
-    from shared.cards import mask_names
-    from shared.game import Game
+    from hartenjagen.shared.cards import mask_names
+    from hartenjagen.shared.game import Game
 
     deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
     end = deals[hand_no] + 5  # the deal and four passes

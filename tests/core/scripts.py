@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from shared.cards import mask_names, parse_card, parse_mask
-from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.cards import mask_names, parse_card, parse_mask
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
 
 SEAT_LETTERS = "SWNE"
 

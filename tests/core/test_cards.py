@@ -2,7 +2,7 @@
 
 import pytest
 
-from shared.cards import (
+from hartenjagen.shared.cards import (
     CARD_NAMES,
     FULL_DECK,
     RANKS_FROM_7,

@@ -2,9 +2,9 @@
 
 import pytest
 
-from shared.cards import mask_names
-from shared.deal import secure_deal, seeded_deal
-from shared.rules import CLASSIC, DUTCH
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.deal import secure_deal, seeded_deal
+from hartenjagen.shared.rules import CLASSIC, DUTCH
 
 
 def _is_partition(rules, hands) -> bool:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_cards, mask_names
-from shared.legal import legal_mask, refusal
-from shared.rules import make_rules
+from hartenjagen.shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_cards, mask_names
+from hartenjagen.shared.legal import legal_mask, refusal
+from hartenjagen.shared.rules import make_rules
 
 from .scripts import hand, names
 

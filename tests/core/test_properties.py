@@ -5,12 +5,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.cards import CARD_NAMES, SUIT_MASKS, mask_cards, mask_names
-from shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from shared.reasons import IllegalAction
-from shared.rules import RulesError, make_rules
-from shared.scoring import chip_shares, hand_deltas, is_over, seat_points
-from shared.view import view_for
+from hartenjagen.shared.cards import CARD_NAMES, SUIT_MASKS, mask_cards, mask_names
+from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.reasons import IllegalAction
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.scoring import chip_shares, hand_deltas, is_over, seat_points
+from hartenjagen.shared.view import view_for
 
 CLASSIC_OPTIONS = st.fixed_dictionaries(
     {"variant": st.just("classic")},

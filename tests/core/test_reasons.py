@@ -2,7 +2,7 @@
 
 import pytest
 
-from shared.reasons import MESSAGES, IllegalAction, card_label, reason
+from hartenjagen.shared.reasons import MESSAGES, IllegalAction, card_label, reason
 
 # The parameters the core passes with each code.
 PARAMS = {

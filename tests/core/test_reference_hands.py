@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from shared.cards import mask_cards, mask_names, parse_card, parse_mask
-from shared.game import HAND_OVER, PLAYING, Game
-from shared.rules import make_rules
+from hartenjagen.shared.cards import mask_cards, mask_names, parse_card, parse_mask
+from hartenjagen.shared.game import HAND_OVER, PLAYING, Game
+from hartenjagen.shared.rules import make_rules
 
 from .scripts import play_hand
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from shared.cards import mask_names
-from shared.rules import CLASSIC, DUTCH, RulesError, make_rules
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.rules import CLASSIC, DUTCH, RulesError, make_rules
 
 
 def test_classic_defaults_are_black_lady_with_26_points_and_the_2c_lead():
@@ -40,7 +40,7 @@ def test_dutch_defaults_are_32_cards_15_points_no_passing_and_a_free_lead():
     ],
 )
 def test_card_points_follow_the_options(options, card, points):
-    from shared.cards import parse_card
+    from hartenjagen.shared.cards import parse_card
 
     assert make_rules(options).card_points[parse_card(card)] == points
 
@@ -70,7 +70,7 @@ def test_a_moon_needs_every_positive_point_card_and_the_bonus_jack_is_not_one(op
     ],
 )
 def test_the_passing_option_sets_the_direction_of_each_hand(passing, first_six):
-    from shared.rules import PASS_NAMES
+    from hartenjagen.shared.rules import PASS_NAMES
 
     r = make_rules({"passing": passing})
     assert [PASS_NAMES[r.pass_offset(n)] for n in range(6)] == first_six

@@ -2,11 +2,11 @@
 
 import pytest
 
-from shared.game import Game
-from shared.reasons import IllegalAction
-from shared.rules import make_rules
-from shared.sim import score_hand
-from shared.view import view_for
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.reasons import IllegalAction
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.sim import score_hand
+from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_25_AND_1, CLASSIC_25_AND_1_POINTS, CLASSIC_MOON, DUTCH_MARS, DUTCH_SPLIT, DUTCH_SPLIT_POINTS
 from .scripts import deal_and_play, hand, rotate

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import make_rules
-from shared.sim import hand_scorer, pick, playout, random_hand, score_hand
-from shared.variants import VARIANTS
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.sim import hand_scorer, pick, playout, random_hand, score_hand
+from hartenjagen.shared.variants import VARIANTS
 
 from .scripts import random_step
 

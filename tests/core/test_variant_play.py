@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from shared.cards import CLUBS, DIAMONDS, SPADES, mask_cards, mask_names, parse_card
-from shared.game import Game
-from shared.legal import legal_mask, refusal
-from shared.reasons import IllegalAction
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.cards import CLUBS, DIAMONDS, SPADES, mask_cards, mask_names, parse_card
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.legal import legal_mask, refusal
+from hartenjagen.shared.reasons import IllegalAction
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 from .scripts import hand, names, play_hand
 

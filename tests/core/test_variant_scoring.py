@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from shared.game import Game
-from shared.rules import make_rules
-from shared.scoring import chip_shares, is_over, toppers
-from shared.sim import score_hand
-from shared.view import view_for
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.scoring import chip_shares, is_over, toppers
+from hartenjagen.shared.sim import score_hand
+from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_25_AND_1, CLASSIC_MOON
 from .scripts import deal_and_play, hand, play_hand, rotate

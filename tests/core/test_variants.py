@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from shared.cards import mask_names, parse_card
-from shared.rules import RulesError, make_rules
-from shared.variants import NAMES, VARIANTS
+from hartenjagen.shared.cards import mask_names, parse_card
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.variants import NAMES, VARIANTS
 
 HEARTS = [r + "H" for r in "23456789TJQKA"]
 

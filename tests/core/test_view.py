@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from shared.cards import CARD_NAMES, mask_names, parse_card
-from shared.game import Game
-from shared.rules import CLASSIC, make_rules
-from shared.view import view_for
+from hartenjagen.shared.cards import CARD_NAMES, mask_names, parse_card
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import CLASSIC, make_rules
+from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS
 from .scripts import deal_and_play, hand, random_step

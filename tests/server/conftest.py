@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from server.app import App
-from server.changes import fold
-from server.config import Config
-from server.stores import open_store
+from hartenjagen.server.app import App
+from hartenjagen.server.changes import fold
+from hartenjagen.server.config import Config
+from hartenjagen.server.stores import open_store
 
 from . import pg
 

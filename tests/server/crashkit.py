@@ -18,12 +18,12 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.changes import fold
-from shared.cards import CARD_NAMES, HEARTS, SUIT_MASKS, mask_cards
-from shared.deal import seeded_deal
-from shared.game import Game
-from shared.legal import legal_mask
-from shared.rules import Rules
+from hartenjagen.server.changes import fold
+from hartenjagen.shared.cards import CARD_NAMES, HEARTS, SUIT_MASKS, mask_cards
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.legal import legal_mask
+from hartenjagen.shared.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 8.0
@@ -135,7 +135,7 @@ def plan_moon(rules: Rules, first_deal: int = 1, tries: int = 4000, node_limit: 
 
 
 class ServerProcess:
-    """``python -m server.cli serve`` on port 0 in its own process group; stdout and stderr go to files."""
+    """``python -m hartenjagen.server.cli serve`` on port 0 in its own process group; stdout and stderr go to files."""
 
     def __init__(
         self,
@@ -154,7 +154,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 10.0) -> ServerProcess:
         cmd = [
-            sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+            sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(self.db), "--bot-delay", "0", "--grace", str(self.grace), "--bot-workers", "0",
             *self.extra,
         ]  # fmt: skip

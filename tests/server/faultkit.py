@@ -24,9 +24,9 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-import server.table_state as table_state
-from server.changes import fold
-from server.table import Table
+import hartenjagen.server.table_state as table_state
+from hartenjagen.server.changes import fold
+from hartenjagen.server.table import Table
 
 OPTIONS = {"variant": "classic", "end_score": 500}  # a long game: it goes on through every fault
 RETRY_FIRST, RETRY_MAX = 0.25, 2.0  # the browser waits 0.25 s, doubling to 4 s; a test has less time

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_server_nodes_reports_each_node_count_with_crossing_moves() -> None:
-    argv = [sys.executable, "-m", "server.cli", "bench", "server", "--nodes", "1,2", "--tables", "4"]
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--nodes", "1,2", "--tables", "4"]
     argv += ["--seconds", "2", "--warmup", "0.5", "--json"]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_server_small_run_reports_every_figure() -> None:
-    argv = [sys.executable, "-m", "server.cli", "bench", "server", "--tables", "4", "--seconds", "3"]
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--tables", "4", "--seconds", "3"]
     argv += ["--warmup", "1", "--idle-connections", "50", "--memory-tables", "10", "--rounds", "2"]
     argv += ["--settle", "0.5", "--json"]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=55)

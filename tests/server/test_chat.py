@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from server import chat
+from hartenjagen.server import chat
 
 from .conftest import TIMEOUT, Player
 

@@ -20,8 +20,8 @@ import asyncpg
 import pytest
 from redis.asyncio import Redis
 
-from server.pg_store import PostgresStore
-from server.store import LeaseLost, TableWrite
+from hartenjagen.server.pg_store import PostgresStore
+from hartenjagen.server.store import LeaseLost, TableWrite
 
 from . import pg
 from .crashkit import ROOT, Client, ServerProcess, close_all
@@ -97,7 +97,8 @@ async def wait_until(cond, timeout: float = 8.0, what: str = "a condition"):
 
 
 def test_redis_needs_a_postgresql_database(tmp_path):
-    cmd = [sys.executable, "-m", "server.cli", "serve", "--db", str(tmp_path / "x.db"), "--redis", REDIS_URL]
+    cmd = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--db", str(tmp_path / "x.db")]
+    cmd += ["--redis", REDIS_URL]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert "--redis needs --db postgresql://" in done.stderr and "share one database" in done.stderr

@@ -7,8 +7,8 @@ import json
 import hypothesis.strategies as st
 from hypothesis import given
 
-from server import table_life
-from server.changes import diff, fold
+from hartenjagen.server import table_life
+from hartenjagen.server.changes import diff, fold
 
 from .test_full_game import play_out
 
@@ -114,11 +114,11 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     """Every seat's text is exactly the compact JSON of its update, through a whole game of four people."""
     from types import SimpleNamespace
 
-    from server.computer import fallback
-    from server.seat_view import Moment, encode, seat_update, seat_update_text
-    from server.table import Table
-    from shared.rules import make_rules
-    from shared.view import view_for
+    from hartenjagen.server.computer import fallback
+    from hartenjagen.server.seat_view import Moment, encode, seat_update, seat_update_text
+    from hartenjagen.server.table import Table
+    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.view import view_for
 
     table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}))
     pairs = []  # per seat: the client cut as a dict, and its twin cut as text

@@ -9,7 +9,7 @@ from websockets.asyncio.client import connect
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from server.compression import LargeOnlyDeflate
+from hartenjagen.server.compression import LargeOnlyDeflate
 
 
 def _pair() -> tuple[LargeOnlyDeflate, PerMessageDeflate]:
@@ -45,7 +45,7 @@ async def test_the_server_offers_deflate_without_context_takeover_and_the_game_p
 
 
 def test_the_compression_mode_comes_from_hearts_compression_and_a_wrong_one_is_named():
-    from server.config import Config
+    from hartenjagen.server.config import Config
 
     assert Config.from_env({}).compression == "large"
     assert Config.from_env({"HEARTS_COMPRESSION": "off"}).compression == "off"

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from shared.cards import CARD_NAMES, mask_cards, mask_names
-from shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.shared.cards import CARD_NAMES, mask_cards, mask_names
+from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 from .crashkit import Client, ServerProcess, close_all, plan_moon
 

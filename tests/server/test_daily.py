@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.daily import DAILY_LEVEL, daily_deal, today
-from shared.cards import mask_names
-from shared.deal import seeded_deal
-from shared.rules import make_rules
+from hartenjagen.server.daily import DAILY_LEVEL, daily_deal, today
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.rules import make_rules
 
 from .conftest import both_stores
 from .test_replays import drive, finished, get_json

@@ -8,9 +8,9 @@ from contextlib import closing
 
 import pytest
 
-from shared.cards import mask_names
-from shared.deal import seeded_deal
-from shared.rules import make_rules
+from hartenjagen.shared.cards import mask_names
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.rules import make_rules
 
 from .conftest import events_of, play_until, seat_four, state_of
 from .test_replays import drive, finished, get_json

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from server.computer import STEPS, Budgets, Thinker, decide, fits
-from shared.deal import seeded_deal
-from shared.game import Game
-from shared.rules import make_rules
-from shared.view import view_for
+from hartenjagen.server.computer import STEPS, Budgets, Thinker, decide, fits
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
 
 
 def playing_view(seed: int = 3) -> dict:

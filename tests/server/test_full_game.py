@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from shared.view import view_for
+from hartenjagen.shared.view import view_for
 
 
 async def stats_of(server, token: str) -> tuple[int, dict]:

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from server.store import GroupCommit, StoreBusy, TableHalted, TableWrite
-from server.stores import open_store
+from hartenjagen.server.store import GroupCommit, StoreBusy, TableHalted, TableWrite
+from hartenjagen.server.stores import open_store
 
 from .conftest import both_stores
 

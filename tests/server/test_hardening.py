@@ -75,7 +75,7 @@ class TestHungComputerPlayer:
     async def test_a_decision_past_its_deadline_gets_a_legal_move_and_fresh_workers(self, make_server, monkeypatch):
         import time as clock
 
-        import server.computer as computer
+        import hartenjagen.server.computer as computer
 
         real = computer.decide
         hung = threading.Event()
@@ -111,8 +111,8 @@ class TestSlowReader:
     async def test_a_client_that_stops_reading_is_cut_off_with_1008_and_sent_nothing_more(self):
         from types import SimpleNamespace
 
-        from server.config import Config
-        from server.hub import WRITE_BUFFER_LIMIT, Client
+        from hartenjagen.server.config import Config
+        from hartenjagen.server.hub import WRITE_BUFFER_LIMIT, Client
 
         closed: list[tuple[int, str]] = []
         backlog = {"bytes": 0}

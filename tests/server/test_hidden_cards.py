@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from shared.cards import CARD_NAMES, mask_names, parse_mask
-from shared.game import Game
+from hartenjagen.shared.cards import CARD_NAMES, mask_names, parse_mask
+from hartenjagen.shared.game import Game
 
 from .conftest import seat_four
 from .test_replays import drive_all, finished

@@ -6,11 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from server.errors import MESSAGES
-from server.messages import SCHEMAS
-from server.seat_view import table_message
-from server.table import Table
-from shared.rules import make_rules
+from hartenjagen.server.errors import MESSAGES
+from hartenjagen.server.messages import SCHEMAS
+from hartenjagen.server.seat_view import table_message
+from hartenjagen.server.table import Table
+from hartenjagen.shared.rules import make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text()

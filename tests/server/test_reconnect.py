@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.view import view_for
+from hartenjagen.shared.view import view_for
 
 from .conftest import events_of, play_until, seat_four
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.reviews import BURST, ReviewRefused
+from hartenjagen.server.reviews import BURST, ReviewRefused
 
 from .conftest import Player
 from .test_replays import DEAL, drive, drive_all, get_json, seat_four

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from server.table import FINISHED, Table
-from shared.cards import card_name, mask_cards
-from shared.rules import make_rules
+from hartenjagen.server.table import FINISHED, Table
+from hartenjagen.shared.cards import card_name, mask_cards
+from hartenjagen.shared.rules import make_rules
 
 from .conftest import both_stores
 

@@ -17,8 +17,8 @@ from contextlib import closing
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-import server.sqlite_store as sqlite_store
-from server.store import StoreBusy
+import hartenjagen.server.sqlite_store as sqlite_store
+from hartenjagen.server.store import StoreBusy
 
 from .conftest import events_of, my_move, wait_for
 from .faultkit import all_events

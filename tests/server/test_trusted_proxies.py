@@ -8,7 +8,7 @@ import sys
 
 from websockets.asyncio.client import connect
 
-from server.addresses import client_address, parse_proxies
+from hartenjagen.server.addresses import client_address, parse_proxies
 
 from .conftest import Player
 from .crashkit import ROOT
@@ -58,7 +58,7 @@ class TestTrustedProxies:
 
     def test_a_bad_network_is_refused_at_start(self):
         done = subprocess.run(
-            [sys.executable, "-m", "server.cli", "serve", "--trusted-proxies", "10.0.0.0/8,nonsense"],
+            [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--trusted-proxies", "10.0.0.0/8,nonsense"],
             cwd=ROOT, capture_output=True, text=True, timeout=30,
         )  # fmt: skip
         assert done.returncode == 2 and "--trusted-proxies: not an address or network: 'nonsense'" in done.stderr
