@@ -31,6 +31,10 @@ RANKS_FROM_7: Mask = sum(0x1FE0 << (13 * s) for s in SUITS)
 CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
 _BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 _BY_NAME.update({("10" + name[1]): c for name, c in _BY_NAME.items() if name[0] == "T"})
+#: The masks the rules, the engine and the computer players test again and again: every heart, and the queen of spades.
+HEARTS_MASK: Mask = SUIT_MASKS[HEARTS]
+QS: Card = _BY_NAME["QS"]
+QS_BIT: Mask = 1 << QS
 
 
 def parse_card(name: str) -> Card:

@@ -3,34 +3,47 @@
 >>> from hartenjagen.shared.rules import CLASSIC
 >>> g = Game(CLASSIC)
 >>> g.deal_seeded(1)
->>> g.phase, g.pass_offset
+>>> str(g.phase), g.pass_offset
 ('passing', 1)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from enum import StrEnum
 from typing import Any
 
-from .cards import CARD_NAMES, HEARTS, SUIT_MASKS, Mask, mask_cards, mask_names, parse_card, parse_mask
+from .cards import (
+    CARD_NAMES,
+    HEARTS_MASK,
+    QS_BIT,
+    Mask,
+    mask_cards,
+    mask_names,
+    parse_card,
+    parse_mask,
+)
 from .deal import secure_deal, seeded_deal
 from .exchange import chosen_cards, event_cards, exchange
 from .legal import legal_mask, refusal
 from .reasons import IllegalAction
-from .rules import QS, Rules, make_rules
+from .rules import Rules, make_rules
 from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
 from .trick import Trick
 
-DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = (
-    "dealing",
-    "passing",
-    "playing",
-    "moon_choice",
-    "hand_over",
-    "game_over",
-)
-HEARTS_MASK = SUIT_MASKS[HEARTS]
-QS_BIT = 1 << QS
+
+class Phase(StrEnum):
+    """Where a game is: each value is the plain string the views and the protocol carry."""
+
+    DEALING = "dealing"
+    PASSING = "passing"
+    PLAYING = "playing"
+    MOON_CHOICE = "moon_choice"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = Phase
 
 
 class Game:

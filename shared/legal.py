@@ -9,11 +9,8 @@
 
 from __future__ import annotations
 
-from .cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, Mask
-from .rules import QS, Rules
-
-HEARTS_MASK = SUIT_MASKS[HEARTS]
-QS_BIT = 1 << QS
+from .cards import CARD_NAMES, HEARTS_MASK, QS, QS_BIT, SPADES, SUIT_MASKS, Mask
+from .rules import Rules
 
 
 def legal_mask(rules: Rules, hand: Mask, led_suit: int, first_trick: bool, hearts_broken: bool, best: int = -1) -> Mask:

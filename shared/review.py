@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bots.knowledge import Knowledge
-from .cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, parse_card
+from .cards import CARD_NAMES, HEARTS, QS, SPADES, SUIT_MASKS, parse_card
 from .game import Game
 from .review_search import evaluate_passes, evaluate_plays, group_of, hard_pass
-from .rules import QS, Rules
+from .rules import Rules
 from .view import view_for
 
 THRESHOLDS = (("blunder", 5.0), ("mistake", 2.0), ("inaccuracy", 0.5))

@@ -13,7 +13,6 @@ from typing import Any
 
 from .cards import CLUBS, SUIT_MASKS, Mask, mask_cards, parse_card
 
-QS = parse_card("QS")
 JC = parse_card("JC")
 JD = parse_card("JD")
 

@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import HEARTS, SUIT_MASKS, Mask
+from .cards import HEARTS_MASK, Mask
 from .rules import Rules
 
-HEARTS_MASK = SUIT_MASKS[HEARTS]
 NONE4 = (0, 0, 0, 0)
 
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable
 
-from .cards import HEARTS, SUIT_MASKS, Mask, mask_cards
+from .cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask, mask_cards
 from .legal import legal_mask
-from .rules import QS, Rules
+from .rules import Rules
 from .scoring import hand_deltas
 
-HEARTS_MASK = SUIT_MASKS[HEARTS]
-QS_BIT = 1 << QS
 #: The suit mask of each single-card bit.
 SUIT_OF_BIT: dict[int, Mask] = {1 << c: SUIT_MASKS[c // 13] for c in range(52)}
 NEXT = (1, 2, 3, 0)

@@ -13,10 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import FULL_DECK, HEARTS, RANKS_FROM_7, SUIT_MASKS, Mask, parse_card, parse_mask
-from .rules import DUTCH_ENDS, JC, MOON_RULES, PASSING_CYCLES, QS, TIE_RULES, Rules, RulesError
+from .cards import FULL_DECK, HEARTS_MASK, QS, RANKS_FROM_7, Mask, parse_card, parse_mask
+from .rules import DUTCH_ENDS, JC, MOON_RULES, PASSING_CYCLES, TIE_RULES, Rules, RulesError
 
-HEARTS_MASK = SUIT_MASKS[HEARTS]
 Groups = tuple[tuple[Mask, int], ...]
 NINE = 7  # the rank index of the 9
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import SUIT_MASKS, mask_names, parse_mask
+from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, mask_names, parse_mask
 from .base import Player
-from .knowledge import HEARTS_MASK, QS_BIT, Knowledge, low, rank_low, rank_top, top
+from .knowledge import Knowledge, low, rank_low, rank_top, top
 
 #: How often the easy player plays a random legal card instead of its sensible one.
 WHIM = 0.2

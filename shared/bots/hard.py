@@ -20,8 +20,7 @@ import time
 from itertools import cycle
 from typing import Any
 
-from ..cards import SUIT_MASKS, mask_names
-from ..rules import QS
+from ..cards import QS_BIT, SUIT_MASKS, mask_names
 from . import kernel
 from .base import Player
 from .knowledge import Knowledge, kept_qs
@@ -31,7 +30,6 @@ from .rollout import rollout
 from .sampling import Sampler, floats, seed_from
 from .value import value_spec, valuer
 
-QS_BIT = 1 << QS
 #: Default thinking budget per decision (nominal milliseconds on the reference machine).
 DEFAULT_MS = 80.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).

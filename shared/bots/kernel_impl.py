@@ -7,9 +7,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..cards import SUIT_MASKS
-from ..rules import QS
-from ..sim import HEARTS_MASK
+from ..cards import HEARTS_MASK, QS, SUIT_MASKS
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 
 S0, S1, S2, S3 = SUIT_MASKS

@@ -9,13 +9,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CARD_NAMES, HEARTS, SPADES, SUIT_MASKS, Mask, parse_card, parse_mask
-from ..rules import QS, Rules, make_rules
+from ..cards import CARD_NAMES, QS, QS_BIT, SPADES, SUIT_MASKS, Mask, parse_card, parse_mask
+from ..rules import Rules, make_rules
 from ..scoring import seat_points
 
-HEARTS_MASK = SUIT_MASKS[HEARTS]
 SPADES_MASK = SUIT_MASKS[SPADES]
-QS_BIT = 1 << QS
 _CARD = {name: parse_card(name) for name in CARD_NAMES}
 
 

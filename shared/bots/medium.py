@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import HEARTS, SUIT_MASKS, Mask, mask_cards, mask_names
+from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, Mask, mask_cards, mask_names
 from ..rules import Rules
 from .base import Player
-from .knowledge import HEARTS_MASK, Knowledge, low, rank_low, rank_top, top
+from .knowledge import Knowledge, low, rank_low, rank_top, top
 from .passing import choose_pass, is_moon_hand
 
 

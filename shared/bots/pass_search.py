@@ -12,8 +12,7 @@ import random
 from collections.abc import Callable
 from itertools import combinations, cycle
 
-from ..cards import Mask, mask_cards
-from ..rules import QS
+from ..cards import QS, Mask, mask_cards
 from .knowledge import Knowledge
 from .passing import _danger, choose_pass, is_moon_hand
 from .rollout import rollout

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_MASKS, Mask, mask_cards
-from ..rules import QS, Rules
+from ..cards import CLUBS, DIAMONDS, HEARTS, QS, SPADES, SUIT_MASKS, Mask, mask_cards
+from ..rules import Rules
 
 AS, KS = QS + 2, QS + 1
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..cards import SUIT_MASKS, Mask
+from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask
 from ..legal import legal_mask
 from ..rules import Rules
-from ..sim import HEARTS_MASK, NEXT, QS_BIT, SUIT_OF_BIT, doubler_mask
+from ..sim import NEXT, SUIT_OF_BIT, doubler_mask
 
 _SUITS = SUIT_MASKS
 _SPADES = SUIT_MASKS[2]

@@ -87,3 +87,22 @@ def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None
     available, there = json.loads(done.stdout)
     assert available is False
     assert there == here
+
+
+def test_a_cache_made_for_a_copy_of_the_code_elsewhere_does_not_count_as_cached(tmp_path, monkeypatch) -> None:
+    """numba keeps a cache per source path: one made for /app (say) is not one for the installed code."""
+    kernel.warm()
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    made = [p for p in kernel.cache_folder().glob("kernel_impl.*.nb[ic]")]
+    assert made and kernel.cached()  # the session compiled it for this checkout, beside the source
+    root = tmp_path / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(root))
+    elsewhere = root / "bots_0123456789abcdef0123456789abcdef01234567"  # another folder's name and hash
+    elsewhere.mkdir(parents=True)
+    for path in made:
+        (elsewhere / path.name).write_bytes(path.read_bytes())
+    assert not kernel.cached()
+    here = kernel.cache_folder()  # where numba would look for this very file
+    assert here.parent == root and here.name.startswith("bots_") and here != elsewhere
+    elsewhere.rename(here)
+    assert kernel.cached()

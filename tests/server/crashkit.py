@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from hartenjagen.server.changes import fold
-from hartenjagen.shared.cards import CARD_NAMES, HEARTS, SUIT_MASKS, mask_cards
+from hartenjagen.shared.cards import CARD_NAMES, HEARTS_MASK, mask_cards
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.legal import legal_mask
@@ -31,7 +31,6 @@ SERVING = re.compile(r"Hartenjagen serving on http://127\.0\.0\.1:(\d+)/")
 
 # --------------------------------------------------------------------------- the moon planner
 
-HEARTS_MASK = SUIT_MASKS[HEARTS]
 
 
 def _moon_line(rules: Rules, hands: list[int], shooter: int, node_limit: int) -> list[int] | None:
