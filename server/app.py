@@ -19,6 +19,7 @@ from websockets.http11 import Request, Response
 
 from .addresses import client_address, parse_proxies
 from .api import Api
+from .closing import Close
 from .compression import serve_options
 from .computer import Thinker
 from .config import Config, client_dir
@@ -45,9 +46,6 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
 }
-CLOSE_FLOOD = 1008
-CLOSE_BUSY = 1013  # try again later: the database does not answer; the client reconnects and resumes by itself
-CLOSE_RESTART = 1012  # service restart: the client shows "the server is restarting" and comes back by itself
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
 
 
@@ -183,7 +181,7 @@ class App:
                 if closing is not None:
                     continue  # keep reading (and dropping) so the closing handshake gets through
                 if not client.bucket.take():
-                    closing = asyncio.create_task(ws.close(CLOSE_FLOOD, "too many messages"))
+                    closing = asyncio.create_task(ws.close(Close.FLOODING.code, Close.FLOODING.reason))
                     continue
                 try:
                     msg = parse_message(frame)
@@ -191,7 +189,7 @@ class App:
                 except ProtocolError as exc:
                     client.push(exc.to_message())
                     if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
-                        client.close_soon(CLOSE_BUSY, "server busy")
+                        client.close_soon(Close.BUSY)
                 except Exception:  # a bug must cost one message, not the connection or the server
                     log.exception("a %s message failed", kind_of(frame))  # never the frame: it may hold tokens
                     client.push(ProtocolError("server_error").to_message())
@@ -247,7 +245,7 @@ class App:
         """Close every connection with 1012 (service restart), store what is pending, close the database."""
         await self.readers.close()
         if self.server is not None:
-            self.server.close(code=CLOSE_RESTART, reason="service restart")
+            self.server.close(code=Close.RESTARTING.code, reason=Close.RESTARTING.reason)
             await self.server.wait_closed()
             asyncio.get_running_loop().set_exception_handler(self._exception_handler)
         await self.hub.shutdown()

@@ -8,12 +8,12 @@ that was shown before it, and a relayed connection (cluster) gets them like any 
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from typing import Any
 
 from .errors import ProtocolError
+from .jsontext import compact
 
 CHAT_MAX = 200  # code points after trimming
 CHAT_KEEP = 50  # lines a table remembers for people who (re)join
@@ -21,7 +21,6 @@ CHAT_BURST = 5  # lines a connection may send ...
 CHAT_WINDOW = 10.0  # ... within this many seconds
 #: quick phrases: every browser shows them in its own language (client/js/i18n)
 PHRASES = ("well_played", "oops", "again", "thanks", "good_luck")
-compact = json.JSONEncoder(separators=(",", ":")).encode  # encoded once for every receiver
 
 
 class Room:

@@ -21,6 +21,7 @@ from typing import Any
 
 from hartenjagen.shared.bots import kernel, make_player
 from hartenjagen.shared.bots.hard import DEFAULT_MS
+from hartenjagen.shared.game import Phase
 
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
@@ -112,7 +113,7 @@ def fits(intent: Any, view: dict[str, Any]) -> bool:
     if not isinstance(intent, dict):
         return False
     kind, phase = intent.get("type"), view.get("phase")
-    if kind == "pass" and phase == "passing":
+    if kind == "pass" and phase == Phase.PASSING:
         cards = intent.get("cards")
         hand = view["hand"]
         return (
@@ -121,9 +122,9 @@ def fits(intent: Any, view: dict[str, Any]) -> bool:
             and all(isinstance(c, str) and c in hand for c in cards)
             and len(set(cards)) == len(cards)
         )
-    if kind == "play" and phase == "playing":
+    if kind == "play" and phase == Phase.PLAYING:
         return isinstance(intent.get("card"), str) and intent["card"] in view["legal"]
-    if kind == "moon" and phase == "moon_choice":
+    if kind == "moon" and phase == Phase.MOON_CHOICE:
         return intent.get("choice") in view["moon_choices"]
     return False
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import sys
@@ -17,26 +16,26 @@ from hartenjagen.shared.rules import RulesError, make_rules
 from hartenjagen.shared.view import view_for
 
 from . import chat
+from .closing import Close
+from .codes import new_code, table_code
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
 from .errors import ProtocolError
-from .liveness import CLOSE_NOT_READING
+from .jsontext import compact
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .reviews import Reviewer, ReviewRefused
 from .seat_view import full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
-from .table import PLAYING_STATUS, Table, new_code
+from .table import PLAYING_STATUS, Table
 from .table_life import Tables
 from .table_state import bot_name
 
 log = logging.getLogger("hearts.server")
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
 
-# json.dumps with separators builds a new encoder on every call; one encoder, made once, is reused
-compact = json.JSONEncoder(separators=(",", ":")).encode
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
 
 
@@ -72,22 +71,22 @@ class Client:
             return  # nothing goes out after the close
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            self.close_soon(CLOSE_NOT_READING, "not reading")
+            self.close_soon(Close.NOT_READING)
             return
         text = message if type(message) is str else compact(message)
         self.sent += len(text)
         broadcast((self.ws,), text)
 
-    def close_soon(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` after the messages written before (and none after).
+    def close_soon(self, why: Close) -> None:
+        """Close the connection for ``why`` after the messages written before (and none after).
 
         A client cut off for not reading leaves its seat at once: its closing handshake, which it will not read,
         would otherwise hold the seat for the library's close timeout.
         """
         if self.closing is None:
             loop = asyncio.get_running_loop()
-            self.closing = loop.create_task(self.ws.close(code, reason))
-            if code == CLOSE_NOT_READING and self.gone is not None:
+            self.closing = loop.create_task(self.ws.close(why.code, why.reason))
+            if why is Close.NOT_READING and self.gone is not None:
                 loop.call_soon(self.gone, self)
 
 
@@ -488,7 +487,7 @@ class Hub:
 
     async def table_info_anywhere(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
         """``GET /api/tables/{code}`` in a cluster: the owner's answer for a table another node holds."""
-        wanted = code.upper() if code.isascii() and code.isalnum() and len(code) <= 16 else ""
+        wanted = table_code(code) or ""
         if self.relay is None or not wanted or wanted in self.tables.by_code or self.guesses.blocked(address):
             return self.table_info(code, address, seat_token)
         try:
@@ -509,7 +508,8 @@ class Hub:
         """``GET /api/tables/{code}``: (HTTP status, body); unknown codes and wrong seat tokens count as guesses."""
         if self.guesses.blocked(address):
             return 429, {"error": "rate_limited"}
-        table = self.tables.get(code.upper()) if code.isascii() and code.isalnum() and len(code) <= 16 else None
+        wanted = table_code(code)
+        table = self.tables.get(wanted) if wanted is not None else None
         if table is None:
             self.guesses.fail(address)
             return 404, {"error": "not_found"}

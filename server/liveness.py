@@ -17,9 +17,10 @@ from typing import Any
 
 from websockets.protocol import State
 
+from .closing import Close
+
 log = logging.getLogger("hearts.server")
 
-CLOSE_NOT_READING = 1008
 #: a write buffer this full already (bytes waiting in the server, the kernel's buffers full): no ping is queued
 #: behind it; the connection counts as having a ping outstanding from now on
 STALLED_BUFFER = 16 * 1024
@@ -78,7 +79,7 @@ class ReadWatch:
                 client.pong = None
             elif now - client.ping_at > self.read_timeout:
                 self.cut_off += 1
-                client.close_soon(CLOSE_NOT_READING, "not reading")
+                client.close_soon(Close.NOT_READING)
                 return
             else:
                 if client.stalled and client.ws.transport.get_write_buffer_size() <= STALLED_BUFFER:

@@ -10,12 +10,12 @@ from hartenjagen.shared.bots import LEVELS
 from hartenjagen.shared.cards import CARD_NAMES, parse_card
 
 from .chat import CHAT_MAX, PHRASES
+from .codes import CODE_LENGTH, table_code
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
 MAX_TOKEN = 64
-CODE_LENGTH = 6
 TIMER_MAX = 300  # the lower bound is the server's ``timer_min`` (default 5), checked by the hub
 
 
@@ -58,8 +58,8 @@ def _text(max_len: int) -> Callable[[Any], str]:
 
 
 def _code(value: Any) -> str:
-    code = value.strip().upper() if isinstance(value, str) else ""
-    if not 1 <= len(code) <= 16 or not (code.isascii() and code.isalnum()):
+    code = table_code(value)
+    if code is None:
         raise ValueError(
             f"a table code of {CODE_LENGTH} letters and digits", f"een tafelcode van {CODE_LENGTH} letters en cijfers"
         )  # never echo what was sent

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .table_state import SeatKind
+
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:
     """Return the rows a finished game adds: the game, its seats, each hand per seat, toppers, players, daily."""
@@ -60,7 +62,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
     )
     daily = None
     if record.get("daily") and record["daily"].get("counts"):
-        holder = next((s for s in record["seats"] if s["kind"] == "human" and s["player_id"] is not None), None)
+        holder = next((s for s in record["seats"] if s["kind"] == SeatKind.HUMAN and s["player_id"] is not None), None)
         if holder is not None:
             daily = {
                 "day": record["daily"]["date"],

@@ -19,9 +19,11 @@ import logging
 from collections import deque
 from typing import Any
 
+from .closing import Close
 from .config import Config
 from .errors import ProtocolError
-from .hub import Client, Hub, compact
+from .hub import Client, Hub
+from .jsontext import compact
 from .messages import kind_of
 
 log = logging.getLogger("hearts.relay")
@@ -29,8 +31,6 @@ SEP = "\x1f"
 OPEN_TIMEOUT = 3.0  # seconds an edge waits for the owner's first answer before the client is told to come back
 QUESTION_TIMEOUT = 2.0  # seconds an edge waits for the invitation facts of another node's table
 LISTEN_POLL = 0.5  # seconds the listener waits for a frame before it looks whether it should stop
-CLOSE_BUSY = 1013  # try again later: the client reconnects by itself and resumes
-CLOSE_MOVED = 1012  # the table's node went away: reconnect and resume (another node adopts the table)
 
 
 class RemoteClient(Client):
@@ -52,11 +52,11 @@ class RemoteClient(Client):
         if self.table is None:
             self.relay.detach(self)
 
-    def close_soon(self, code: int, reason: str) -> None:
+    def close_soon(self, why: Close) -> None:
         """Ask the edge to close the connection with ``code`` after what it was sent before."""
         if self.closing is None:
             self.closing = True
-            self.relay.send(self.edge, "c" + self.cid + SEP + str(code) + SEP + reason)
+            self.relay.send(self.edge, "c" + self.cid + SEP + why.name)
             self.relay.remotes.pop((self.edge, self.cid), None)
 
 
@@ -123,7 +123,7 @@ class Relay:
         if client is not None:
             client.remote = None
             client.push(ProtocolError("server_busy").to_message())
-            client.close_soon(CLOSE_BUSY, "table moving")
+            client.close_soon(Close.TABLE_MOVING)
 
     def _stop_timer(self, cid: str) -> None:
         timer = self._timers.pop(cid, None)
@@ -151,17 +151,16 @@ class Relay:
         elif kind == "c":
             del self.relayed[cid]
             client.remote = None
-            code, _, reason = body.partition(SEP)
-            client.close_soon(int(code), reason)
+            client.close_soon(Close[body])
 
-    def _drop_relayed(self, owners: set[str] | None, reason: str) -> None:
+    def _drop_relayed(self, owners: set[str] | None, why: Close) -> None:
         """Close the relayed connections of ``owners`` (all when None) with 1012: they resume by themselves."""
         for cid, client in list(self.relayed.items()):
             if owners is None or client.remote in owners:
                 del self.relayed[cid]
                 self._stop_timer(cid)
                 client.remote = None
-                client.close_soon(CLOSE_MOVED, reason)
+                client.close_soon(why)
 
     # ------------------------------------------------------------------ owner side
 
@@ -211,7 +210,7 @@ class Relay:
                 except ProtocolError as exc:
                     remote.push(exc.to_message())
                     if exc.code == "server_busy":
-                        remote.close_soon(CLOSE_BUSY, "server busy")
+                        remote.close_soon(Close.BUSY)
                 except Exception:
                     log.exception("a relayed %s message failed", kind_of(msg))  # never its fields: tokens
                     remote.push(ProtocolError("server_error").to_message())
@@ -285,7 +284,7 @@ class Relay:
 
     def _link_lost(self) -> None:
         """Our link to Redis broke: relayed connections come back (1012), remote ones count as disconnected."""
-        self._drop_relayed(None, "cluster link lost")
+        self._drop_relayed(None, Close.CLUSTER_LINK_LOST)
         self._drop_remotes(None)
 
     async def _watch(self) -> None:
@@ -302,7 +301,7 @@ class Relay:
                 continue  # Redis down: the sender and listener end the links
             dead = {node for node, up in alive.items() if not up}
             if dead & owners:
-                self._drop_relayed(dead & owners, "table moved")
+                self._drop_relayed(dead & owners, Close.TABLE_MOVED)
             if dead & edges:
                 self._drop_remotes(dead & edges)
 

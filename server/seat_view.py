@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
 from .changes import changed_fields, diff, update_message
-from .table import Table
+from .jsontext import compact
+from .table import SeatKind, Table
 
 #: The wire encoding of every message: compact JSON.
-encode = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def public_part(table: Table) -> dict[str, Any]:
@@ -83,12 +82,12 @@ class Moment:
         if common or seat:
             inner = [self._shared("view", common, self._common_changes)[1:-1]] if common else []
             if seat:
-                inner.append(encode(seat)[1:-1])
+                inner.append(compact(seat)[1:-1])
             parts += [',"view":{', ",".join(inner), "}"]
         if events:
             events_key = ("events", key[1], key[2])
             if events_key not in texts:
-                texts[events_key] = encode(events)
+                texts[events_key] = compact(events)
             parts += [',"events":', texts[events_key]]
         parts.append("}")
         text = "".join(parts)
@@ -99,10 +98,10 @@ class Moment:
     def _shared(self, name: str, value: dict[str, Any], own: dict[str, Any] | None) -> str:
         """Encode ``value``, once per moment when it is the moment's ``own`` shared part."""
         if value is not own:
-            return encode(value)
+            return compact(value)
         text = self._texts.get(name)
         if text is None:
-            text = self._texts[name] = encode(value)
+            text = self._texts[name] = compact(value)
         return text
 
     def public_changes(self) -> dict[str, Any]:
@@ -194,7 +193,7 @@ def seat_update_text(table: Table, client: Any, moment: Moment | None = None) ->
     """Return ``seat_update`` as the JSON text sent on the wire, encoding the shared parts once per moment."""
     cut = _cut(table, client, moment)
     if len(cut) == 1:
-        return None if cut[0] is None else encode(cut[0])
+        return None if cut[0] is None else compact(cut[0])
     changed, common_changes, seat_changes, events = cut
     if not changed and not common_changes and not seat_changes and not events:
         return None
@@ -217,6 +216,7 @@ def _deadline(table: Table) -> float | None:
     if table.game is not None:
         for s in table.game.to_act():
             seat = table.seats[s]
-            if seat.kind == "human" and seat.client is None and not seat.away and seat.disconnected_at is not None:
+            gone = seat.kind == SeatKind.HUMAN and seat.client is None and not seat.away
+            if gone and seat.disconnected_at is not None:
                 times.append(seat.disconnected_at + grace)
     return round(max(0.0, min(times) - now), 1) if times else None

@@ -17,22 +17,11 @@ from hartenjagen.shared.rules import Rules
 
 from .errors import ProtocolError
 from .store import token_hash
-from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, TableState, bot_name
+from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
 
-__all__ = ["Table", "Seat", "DamagedLog", "new_code", "FINISHED", "PLAYING_STATUS", "WAITING", "CODE_ALPHABET"]
+__all__ = ["Table", "Seat", "SeatKind", "Status", "DamagedLog", "FINISHED", "PLAYING_STATUS", "WAITING"]
 
-# Table codes: no look-alikes (0/O, 1/I/L).
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 MAX_WATCHERS = 100  # people watching one table without a seat
-
-
-def new_code(taken: set[str] | dict) -> str:
-    """Return a random table code not in ``taken``."""
-    while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if code not in taken:
-            return code
 
 
 class Table(TableState):
@@ -71,7 +60,7 @@ class Table(TableState):
     def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
-        self._log("seated", seat=seat, who="human", name=name, player_id=player_id, token_hash=token_hash(token))
+        self._log("seated", seat=seat, who=SeatKind.HUMAN, name=name, player_id=player_id, token_hash=token_hash(token))
         self.seats[seat].client = client
         return token
 
@@ -86,7 +75,7 @@ class Table(TableState):
             target = self._free_seat(player_id)
         else:
             target = self.seats[seat]
-            if not (target.kind == "empty" or (target.kind == "bot" and self.between_hands())):
+            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.BOT and self.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
         if self.host is None:
             self._log("host", seat=target.index)
@@ -99,10 +88,10 @@ class Table(TableState):
         The first empty seat; else, when a computer player's seat may change hands now, the seat this
         player left, else the first computer player's seat.
         """
-        free = [s for s in self.seats if s.kind == "empty"]
+        free = [s for s in self.seats if s.kind == SeatKind.EMPTY]
         if free:
             return free[0]
-        bots = [s for s in self.seats if s.kind == "bot"]
+        bots = [s for s in self.seats if s.kind == SeatKind.BOT]
         if not bots or not self.between_hands():
             raise ProtocolError("table_full")
         mine = self.left_seats.get(player_id) if player_id is not None else None
@@ -113,15 +102,15 @@ class Table(TableState):
         if new == old:
             raise ProtocolError("seat_taken", seat=new)
         target, source = self.seats[new], self.seats[old]
-        if target.kind == "empty":
+        if target.kind == SeatKind.EMPTY:
             self._check_waiting(("changing seats", "van stoel wisselen"))
-        elif not (target.kind == "bot" and self.between_hands()):
+        elif not (target.kind == SeatKind.BOT and self.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
         name, player_id, client = source.name, source.player_id, source.client
         if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
-            self._log("vacated", seat=old, to="bot", level=self.bot_level)
+            self._log("vacated", seat=old, to=SeatKind.BOT, level=self.bot_level)
         else:
-            self._log("vacated", seat=old, to="empty")
+            self._log("vacated", seat=old, to=SeatKind.EMPTY)
         if self.host == old:
             self._log("host", seat=new)
         token = self._seat_person(new, name, player_id, client)
@@ -130,9 +119,9 @@ class Table(TableState):
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
         if self.status == PLAYING_STATUS:
-            self._log("vacated", seat=seat, to="bot", level=self.bot_level, left=True)
+            self._log("vacated", seat=seat, to=SeatKind.BOT, level=self.bot_level, left=True)
         else:
-            self._log("vacated", seat=seat, to="empty")
+            self._log("vacated", seat=seat, to=SeatKind.EMPTY)
         if self.host == seat:
             self.pass_host()
 
@@ -147,7 +136,7 @@ class Table(TableState):
         """Return the human seat whose secret token is ``token`` (compared by its hash)."""
         given = token_hash(token).encode()
         for s in self.seats:
-            if s.kind == "human" and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
+            if s.kind == SeatKind.HUMAN and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
                 return s
         return None
 
@@ -187,27 +176,27 @@ class Table(TableState):
         """Host: put a computer player of ``level`` on an empty seat before the start."""
         self._check_host(by)
         self._check_waiting(("adding a computer player", "een computerspeler toevoegen"))
-        if self.seats[seat].kind != "empty":
+        if self.seats[seat].kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", seat=seat)
-        self._log("seated", seat=seat, who="bot", name=bot_name(seat), level=level)
+        self._log("seated", seat=seat, who=SeatKind.BOT, name=bot_name(seat), level=level)
 
     def remove_bot(self, by: int, seat: int) -> None:
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
         self._check_waiting(("removing a computer player", "een computerspeler weghalen"))
-        if self.seats[seat].kind != "bot":
+        if self.seats[seat].kind != SeatKind.BOT:
             raise ProtocolError(
                 "not_now", detail=(f"seat {seat} has no computer player", f"op stoel {seat} zit geen computerspeler")
             )
-        self._log("vacated", seat=seat, to="empty")
+        self._log("vacated", seat=seat, to=SeatKind.EMPTY)
 
     def fill_bots(self, by: int, level: str) -> None:
         """Host: computer players of ``level`` on every empty seat."""
         self._check_host(by)
         self._check_waiting(("adding computer players", "computerspelers toevoegen"))
         for s in self.seats:
-            if s.kind == "empty":
-                self._log("seated", seat=s.index, who="bot", name=bot_name(s.index), level=level)
+            if s.kind == SeatKind.EMPTY:
+                self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=level)
 
     def set_watch(self, by: int, allowed: bool) -> None:
         """Host: allow or refuse watchers (people with the link who watch without a seat)."""
@@ -246,7 +235,7 @@ class Table(TableState):
         """Host: deal the first hand once all four seats are filled."""
         self._check_host(by)
         self._check_waiting(("starting", "beginnen"))
-        if any(s.kind == "empty" for s in self.seats):
+        if any(s.kind == SeatKind.EMPTY for s in self.seats):
             raise ProtocolError("seats_empty")
         self._log("start", at=time.time())
         self._deal_next()
@@ -357,7 +346,7 @@ class Table(TableState):
             self.decision_key = key
             self.timed_out.clear()
             self.hints.clear()
-            waits_for_human = key is not None and any(self.seats[s].kind == "human" for s in self.game.to_act())
+            waits_for_human = key is not None and any(self.seats[s].kind == SeatKind.HUMAN for s in self.game.to_act())
             self.deadline = now + self.timer if (self.timer and waits_for_human) else None
 
     def expire_timer(self, now: float) -> bool:
@@ -365,7 +354,7 @@ class Table(TableState):
         if self.deadline is None or now < self.deadline or self.game is None:
             return False
         self.deadline = None
-        late = {s for s in self.game.to_act() if self.seats[s].kind == "human"}
+        late = {s for s in self.game.to_act() if self.seats[s].kind == SeatKind.HUMAN}
         self.timed_out |= late
         return bool(late)
 
@@ -376,7 +365,7 @@ class Table(TableState):
         out = []
         for s in self.game.to_act():
             seat = self.seats[s]
-            if seat.kind == "bot" or (seat.kind == "human" and (seat.away or s in self.timed_out)):
+            if seat.kind == SeatKind.BOT or (seat.kind == SeatKind.HUMAN and (seat.away or s in self.timed_out)):
                 out.append(s)
         return out
 
@@ -402,8 +391,8 @@ class Table(TableState):
             "seats": [
                 {
                     "seat": s.index,
-                    "player_id": s.player_id if s.kind == "human" else None,
-                    "kind": "human" if s.kind == "human" else "bot",
+                    "player_id": s.player_id if s.kind == SeatKind.HUMAN else None,
+                    "kind": SeatKind.HUMAN if s.kind == SeatKind.HUMAN else SeatKind.BOT,
                     "name": s.name or "?",
                     "level": s.level,
                     **({"chips": game.chips[s.index]} if self.rules.start_chips else {}),

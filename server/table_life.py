@@ -11,12 +11,13 @@ from typing import Any
 
 from hartenjagen.shared.view import view_for
 
+from .closing import Close
 from .computer import Thinker, fallback, fits
 from .config import Config
 from .seat_view import Moment, seat_update_text
 from .store import LeaseLost, Store, StoreBusy, StoredTable, TableWrite
 from .stores import REDIS_ERRORS
-from .table import DamagedLog, Table
+from .table import DamagedLog, SeatKind, Table
 
 log = logging.getLogger("hearts.server")
 RECOVER_PAUSE = 0.5  # seconds between attempts to bring parked tables back (doubling up to RECOVER_MAX on errors)
@@ -129,17 +130,17 @@ class Tables:
         """
         if isinstance(exc, LeaseLost):
             log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
-            self._drop(table, 1012, "table moved")
+            self._drop(table, Close.TABLE_MOVED)
             return
         if isinstance(exc, StoreBusy):
             log.warning("table %s: the database does not answer; parked until it does (%s)", table.code, exc)
-            code, reason = 1013, "server busy"
+            why = Close.BUSY
         else:
             log.error("table %s: the database refused its log (%s); parked, to come back from what was stored",
                       table.code, exc or "cancelled")  # fmt: skip
-            code, reason = 1011, "storage failed"
+            why = Close.STORAGE_FAILED
         self.parked[table.code] = table.table_id
-        self._drop(table, code, reason, park=True)
+        self._drop(table, why, park=True)
         if self._recovering is None or self._recovering.done():
             self._recovering = asyncio.get_running_loop().create_task(self._recover())
 
@@ -166,10 +167,10 @@ class Tables:
         """Another node holds the table's lease now: stop writing it, close its connections (1012: come back)."""
         for table in list(self.by_code.values()):
             if table.table_id == table_id:
-                self._drop(table, 1012, "table moved")
+                self._drop(table, Close.TABLE_MOVED)
 
-    def _drop(self, table: Table, code: int, reason: str, park: bool = False) -> None:
-        """Forget a table without writing anything more, and close its connections with ``code``.
+    def _drop(self, table: Table, why: Close, park: bool = False) -> None:
+        """Forget a table without writing anything more, and close its connections for ``why``.
 
         ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
         """
@@ -178,7 +179,7 @@ class Tables:
         self._outgoing.pop(table.table_id, None)
         self.forget(table, lost=not park, keep_code=park)
         for client in clients:
-            client.close_soon(code, reason)
+            client.close_soon(why)
 
     # ------------------------------------------------------------------ restore on demand
 
@@ -401,8 +402,8 @@ class Tables:
         try:
             key = table.current_key()
             seat = table.seats[s]
-            level = seat.level if seat.kind == "bot" else table.bot_level
-            for_human = seat.kind == "human"
+            level = seat.level if seat.kind == SeatKind.BOT else table.bot_level
+            for_human = seat.kind == SeatKind.HUMAN
             view = view_for(table.game, s)
             thinking = asyncio.ensure_future(self.thinker.decide(level, view))  # thinks during the pause
             try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import islice
 from typing import Any, Self
 
@@ -18,9 +19,28 @@ from hartenjagen.shared.reasons import IllegalAction
 from hartenjagen.shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
+from .jsontext import compact
 
 LOG_SIZE = 500
-WAITING, PLAYING_STATUS, FINISHED = "waiting", "playing", "finished"
+
+
+class Status(StrEnum):
+    """Where a table is: waiting for its start, playing a game, or at game over."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class SeatKind(StrEnum):
+    """Who holds a seat."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+WAITING, PLAYING_STATUS, FINISHED = Status
 
 
 class DamagedLog(ValueError):
@@ -32,7 +52,7 @@ class Seat:
     """One seat: empty, a human (known by the hash of a secret seat token) or a computer player."""
 
     index: int
-    kind: str = "empty"
+    kind: str = SeatKind.EMPTY
     name: str | None = None
     level: str | None = None
     player_id: int | None = None
@@ -44,7 +64,7 @@ class Seat:
     @property
     def connected(self) -> bool:
         """Return True for a computer player or a human with a live connection."""
-        return self.kind == "bot" or (self.kind == "human" and self.client is not None)
+        return self.kind == SeatKind.BOT or (self.kind == SeatKind.HUMAN and self.client is not None)
 
     def public(self) -> dict[str, Any]:
         """Return what every seat may see of this seat."""
@@ -52,7 +72,7 @@ class Seat:
             "seat": self.index,
             "name": self.name,
             "kind": self.kind,
-            "level": self.level if self.kind == "bot" else None,
+            "level": self.level if self.kind == SeatKind.BOT else None,
             "connected": self.connected,
             "away": self.away,
         }
@@ -126,7 +146,7 @@ class TableState:
         entry = {"k": kind, **fields}
         self._apply(entry)
         self.logged += 1
-        self.unsaved.append((self.logged, _compact(entry)))
+        self.unsaved.append((self.logged, compact(entry)))
 
     def take_unsaved(self) -> list[tuple[int, str]]:
         """Return and forget the entries not yet handed to the store."""
@@ -147,30 +167,30 @@ class TableState:
     def _apply_seated(self, e: dict[str, Any]) -> None:
         s = self.seats[e["seat"]]
         s.kind, s.name = e["who"], e["name"]
-        s.level = e.get("level") if s.kind == "bot" else None
+        s.level = e.get("level") if s.kind == SeatKind.BOT else None
         s.player_id = e.get("player_id")
         s.token_hash = e.get("token_hash")
         s.client = s.disconnected_at = None
         s.away = False
-        if s.kind == "human" and self.status == PLAYING_STATUS and s.player_id is not None:
+        if s.kind == SeatKind.HUMAN and self.status == PLAYING_STATUS and s.player_id is not None:
             self.participants.add(s.player_id)
         self.emit("seated", seat=s.index, name=s.name, who=s.kind)
 
     def _apply_vacated(self, e: dict[str, Any]) -> None:
         seat = self.seats[e["seat"]]
-        person = seat.name if seat.kind == "human" else None
-        if e.get("left") and seat.player_id is not None and e["to"] == "bot":
+        person = seat.name if seat.kind == SeatKind.HUMAN else None
+        if e.get("left") and seat.player_id is not None and e["to"] == SeatKind.BOT:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
         seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
         seat.away = False
         seat.kind, seat.level = e["to"], e.get("level")
         self.ready.discard(seat.index)
-        if seat.kind == "bot":
+        if seat.kind == SeatKind.BOT:
             seat.name = bot_name(seat.index)
             if e.get("left") and person is not None:  # a person stood up: the others are told who
-                self.emit("seated", seat=seat.index, name=seat.name, who="bot", left=person)
+                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.BOT, left=person)
             else:
-                self.emit("seated", seat=seat.index, name=seat.name, who="bot")
+                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.BOT)
         else:
             seat.name = None
             self.emit("vacated", seat=seat.index)
@@ -298,11 +318,11 @@ class TableState:
 
     def humans(self) -> list[Seat]:
         """Return the seats held by people."""
-        return [s for s in self.seats if s.kind == "human"]
+        return [s for s in self.seats if s.kind == SeatKind.HUMAN]
 
     def connected_humans(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
-        return [s for s in self.seats if s.kind == "human" and s.client is not None]
+        return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.client is not None]
 
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""
@@ -332,7 +352,6 @@ APPLY: dict[str, Any] = {
     "closed": TableState._apply_closed,
 }
 
-_compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder for every log entry
 
 BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne")
 

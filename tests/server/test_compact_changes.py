@@ -115,7 +115,8 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     from types import SimpleNamespace
 
     from hartenjagen.server.computer import fallback
-    from hartenjagen.server.seat_view import Moment, encode, seat_update, seat_update_text
+    from hartenjagen.server.jsontext import compact as encode
+    from hartenjagen.server.seat_view import Moment, seat_update, seat_update_text
     from hartenjagen.server.table import Table
     from hartenjagen.shared.rules import make_rules
     from hartenjagen.shared.view import view_for

@@ -20,6 +20,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from hartenjagen.server.changes import fold
+from hartenjagen.server.codes import CODE_ALPHABET, new_code
 from hartenjagen.server.config import Config
 from hartenjagen.server.migrations import load_migrations
 from hartenjagen.server.pg_store import PostgresStore
@@ -27,7 +28,6 @@ from hartenjagen.server.sqlite_store import SQLiteStore as Database
 from hartenjagen.server.sqlite_store import migrations_dir
 from hartenjagen.server.store import SchemaTooNew, StoreUnavailable
 from hartenjagen.server.stores import is_postgres_url, open_store
-from hartenjagen.server.table import CODE_ALPHABET, new_code
 
 from . import pg
 from .conftest import both_stores
