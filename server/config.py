@@ -50,38 +50,7 @@ class Config:
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
-        """Return the defaults overridden by HEARTS_<FIELD> variables (HEARTS_PORT, HEARTS_TIMER_MIN, ...)."""
-        env = os.environ if env is None else env
-        cfg = cls()
-        for name, kind in (
-            ("host", str),
-            ("port", int),
-            ("db", str),
-            ("bot_delay", float),
-            ("grace", float),
-            ("idle_timeout", float),
-            ("bot_workers", int),
-            ("timer_min", int),
-            ("decision_timeout", float),
-            ("hard_ms", float),
-            ("hard_floor_ms", float),
-            ("bot_target", float),
-            ("compression", str),
-            ("redis", str),
-            ("node", str),
-            ("redis_prefix", str),
-            ("lease_ms", int),
-            ("trusted_proxies", str),
-            ("review_ms", float),
-            ("review_wait", float),
-        ):
-            raw = env.get("HEARTS_" + name.upper())
-            if raw:
-                try:
-                    setattr(cfg, name, kind(raw))
-                except ValueError:
-                    raise ValueError(f"HEARTS_{name.upper()}={raw!r} is not a valid {kind.__name__}") from None
-        if cfg.compression not in ("large", "all", "off"):
-            bad, cfg.compression = cfg.compression, "large"
-            raise ValueError(f"HEARTS_COMPRESSION={bad!r} is not one of large, all, off")
-        return cfg
+        """Return the defaults overridden by HEARTS_<FIELD> variables (see ``server.settings``); raise ValueError."""
+        from .settings import from_env
+
+        return cls(**from_env(env))

@@ -143,3 +143,29 @@ def test_the_view_carries_the_variants_scoring_teams_and_chips_for_the_rules_pag
     assert chips["chips"] == [19, 19, 19, 19] and chips["pot"] == 4 and chips["scoring"]["moon"] == "none"
     assert view_for(game, 0)["scoring"] is chips["scoring"]  # one shared copy: the server's diff sees no change
     assert set(chips) - {"scoring"} >= {"teams", "chips", "pot", "toppers", "losers", "pass_targets"}
+
+
+def test_seat_fields_are_exactly_the_keys_of_the_seats_own_part_of_the_view_in_every_phase():
+    """``SEAT_FIELDS`` (what updates cut per seat) is kept by hand: it must name the seat's own fields, no more."""
+    from hartenjagen.shared.view import SEAT_FIELDS, common_view, seat_view
+
+    game = Game(make_rules({"variant": "classic", "moon": "choose"}))
+    seen_phases = set()
+    for _ in range(400):
+        if game.phase == "game_over":
+            break
+        if game.phase in ("dealing", "hand_over"):
+            game.deal_seeded(7)
+        seen_phases.add(str(game.phase))
+        for seat in range(4):
+            assert tuple(seat_view(game, seat)) == SEAT_FIELDS
+        assert not set(common_view(game)) & set(SEAT_FIELDS)
+        seat = game.to_act()[0]
+        view = view_for(game, seat)
+        if game.phase == "passing":
+            game.pass_cards(seat, [parse_card(c) for c in view["hand"][: view["pass_count"]]])
+        elif game.phase == "playing":
+            game.play(seat, parse_card(view["legal"][0]))
+        else:
+            game.choose_moon(seat, view["moon_choices"][0])
+    assert {"passing", "playing"} <= seen_phases
