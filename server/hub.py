@@ -1,4 +1,4 @@
-"""Connected clients and the one dispatcher for their messages; tables live in ``table_life``."""
+"""Connected clients and the one dispatcher for their messages; tables live in ``server.tables``."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ from .jsontext import compact
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .reviews import Reviewer, ReviewRefused
-from .seat_view import full_message, hint_message, public_table
+from .seat_view import Moment, full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
 from .table import PLAYING_STATUS, Table
-from .table_life import Tables
 from .table_state import bot_name
+from .tables import Tables
 
 log = logging.getLogger("hearts.server")
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
@@ -114,7 +114,7 @@ class Hub:
     def send_table(self, client: Client, resumed: str | None = None) -> None:
         """Send ``client`` its seat's table message with the events it has not seen (after the log is stored)."""
         table = client.table
-        self.tables.send(table, client, full_message(table, client, resumed))
+        self.tables.send(table, client, full_message(table, client, Moment(table, time.monotonic()), resumed))
 
     # ------------------------------------------------------------------ connections
 
@@ -147,8 +147,7 @@ class Hub:
         if kind in LOCATED and msg["code"] not in self.tables.by_code and client.table is None:
             if await self._locate(client, msg):
                 return
-        handler = getattr(self, "_on_" + kind)
-        result = handler(client, msg)
+        result = HANDLERS[kind](self, client, msg)
         if asyncio.iscoroutine(result):
             await result
 
@@ -268,7 +267,9 @@ class Hub:
             daily, level = None, msg.get("bot_level", "medium")
             self._check_free(client)  # after the fields, as the protocol lists the checks
         code, table_id = await self._new_code(client)
-        table = Table.create(code, rules, level, deal, daily, grace=self.config.grace, table_id=table_id)
+        table = Table.create(
+            code, rules, level, deal, daily, grace=self.config.grace, table_id=table_id, at=time.time()
+        )
         self.tables.add(table)
         seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
         self._attach(client, table, seat.index, token)
@@ -347,7 +348,7 @@ class Hub:
         self.changed(table)
 
     def _on_allow_chat(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "set_chat", msg["allowed"])
+        self._host_action(client, Table.set_chat, msg["allowed"])
 
     def _on_chat(self, client: Client, msg: dict[str, Any]) -> None:
         chat.say(self, client, msg)  # memory only: never in the table log
@@ -362,30 +363,31 @@ class Hub:
             return
         table = self._seated(client)
         seen = client.seen
-        seat, token = table.move(client.seat, msg["seat"])
+        seat, token = table.change_seat(client.seat, msg["seat"])
         self._attach(client, table, seat.index, token)
         client.seen = seen  # the next table message shows the seat change's own events too
         self.changed(table)
 
-    def _host_action(self, client: Client, method: str, *args: Any) -> None:
+    def _host_action(self, client: Client, action: Any, *args: Any) -> None:
+        """Run the table command ``action`` (one of ``Table``'s host commands) for the client's seat."""
         table = self._seated(client)
-        getattr(table, method)(client.seat, *args)
+        action(table, client.seat, *args)
         self.changed(table)
 
     def _on_add_bot(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "add_bot", msg["seat"], msg["level"])
+        self._host_action(client, Table.add_bot, msg["seat"], msg["level"])
 
     def _on_remove_bot(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "remove_bot", msg["seat"])
+        self._host_action(client, Table.remove_bot, msg["seat"])
 
     def _on_fill_bots(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "fill_bots", msg["level"])
+        self._host_action(client, Table.fill_bots, msg["level"])
 
     def _on_start(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "start")
+        self._host_action(client, Table.start, time.time())
 
     def _on_restart(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "restart")
+        self._host_action(client, Table.restart, time.time())
 
     def _on_set_timer(self, client: Client, msg: dict[str, Any]) -> None:
         seconds, low = msg["seconds"], self.config.timer_min
@@ -398,17 +400,16 @@ class Hub:
                     f"verwacht: een heel getal van {low} tot en met {TIMER_MAX}",
                 ),
             )
-        self._host_action(client, "set_timer", seconds)
+        self._host_action(client, Table.set_timer, seconds)
 
     def _on_new_game(self, client: Client, msg: dict[str, Any]) -> None:
-        self._host_action(client, "new_game")
+        self._host_action(client, Table.new_game)
 
-    def _move(self, client: Client, msg: dict[str, Any]) -> None:
+    def _on_intent(self, client: Client, msg: dict[str, Any]) -> None:
+        """A pass, a card played or a moon choice: the game core checks it."""
         table = self._seated(client)
         table.act(client.seat, msg)
         self.changed(table)
-
-    _on_pass = _on_play = _on_moon = _move
 
     def _on_ready(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)
@@ -532,6 +533,7 @@ class Hub:
             "allocated_blocks": sys.getallocatedblocks(),
             "hard_player": self.thinker.health(),
             "connection_limit": self.headroom.limit if self.headroom is not None else None,
+            "under_way": self.tables.quiet(),
             "store_answers": self.store.down is None,
             "parked_tables": len(self.tables.parked),
         }
@@ -542,3 +544,31 @@ class Hub:
             task.cancel()
         self.reviewer.close()
         await self.tables.shutdown()
+
+
+#: Every message type a client may send (past ``ping`` and the checks of ``handle``), and what handles it.
+HANDLERS: dict[str, Any] = {
+    "hello": Hub._on_hello,
+    "create": Hub._on_create,
+    "join": Hub._on_join,
+    "resume": Hub._on_resume,
+    "watch": Hub._on_watch,
+    "sit": Hub._on_sit,
+    "leave": Hub._on_leave,
+    "allow_watch": Hub._on_allow_watch,
+    "allow_chat": Hub._on_allow_chat,
+    "chat": Hub._on_chat,
+    "add_bot": Hub._on_add_bot,
+    "remove_bot": Hub._on_remove_bot,
+    "fill_bots": Hub._on_fill_bots,
+    "set_timer": Hub._on_set_timer,
+    "start": Hub._on_start,
+    "restart": Hub._on_restart,
+    "new_game": Hub._on_new_game,
+    "pass": Hub._on_intent,
+    "play": Hub._on_intent,
+    "moon": Hub._on_intent,
+    "ready": Hub._on_ready,
+    "hint": Hub._on_hint,
+    "review": Hub._on_review,
+}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
@@ -14,8 +13,8 @@ from .table import SeatKind, Table
 #: The wire encoding of every message: compact JSON.
 
 
-def public_part(table: Table) -> dict[str, Any]:
-    """Return the fields of the ``table`` message that every seat shares (built once per change)."""
+def public_part(table: Table, now: float) -> dict[str, Any]:
+    """Return the fields of the ``table`` message that every seat shares (built once per change, at ``now``)."""
     return {
         "seq": table.seq,
         "code": table.code,
@@ -26,7 +25,7 @@ def public_part(table: Table) -> dict[str, Any]:
         "bot_level": table.bot_level,
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
-        "deadline": _deadline(table),
+        "deadline": _deadline(table, now),
         "ready": sorted(table.ready),
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
@@ -59,8 +58,8 @@ class Moment:
 
     __slots__ = ("public", "common", "before", "_public_changes", "_common_changes", "_texts")
 
-    def __init__(self, table: Table, before: Moment | None = None) -> None:
-        self.public = public_part(table)
+    def __init__(self, table: Table, now: float, before: Moment | None = None) -> None:
+        self.public = public_part(table, now)
         self.common = common_view(table.game) if table.game is not None else None
         self.before = before  # the table's previous moment: seats shown that one share its changes
         self._public_changes: dict[str, Any] | None = None
@@ -117,9 +116,7 @@ class Moment:
         return self._common_changes
 
 
-def table_message(
-    table: Table, seat: int, since: int, resumed: str | None = None, moment: Moment | None = None
-) -> dict[str, Any]:
+def table_message(table: Table, seat: int, since: int, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``.
 
     ``seat`` None is someone watching: the view has no seat fields (no hand) and no deal number (it names every card).
@@ -127,8 +124,6 @@ def table_message(
     events = table.events_since(since)
     if events is None:
         events, resumed = [], "snapshot"
-    if moment is None:
-        moment = Moment(table)
     if table.game is None:
         view = None
     elif seat is None:
@@ -141,15 +136,14 @@ def table_message(
     return message
 
 
-def full_message(table: Table, client: Any, resumed: str | None = None, moment: Moment | None = None) -> dict[str, Any]:
+def full_message(table: Table, client: Any, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
-    moment = moment if moment is not None else Moment(table)
-    message = table_message(table, client.seat, client.seen, resumed, moment)
+    message = table_message(table, client.seat, client.seen, moment, resumed)
     client.seen, client.shown, client.shown_moment = table.seq, message, moment
     return message
 
 
-def _cut(table: Table, client: Any, moment: Moment | None) -> tuple[Any, ...]:
+def _cut(table: Table, client: Any, moment: Moment) -> tuple[Any, ...]:
     """Show ``client`` the table now and return what changed for it.
 
     Either ``(message,)`` (the full message, a whole-message diff, or None) or, when the seat was
@@ -157,10 +151,10 @@ def _cut(table: Table, client: Any, moment: Moment | None) -> tuple[Any, ...]:
     shared parts computed once for all seats.
     """
     shown, shown_moment = client.shown, client.shown_moment
-    message = full_message(table, client, moment=moment)
+    message = full_message(table, client, moment)
     if shown is None:
         return (message,)
-    if moment is None or shown_moment is None or shown_moment is not moment.before:
+    if shown_moment is None or shown_moment is not moment.before:
         return (diff(shown, message),)
     view, old_view = message["view"], shown["view"]
     if view is None or old_view is None or moment.common is None or shown_moment.common is None:
@@ -175,7 +169,7 @@ def _cut(table: Table, client: Any, moment: Moment | None) -> tuple[Any, ...]:
     return changed, moment.common_changes(), changed_fields(old_view, view, SEAT_FIELDS), message["events"]
 
 
-def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict[str, Any] | None:
+def seat_update(table: Table, client: Any, moment: Moment) -> dict[str, Any] | None:
     """Return what brings ``client`` up to date after a change: the full message first, then ``update``s.
 
     None when the seat would see nothing new. The update is cut from the full message, so this
@@ -189,7 +183,7 @@ def seat_update(table: Table, client: Any, moment: Moment | None = None) -> dict
     return update_message(dict(changed), {**common_changes, **seat_changes}, events)
 
 
-def seat_update_text(table: Table, client: Any, moment: Moment | None = None) -> str | None:
+def seat_update_text(table: Table, client: Any, moment: Moment) -> str | None:
     """Return ``seat_update`` as the JSON text sent on the wire, encoding the shared parts once per moment."""
     cut = _cut(table, client, moment)
     if len(cut) == 1:
@@ -208,9 +202,8 @@ def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:
     return out
 
 
-def _deadline(table: Table) -> float | None:
-    """Seconds until a computer moves for the seats the game waits for (turn timer or grace), or None."""
-    now = time.monotonic()
+def _deadline(table: Table, now: float) -> float | None:
+    """Seconds after ``now`` until a computer moves for the seats the game waits for (turn timer or grace), or None."""
     times = [table.deadline] if table.deadline is not None else []
     grace = table.grace
     if table.game is not None:

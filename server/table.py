@@ -6,7 +6,6 @@ The state and the fold of the log are in ``server.table_state``. No I/O here.
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from hartenjagen.shared.cards import mask_names
@@ -39,12 +38,12 @@ class Table(TableState):
         daily: dict[str, Any] | None = None,
         grace: float = 30.0,
         table_id: str | None = None,
+        *,
+        at: float,
     ) -> Table:
-        """Open a new table: its first log entry holds the options."""
+        """Open a new table at wall-clock time ``at``: its first log entry holds the options."""
         table = cls(table_id=table_id or secrets.token_hex(8), grace=grace)
-        table._log(
-            "created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=time.time()
-        )
+        table._log("created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=at)
         return table
 
     def _check_host(self, seat: int) -> None:
@@ -97,7 +96,7 @@ class Table(TableState):
         mine = self.left_seats.get(player_id) if player_id is not None else None
         return next((s for s in bots if s.index == mine), bots[0])
 
-    def move(self, old: int, new: int) -> tuple[Seat, str]:
+    def change_seat(self, old: int, new: int) -> tuple[Seat, str]:
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
         if new == old:
             raise ProtocolError("seat_taken", seat=new)
@@ -231,16 +230,16 @@ class Table(TableState):
         self._check_host(by)
         self._log("timer", seconds=seconds)
 
-    def start(self, by: int) -> None:
-        """Host: deal the first hand once all four seats are filled."""
+    def start(self, by: int, at: float) -> None:
+        """Host: deal the first hand once all four seats are filled (``at``: the wall-clock time)."""
         self._check_host(by)
         self._check_waiting(("starting", "beginnen"))
         if any(s.kind == SeatKind.EMPTY for s in self.seats):
             raise ProtocolError("seats_empty")
-        self._log("start", at=time.time())
+        self._log("start", at=at)
         self._deal_next()
 
-    def restart(self, by: int) -> None:
+    def restart(self, by: int, at: float) -> None:
         """Host: the game starts over from its first hand, with the same deals, seats and options."""
         self._check_host(by)
         if self.daily is not None:
@@ -256,7 +255,7 @@ class Table(TableState):
                     "opnieuw beginnen kan pas als het spel begonnen is",
                 ),
             )
-        self._log("restart", at=time.time())
+        self._log("restart", at=at)
         self._deal_next()
 
     def new_game(self, by: int) -> None:
@@ -318,17 +317,17 @@ class Table(TableState):
         self._deal_next()
         return True
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self, at: float) -> dict[str, Any] | None:
         """Once the game is over: log its replay id and share key; return the record to store (else None)."""
         if self.status != FINISHED or self.recorded or self.game is None:
             return None
         self._log("recorded", id=secrets.randbelow(2**40) + 1, share=secrets.token_urlsafe(16))
-        return self.record()
+        return self.record(finished_at=at)
 
-    def close(self) -> None:
-        """Log that the table is closed (its finished games stay)."""
+    def close(self, at: float) -> None:
+        """Log that the table is closed at wall-clock time ``at`` (its finished games stay)."""
         if not self.closed:
-            self._log("closed", at=time.time())
+            self._log("closed", at=at)
 
     # ------------------------------------------------------------------ who moves automatically
 
@@ -358,6 +357,14 @@ class Table(TableState):
         self.timed_out |= late
         return bool(late)
 
+    def next_wake(self) -> float | None:
+        """Return the monotonic time this table next needs a look: its turn timer, or a grace period's end."""
+        times = [self.deadline] if self.deadline is not None else []
+        for s in self.humans():
+            if s.client is None and not s.away and s.disconnected_at is not None:
+                times.append(s.disconnected_at + self.grace)
+        return min(times) if times else None
+
     def auto_seats(self) -> list[int]:
         """Return the seats a computer player should move for now (nobody moves while no person is connected)."""
         if self.game is None or self.status != PLAYING_STATUS or not self.connected_humans():
@@ -369,7 +376,7 @@ class Table(TableState):
                 out.append(s)
         return out
 
-    def record(self) -> dict[str, Any]:
+    def record(self, finished_at: float) -> dict[str, Any]:
         """Return the finished game as a record for the database (derived from the log's fold)."""
         game = self.game
         return {
@@ -381,7 +388,7 @@ class Table(TableState):
             "deal": None if self.daily is not None else self.deal,
             "daily": self.daily,
             "started_at": self.started_at,
-            "finished_at": time.time(),
+            "finished_at": finished_at,
             "history": [dict(h) for h in game.history],
             "totals": list(game.totals),
             "winners": list(game.winners),

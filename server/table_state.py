@@ -1,7 +1,9 @@
 """A table's state as the fold of its log: seats, host, game, public events, and how each log entry changes them.
 
-Every change is a log entry (``{"k": kind, ...}``) applied by ``_apply``; ``TableState.restore`` folds a
-stored log back. ``server.table.Table`` adds the checked commands that log entries. No I/O here.
+Every change is a log entry (``{"type": ..., ...}``) applied by ``_apply``; ``TableState.restore`` folds a
+stored log back (logs written before entries carried ``"type"`` have ``"k"``; both are read).
+The public events a change makes for the seats (``emit``) are something else: numbered, kept in ``events``.
+``server.table.Table`` adds the checked commands that log entries. No I/O here.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from hartenjagen.shared.rules import Rules, make_rules
 from .errors import ProtocolError
 from .jsontext import compact
 
-LOG_SIZE = 500
+EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
 
 
 class Status(StrEnum):
@@ -110,7 +112,7 @@ class TableState:
     chat_room: Any = None  # server.chat.Room: recent chat lines, memory only (never logged)
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
-    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
     participants: set[int] = field(default_factory=set)  # players who sat in this game at some moment
     logged: int = 0  # entries in the log so far
@@ -133,7 +135,7 @@ class TableState:
         for n, text in enumerate(entries, 1):
             try:
                 entry = parsed[n - 1] if parsed is not None else json.loads(text)  # else: find the broken entry
-                if not isinstance(entry, dict) or (n == 1) != (entry.get("k") == "created"):
+                if not isinstance(entry, dict) or (n == 1) != (entry_type(entry) == "created"):
                     raise ValueError("the log must start with one 'created' entry")
                 table._apply(entry)
             except (ValueError, KeyError, TypeError, IndexError, IllegalAction, ProtocolError) as exc:
@@ -143,7 +145,7 @@ class TableState:
 
     def _log(self, kind: str, **fields: Any) -> None:
         """Apply one change and keep it for the store (applied first: a change that fails is never logged)."""
-        entry = {"k": kind, **fields}
+        entry = {"type": kind, **fields}
         self._apply(entry)
         self.logged += 1
         self.unsaved.append((self.logged, compact(entry)))
@@ -154,9 +156,10 @@ class TableState:
         return out
 
     def _apply(self, e: dict[str, Any]) -> None:
-        apply = APPLY.get(e["k"])
+        kind = entry_type(e)
+        apply = APPLY.get(kind)
         if apply is None:  # a log written by a newer server, or edited by hand: this table cannot be folded
-            raise DamagedLog(f"unknown log entry kind {e['k']!r}")
+            raise DamagedLog(f"unknown log entry type {kind!r}")
         apply(self, e)
 
     def _apply_created(self, e: dict[str, Any]) -> None:
@@ -302,15 +305,15 @@ class TableState:
     def emit(self, kind: str, **fields: Any) -> None:
         """Number and keep one public event."""
         self.seq += 1
-        self.log.append({"seq": self.seq, "kind": kind, **fields})
+        self.events.append({"seq": self.seq, "type": kind, **fields})
 
     def events_since(self, seq: int) -> list[dict[str, Any]] | None:
         """Return the events after ``seq``, or None when the log no longer reaches back that far."""
         if seq >= self.seq:
             return []
-        if not self.log or self.log[0]["seq"] > seq + 1:
+        if not self.events or self.events[0]["seq"] > seq + 1:
             return None
-        newest = list(islice(reversed(self.log), self.seq - seq))  # numbers are consecutive: no scan
+        newest = list(islice(reversed(self.events), self.seq - seq))  # numbers are consecutive: no scan
         newest.reverse()
         return newest
 
@@ -329,7 +332,12 @@ class TableState:
         return self.status != PLAYING_STATUS or self.game is None or self.game.phase == HAND_OVER
 
 
-#: How each kind of log entry changes a table: the only kinds a stored log may hold.
+def entry_type(entry: dict[str, Any]) -> Any:
+    """Return a stored log entry's type (``"k"`` in logs written before entries carried ``"type"``)."""
+    return entry["type"] if "type" in entry else entry["k"]
+
+
+#: How each type of log entry changes a table: the only kinds a stored log may hold.
 APPLY: dict[str, Any] = {
     "created": TableState._apply_created,
     "seated": TableState._apply_seated,

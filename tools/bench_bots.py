@@ -144,11 +144,11 @@ class Person:
         window = self.bench.window
         for e in events:
             s = e.get("seat")
-            if e["kind"] in ("play", "passed") and s is not None and s != self.seat:
+            if e["type"] in ("play", "passed") and s is not None and s != self.seat:
                 began = self.turn_began.pop(s, None)
                 if began is not None and window is not None:
                     window.bot.setdefault(self.level, []).append((now - began) * 1000)
-            if self.pending is not None and e["kind"] == REFLECTED_BY.get(self.pending[0]) and s in (None, self.seat):
+            if self.pending is not None and e["type"] == REFLECTED_BY.get(self.pending[0]) and s in (None, self.seat):
                 if window is not None:
                     window.person.setdefault(self.level, []).append((now - self.pending[1]) * 1000)
                 self.pending = None

@@ -18,7 +18,7 @@ from hartenjagen.server.config import Config
 from hartenjagen.server.sqlite_store import SQLiteStore
 from hartenjagen.server.store import TableWrite
 from hartenjagen.server.table import FINISHED, PLAYING_STATUS, Table
-from hartenjagen.server.table_life import Tables
+from hartenjagen.server.tables import Tables
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.game import MOON_CHOICE, PASSING
 from hartenjagen.shared.rules import make_rules
@@ -30,7 +30,7 @@ def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tupl
 
     With ``hands``, stop in the middle of hand ``hands`` (a table caught mid-game); else play to game over.
     """
-    table = Table.create(code, make_rules({"variant": "classic"}))
+    table = Table.create(code, make_rules({"variant": "classic"}), at=time.time())
     writes: list[TableWrite] = []
 
     def cut(opened: bool = False) -> None:
@@ -41,7 +41,7 @@ def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tupl
     for seat, name in enumerate(("Anna", "Bram", "Cor", "Dirk")):
         table.seat_human(None, seat + 1, name, seat)
     cut(opened=True)
-    table.start(0)
+    table.start(0, time.time())
     cut()
     rand = rng.random
     stop_after = rng.randrange(4, 48) if hands is not None else None
@@ -76,7 +76,7 @@ def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tupl
                 s.client = None
             cut()
     if table.status == FINISHED:
-        table.finish()
+        table.finish(time.time())
         cut()
     return table, writes
 

@@ -216,7 +216,7 @@ class Player:
 
     def _reflects(self, events: list[dict[str, Any]]) -> bool:
         want = REFLECTED_BY.get(self.pending[0], self.pending[0])
-        return any(e["kind"] == want and e.get("seat", self.seat) == self.seat for e in events)
+        return any(e["type"] == want and e.get("seat", self.seat) == self.seat for e in events)
 
     # ------------------------------------------------------------------ deciding
 

@@ -28,7 +28,7 @@ export function leftReason(state, msg) {
 /** A person stood up during a game and a computer player took over: tell everyone who and who plays on. */
 export function leftNews(state, msg) {
   for (const e of msg.events || []) {
-    if (e.kind === "seated" && e.who === "bot" && e.left) {
+    if (e.type === "seated" && e.who === "bot" && e.left) {
       state.notice = { text: t("left_bot_plays", { name: e.left, bot: e.name }), kind: "info" };
     }
   }

@@ -20,8 +20,8 @@ function tone(freq, ms, volume = 0.05) {
 export function soundFor(events, you, prefs) {
   if (!prefs.sound || !events) return;
   for (const e of events) {
-    if (e.kind === "play") tone(e.seat === you ? 520 : 440, 60, 0.03);
-    else if (e.kind === "trick") tone(330, 120, 0.03);
+    if (e.type === "play") tone(e.seat === you ? 520 : 440, 60, 0.03);
+    else if (e.type === "trick") tone(330, 120, 0.03);
   }
 }
 

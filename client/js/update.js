@@ -88,7 +88,7 @@ function applyTable(state, msg, now) {
     state.said = []; // no game (the waiting room): the next one starts its news afresh
     return;
   }
-  const restarted = (msg.events || []).some((e) => e.kind === "restart");
+  const restarted = (msg.events || []).some((e) => e.type === "restart");
   if (restarted) startedOver(state);
   if (restarted || !before || before.hand_no !== v.hand_no) {
     // A new hand is dealt: the score table and last trick of the hand before close, for every player.
@@ -179,8 +179,8 @@ function tellNews(state, msg, before) {
   const first = said.length ? said[said.length - 1].id + 1 : 1;
   let id = first - 1;
   for (const e of msg.events || []) {
-    if (e.kind === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card });
-    else if (e.kind === "trick") said.push({ id: ++id, kind: "trick", seat: e.winner });
+    if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card });
+    else if (e.type === "trick") said.push({ id: ++id, kind: "trick", seat: e.winner });
   }
   const moved = id >= first;
   if (v.phase === "playing" && (moved || before.phase !== "playing" || before.turn !== v.turn)) {

@@ -144,10 +144,10 @@ async def stored_game(db_path: str) -> int:
     db = await open_store(db_path)
     try:
         pid, _, name = await db.player("Anna", None)
-        table = Table.create("REVIEW", make_rules({"variant": "classic", "end_score": 25}), deal=11)
+        table = Table.create("REVIEW", make_rules({"variant": "classic", "end_score": 25}), deal=11, at=0.0)
         table.seat_human(None, pid, name, 0)
         table.fill_bots(0, "medium")
-        table.start(0)
+        table.start(0, 0.0)
         bots = [make_player("medium", s) for s in range(4)]
         game = table.game
         while table.status != FINISHED:
@@ -155,7 +155,7 @@ async def stored_game(db_path: str) -> int:
                 table._deal_next()
             for s in game.to_act():
                 table.act(s, bots[s].decide(view_for(game, s)))
-        record = table.finish()
+        record = table.finish(1.0)
         await db.record_game(record)
         return record["id"]
     finally:

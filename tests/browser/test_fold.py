@@ -14,7 +14,7 @@ from hartenjagen.shared.view import view_for
 
 def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
     """Play a whole game of four seated people; per seat, every message the server cut and the full one behind it."""
-    table = Table.create("FOLDME", make_rules(options))
+    table = Table.create("FOLDME", make_rules(options), at=0.0)
     clients = []
     for name in ("Anna", "Bram", "Cor", "Dirk"):
         client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
@@ -27,15 +27,15 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
 
     def broadcast() -> None:
         table.maybe_deal()
-        table.finish()
-        moments.append(Moment(table, moments[-1] if moments else None))  # as the server does after a change
+        table.finish(0.0)
+        moments.append(Moment(table, 0.0, moments[-1] if moments else None))  # as the server does after a change
         for c in clients:
             message = seat_update(table, c, moments[-1])
             if message is not None:
                 out[c.seat].append((message, c.shown))
 
     broadcast()
-    table.start(0)
+    table.start(0, 0.0)
     broadcast()
     for _ in range(5000):
         if table.game.phase == "game_over":

@@ -242,7 +242,7 @@ async def move_once(p: Player, choice: str = "others") -> None:
     while True:  # a table sent before the server saw this move does not count
         msg = await p.recv()
         assert msg["type"] != "error", msg
-        if msg["type"] == "table" and any(e["kind"] == kind and e.get("seat") == view["seat"] for e in msg["events"]):
+        if msg["type"] == "table" and any(e["type"] == kind and e.get("seat") == view["seat"] for e in msg["events"]):
             return
 
 

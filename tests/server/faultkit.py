@@ -126,7 +126,7 @@ class Person:
                     seen = self.events.setdefault(e["seq"], e)
                     if seen != e:
                         self.conflicts.append((seen, e))
-                    if e["kind"] in ("passed", "play", "moon") and msg["view"] and e["seat"] == msg["view"]["seat"]:
+                    if e["type"] in ("passed", "play", "moon") and msg["view"] and e["seat"] == msg["view"]["seat"]:
                         self._own_move_out = False
                 await self._answer(ws)
 
@@ -184,13 +184,13 @@ def stored_logs_sqlite(db: Path) -> dict[str, tuple[str, list[int], list[str], s
 
 def all_events(table_id: str, entries: list[str]) -> dict[int, dict[str, Any]]:
     """Fold a stored log and return every event it makes, by number (none dropped for age)."""
-    keep = table_state.LOG_SIZE
-    table_state.LOG_SIZE = 10**7
+    keep = table_state.EVENTS_KEPT
+    table_state.EVENTS_KEPT = 10**7
     try:
         table = Table.restore(table_id, entries)
     finally:
-        table_state.LOG_SIZE = keep
-    return {e["seq"]: e for e in table.log}
+        table_state.EVENTS_KEPT = keep
+    return {e["seq"]: e for e in table.events}
 
 
 def check_shown_were_stored(people: list[Person], logs: dict[str, tuple]) -> None:

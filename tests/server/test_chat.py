@@ -174,7 +174,7 @@ class TestMemoryOnly:
         await server.app.hub.tables.shutdown()
         dump = "\n".join(sqlite3.connect(tmp_path / "hearts.db").iterdump())
         assert "secret-chat-line-42" not in dump and "watcher-line-43" not in dump
-        assert '"k":"seated"' in dump  # the log itself was stored
+        assert '"type":"seated"' in dump  # the log itself was stored
 
     async def test_history_on_join_watch_and_resume_keeps_the_last_50(self, server, monkeypatch):
         monkeypatch.setattr(chat, "CHAT_BURST", 1000)

@@ -7,7 +7,7 @@ import json
 import hypothesis.strategies as st
 from hypothesis import given
 
-from hartenjagen.server import table_life
+from hartenjagen.server import table_step
 from hartenjagen.server.changes import diff, fold
 
 from .test_full_game import play_out
@@ -63,7 +63,7 @@ def test_false_and_zero_are_different_changes():
 class TestOverTheWire:
     async def test_every_update_of_a_whole_game_folds_into_the_full_message_it_was_cut_from(self, server, monkeypatch):
         cut: list[tuple[dict, dict | None, dict]] = []
-        real = table_life.seat_update_text
+        real = table_step.seat_update_text
 
         def recording(table, client, *rest):
             before = client.shown
@@ -71,7 +71,7 @@ class TestOverTheWire:
             cut.append((before, None if text is None else json.loads(text), client.shown))
             return text
 
-        monkeypatch.setattr(table_life, "seat_update_text", recording)
+        monkeypatch.setattr(table_step, "seat_update_text", recording)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         await p.send("fill_bots", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
@@ -121,7 +121,7 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     from hartenjagen.shared.rules import make_rules
     from hartenjagen.shared.view import view_for
 
-    table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}))
+    table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}), at=0.0)
     pairs = []  # per seat: the client cut as a dict, and its twin cut as text
     for name in ("Anna", "Bram", "Cor", "Dirk"):
         client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
@@ -134,8 +134,8 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     def broadcast() -> None:
         nonlocal compared, shared
         table.maybe_deal()
-        table.finish()
-        moments.append(Moment(table, moments[-1] if moments else None))
+        table.finish(0.0)
+        moments.append(Moment(table, 0.0, moments[-1] if moments else None))
         texts = []
         for as_dict, as_text in pairs:
             message, text = seat_update(table, as_dict, moments[-1]), seat_update_text(table, as_text, moments[-1])
@@ -145,7 +145,7 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
         shared += len({id(t) for t in texts if t is not None}) < len([t for t in texts if t is not None])
 
     broadcast()
-    table.start(0)
+    table.start(0, 0.0)
     broadcast()
     while table.game.phase != "game_over":
         waiting = table.game.to_act()

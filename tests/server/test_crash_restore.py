@@ -104,7 +104,7 @@ class Party:
             for msg in c.inbox[start:]:
                 assert msg["type"] != "error", f"{type} {fields} from seat {seat}: {msg}"
                 if msg["type"] == "table" and any(
-                    e["kind"] == kind and e.get("seat", seat) == seat for e in msg["events"]
+                    e["type"] == kind and e.get("seat", seat) == seat for e in msg["events"]
                 ):
                     found.append(msg)
                     return True
@@ -168,7 +168,7 @@ def assert_restored(before: dict[str, Any], after: dict[str, Any], resumed: list
     who = [(s["seat"], s["name"], s["kind"], s["level"]) for s in before["seats"]]
     assert [(s["seat"], s["name"], s["kind"], s["level"]) for s in after["seats"]] == who
     assert after["resumed"] == "events", f"seat {seat}: resumed {after['resumed']!r}"
-    events = [(e["seq"], e["kind"], e.get("seat")) for e in after["events"]]
+    events = [(e["seq"], e["type"], e.get("seat")) for e in after["events"]]
     first = before["seq"] + 1
     assert events == [(first + i, "back", s) for i, s in enumerate(resumed)], f"seat {seat}: {events}"
     assert after["seq"] == before["seq"] + len(resumed)
@@ -415,17 +415,17 @@ def damage(db: Path, code: str, how: str) -> int:
             elif how == "garbage_json":
                 con.execute(
                     "UPDATE table_log SET entry = ? WHERE table_id = ? AND n = ?",
-                    ('{"k": "play", "seat": 1, "card": ', table_id, middle[0]),
+                    ('{"type": "play", "seat": 1, "card": ', table_id, middle[0]),
                 )
             elif how == "unknown_kind":  # an entry no server knows
                 con.execute(
                     "UPDATE table_log SET entry = ? WHERE table_id = ? AND n = ?",
-                    ('{"k":"teleport","seat":1}', table_id, middle[0]),
+                    ('{"type":"teleport","seat":1}', table_id, middle[0]),
                 )
             elif how == "newer_server":  # a kind a newer server wrote before a rollback, appended at the end
                 con.execute(
                     "INSERT INTO table_log (table_id, n, entry) VALUES (?, ?, ?)",
-                    (table_id, ns[-1] + 1, '{"k":"emote","seat":0,"what":"wave"}'),
+                    (table_id, ns[-1] + 1, '{"type":"emote","seat":0,"what":"wave"}'),
                 )
             else:  # edited by hand into well-formed JSON that does not fold: a seat passes twice
                 rows = con.execute("SELECT n, entry FROM table_log WHERE table_id = ? ORDER BY n", (table_id,))
@@ -486,3 +486,20 @@ async def test_a_damaged_log_closes_only_that_table(tmp_path, how):
         assert [(code, closed is not None) for code, closed in rows] == [(codes[0], True), (codes[1], False)]
     finally:
         await scene.cleanup()
+
+
+def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table():
+    """Stored logs from before the rename name each entry's type ``k``: they restore as they were."""
+    from hartenjagen.server.table import Table
+    from hartenjagen.shared.rules import make_rules
+
+    table = Table.create("OLDLOG", make_rules({"variant": "classic"}), bot_level="easy", deal=99, at=1.0)
+    table.seat_human(None, 7, "Anna", 0)
+    table.fill_bots(0, "easy")
+    table.start(0, at=2.0)
+    entries = [text for _, text in table.take_unsaved()]
+    old = [json.dumps({("k" if k == "type" else k): v for k, v in json.loads(e).items()}) for e in entries]
+    assert all('"k":' in e and '"type":' not in e for e in old)
+    again = Table.restore(table.table_id, old)
+    assert again.seq == table.seq and list(again.events) == list(table.events)
+    assert again.game.to_json() == table.game.to_json()

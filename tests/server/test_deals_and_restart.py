@@ -22,7 +22,7 @@ def dealt_views(p) -> dict[int, list[str]]:
     """The cards this client held when each hand was dealt (hand_no -> its hand), from the latest deal of each."""
     out = {}
     for m in p.inbox:
-        if m["type"] == "table" and any(e["kind"] == "deal" for e in m["events"]):
+        if m["type"] == "table" and any(e["type"] == "deal" for e in m["events"]):
             out[m["view"]["hand_no"]] = m["view"]["hand"]
     return out
 
@@ -104,10 +104,10 @@ class TestRestart:
         seq_before = host.table["seq"]
         await host.send("restart")
         for seat, p in enumerate(players):
-            t = await p.until(lambda t: any(e["kind"] == "restart" for e in t["events"]))
-            kinds = [e["kind"] for e in t["events"]]
+            t = await p.until(lambda t: any(e["type"] == "restart" for e in t["events"]))
+            kinds = [e["type"] for e in t["events"]]
             assert kinds.index("restart") < kinds.index("deal")
-            assert [e["hand_no"] for e in t["events"] if e["kind"] == "deal"] == [0]
+            assert [e["hand_no"] for e in t["events"] if e["type"] == "deal"] == [0]
             assert t["seq"] > seq_before and t["status"] == "playing" and t["replay"] is None
             view = t["view"]
             assert view["hand_no"] == 0 and view["phase"] == "passing"
@@ -130,7 +130,7 @@ class TestRestart:
         await drive(host, lambda t: len(t["view"]["tricks"]) >= 1)  # a little into the second hand
 
         await host.send("restart")
-        t = await host.until(lambda t: any(e["kind"] == "restart" for e in t["events"]))
+        t = await host.until(lambda t: any(e["type"] == "restart" for e in t["events"]))
         assert t["view"]["hand_no"] == 0 and t["view"]["hand"] == before[0]
         assert t["view"]["totals"] == [0, 0, 0, 0] and t["view"]["history"] == []
         # nothing of the abandoned game is recorded
@@ -139,11 +139,11 @@ class TestRestart:
         assert status == 200 and stats["games_played"] == 0 and stats["hands"] == 0
 
         # the second hand after the restart gets the cards the second hand got the first time
-        n_deals = sum(1 for e in events_of(host) if e["kind"] == "deal")
+        n_deals = sum(1 for e in events_of(host) if e["type"] == "deal")
         await drive(host, lambda t: t["status"] == "playing" and t["view"]["hand_no"] == 1)
-        deal_msgs = [m for m in host.inbox if m["type"] == "table" and any(e["kind"] == "deal" for e in m["events"])]
+        deal_msgs = [m for m in host.inbox if m["type"] == "table" and any(e["type"] == "deal" for e in m["events"])]
         assert deal_msgs[-1]["view"]["hand_no"] == 1 and deal_msgs[-1]["view"]["hand"] == before[1]
-        assert sum(1 for e in events_of(host) if e["kind"] == "deal") == n_deals + 1
+        assert sum(1 for e in events_of(host) if e["type"] == "deal") == n_deals + 1
 
         final = await drive(host, finished)
         history = final["view"]["history"]

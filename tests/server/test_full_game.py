@@ -22,7 +22,7 @@ async def act(p, type: str, kind: str, **fields) -> None:
     while True:
         msg = await p.recv()
         assert msg["type"] == "table", msg
-        if any(e["kind"] == kind and e.get("seat") == seat for e in msg["events"]):
+        if any(e["type"] == kind and e.get("seat") == seat for e in msg["events"]):
             return
 
 
@@ -66,7 +66,7 @@ class TestFullGame:
         view = final["view"]
         assert view["game_over"] and view["winners"]
         assert max(view["totals"]) >= 25
-        kinds = [e["kind"] for m in p.inbox if m["type"] == "table" for e in m["events"]]
+        kinds = [e["type"] for m in p.inbox if m["type"] == "table" for e in m["events"]]
         assert kinds.count("game_over") == 1 and kinds.count("deal") == len(view["history"]), kinds
         # the view each seat got is exactly the core's filter for that seat
         game = server.table(final["code"]).game

@@ -101,7 +101,7 @@ class TestHungComputerPlayer:
                 await move_once(host)
             else:
                 msg = await host.until(lambda t2, n=t["seq"]: t2["seq"] > n, timeout=2.5)
-                bot_plays += sum(1 for e in msg["events"] if e["kind"] == "play" and e["seat"] != 0)
+                bot_plays += sum(1 for e in msg["events"] if e["type"] == "play" and e["seat"] != 0)
         assert hung.is_set()
         assert asyncio.get_running_loop().time() - started < 2.5  # the hung decision would have taken 3 s
         assert server.app.thinker._executor is not pool  # the stuck workers were replaced

@@ -45,6 +45,7 @@ class TestHttp:
         hard = health.pop("hard_player")  # the hard player's queue: nothing waits, the full budget is next
         assert hard["waiting"] == 0 and hard["next_budget_ms"] == 80
         assert health.pop("connection_limit") > 1000  # connections that fit in the open-file limit, with a reserve
+        assert health.pop("under_way") == {"computer_moves": 0, "waiting_commits": 0}  # nothing left to happen
         assert health == {
             "status": "ok",
             "store": store,

@@ -9,7 +9,7 @@ from pathlib import Path
 from hartenjagen.server.closing import Close
 from hartenjagen.server.errors import MESSAGES
 from hartenjagen.server.messages import SCHEMAS
-from hartenjagen.server.seat_view import table_message
+from hartenjagen.server.seat_view import Moment, table_message
 from hartenjagen.server.table import Table
 from hartenjagen.shared.rules import make_rules
 
@@ -57,7 +57,8 @@ class TestProtocolDoc:
 
     def test_the_table_example_has_exactly_the_fields_the_server_sends(self):
         example = json.loads(re.search(r"```json\n(.*?)```", section("### `table`"), re.S).group(1))
-        sent = table_message(Table.create("K7QXPM", make_rules({"variant": "classic"})), 0, 0)
+        table = Table.create("K7QXPM", make_rules({"variant": "classic"}), at=0.0)
+        sent = table_message(table, 0, 0, Moment(table, 0.0))
         assert set(example) == set(sent)
         assert set(example["seats"][0]) == set(sent["seats"][0])
 
@@ -71,3 +72,8 @@ class TestProtocolDoc:
         table = section("### Close codes")
         for why in Close:  # and each reason's text, as the client and the logs show it
             assert f"`{why.reason}`" in table, why
+
+    def test_every_message_a_client_may_send_has_its_handler_and_nothing_else_does(self):
+        from hartenjagen.server.hub import HANDLERS
+
+        assert set(HANDLERS) | {"ping"} == set(SCHEMAS)  # ping is answered before any handler

@@ -46,7 +46,7 @@ class TestReconnect:
         assert joined["seat"] == leaver_seat
         t = await back.expect("table")
         assert t["resumed"] == "events"
-        kinds = [(e["kind"], e.get("seat"), e.get("card")) for e in t["events"]]
+        kinds = [(e["type"], e.get("seat"), e.get("card")) for e in t["events"]]
         assert ("play", turn, card) in kinds
         assert t["events"][0]["seq"] == last_seq + 1 and t["events"][-1]["seq"] == t["seq"]
         table = server.table(code)
@@ -84,7 +84,7 @@ class TestReconnect:
         assert t["seats"][1]["kind"] == "human" and not t["seats"][1]["connected"]
 
         def auto_for_bram() -> list[dict]:
-            return [e for e in events_of(host) if e["kind"] == "play" and e["seat"] == 1 and e["auto"]]
+            return [e for e in events_of(host) if e["type"] == "play" and e["seat"] == 1 and e["auto"]]
 
         # with Bram away a computer moves for him: Anna plays her cards and the trick goes past his seat.
         # Bram must play in the first trick, and the hand cannot end while Anna holds back her next card.
@@ -95,15 +95,16 @@ class TestReconnect:
         t = await back.expect("table")
         assert t["seats"][1]["kind"] == "human" and t["seats"][1]["away"] is False and t["you"] == 1
         await host.until(lambda t: t["seats"][1]["connected"] and not t["seats"][1]["away"])
-        assert any(e["kind"] == "back" and e["seat"] == 1 for e in events_of(host))
+        assert any(e["type"] == "back" and e["seat"] == 1 for e in events_of(host))
         autos = len(auto_for_bram())
         # once back, nothing moves for him: the hand cannot end without his cards, so his turn comes
         t = await play_until(host, lambda t: t["view"]["turn"] == 1)
         table = server.table(code)
-        assert table.auto_seats() == [] and not server.app.hub.tables._pending.get(code) and t["deadline"] is None
+        pending = server.app.hub.tables.scheduler.pending.get(code)
+        assert table.auto_seats() == [] and not pending and t["deadline"] is None
         assert len(auto_for_bram()) == autos
         # and the move is his own
         t = await back.until(lambda t: t["view"]["turn"] == 1)
         await back.send("play", card=t["view"]["legal"][0])
-        t = await host.until(lambda t: any(e["kind"] == "play" and e["seat"] == 1 for e in t["events"]))
-        assert [e["auto"] for e in t["events"] if e["kind"] == "play" and e["seat"] == 1] == [False]
+        t = await host.until(lambda t: any(e["type"] == "play" and e["seat"] == 1 for e in t["events"]))
+        assert [e["auto"] for e in t["events"] if e["type"] == "play" and e["seat"] == 1] == [False]

@@ -58,10 +58,10 @@ def plays_by_hand(p: Player) -> list[list[tuple[int, str]]]:
     """The cards this client saw played, per hand, in order (from the events it received)."""
     hands: list[list[tuple[int, str]]] = []
     for e in events_of(p):
-        if e["kind"] == "deal":
+        if e["type"] == "deal":
             assert e["hand_no"] == len(hands)
             hands.append([])
-        elif e["kind"] == "play":
+        elif e["type"] == "play":
             hands[-1].append((e["seat"], e["card"]))
     return hands
 
@@ -70,11 +70,11 @@ def check_consistent_with_what_the_client_saw(p: Player, replay: dict[str, Any])
     """Its cards at every deal, its passes, what it received, and every card it saw played are in the replay."""
     seat = p.table["you"]
     hands = replay["hands"]
-    deals = [m for m in tables_of(p) if any(e["kind"] == "deal" for e in m["events"])]
+    deals = [m for m in tables_of(p) if any(e["type"] == "deal" for e in m["events"])]
     assert [m["view"]["hand_no"] for m in deals] == list(range(len(hands)))
     for m in deals:  # the view sent with a deal shows the hand just dealt, before any passing
         assert m["view"]["hand"] == hands[m["view"]["hand_no"]]["dealt"][seat]
-    exchanged = [m for m in tables_of(p) if any(e["kind"] == "exchanged" for e in m["events"])]
+    exchanged = [m for m in tables_of(p) if any(e["type"] == "exchanged" for e in m["events"])]
     assert len(exchanged) == sum(h["pass_direction"] != "hold" for h in hands)
     for m in exchanged:
         view, hand = m["view"], hands[m["view"]["hand_no"]]
@@ -103,7 +103,7 @@ def check_replay_shape(replay: dict[str, Any], p: Player) -> None:
             assert hand[key] == result[key], (k, key)
     assert replay["totals"] == view["totals"]
     assert replay["winners"] == view["winners"]
-    (over,) = [e for e in events_of(p) if e["kind"] == "game_over"]
+    (over,) = [e for e in events_of(p) if e["type"] == "game_over"]
     assert (over["winners"], over["totals"]) == (replay["winners"], replay["totals"])
 
 
@@ -129,7 +129,7 @@ class TestReplayOfAFinishedGame:
             for m in tables_of(p):
                 if m["status"] != "finished":
                     assert m["replay"] is None
-            over = next(m for m in tables_of(p) if any(e["kind"] == "game_over" for e in m["events"]))
+            over = next(m for m in tables_of(p) if any(e["type"] == "game_over" for e in m["events"]))
             assert over["replay"] == ref
 
         # every player who sat in it gets the same replay at once (it was stored before game over was shown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from hartenjagen.server.seat_view import table_message
+from hartenjagen.server.seat_view import Moment, table_message
 
 from .conftest import play_until, seat_four, state_of
 
@@ -49,7 +49,7 @@ class TestLeavingDuringAGame:
         await bram.expect("left")
         t = await anna.until(lambda t: t["seats"][1]["kind"] == "bot")
         told = [e for m in anna.inbox if m["type"] == "table" for e in m["events"] if e.get("left")]
-        expected = {"kind": "seated", "seat": 1, "name": "Ellen", "who": "bot", "left": "Bram"}
+        expected = {"type": "seated", "seat": 1, "name": "Ellen", "who": "bot", "left": "Bram"}
         assert told == [{"seq": told[0]["seq"], **expected}]
         assert t["seats"][1]["name"] == "Ellen"
 
@@ -168,7 +168,7 @@ class TestWatching:
         await asyncio.gather(play_until(host, hand_over), eva.until(hand_over))
         assert eva.table["view"]["history"] == host.table["view"]["history"]
         # the watcher's updates fold into exactly the full message the one filter builds for a watcher
-        full = table_message(server.table(code), None, 0)
+        full = table_message(server.table(code), None, 0, Moment(server.table(code), 0.0))
         drop = ("events", "resumed", "deadline")
         assert {k: v for k, v in eva.table.items() if k not in drop} == {k: v for k, v in full.items() if k not in drop}
         assert any(m["type"] == "update" for m in eva.raw)

@@ -46,7 +46,7 @@ class TestStatsCountMoons:
         names = ("Anna", "Bram", "Cor", "Dirk")
         players = [await db.player(name, None) for name in names]  # what a hello does: (id, token, name)
         rules = make_rules(OPTIONS)
-        table = Table.create("MOONAB", rules)  # as the hub builds a table
+        table = Table.create("MOONAB", rules, at=0.0)  # as the hub builds a table
         for pid, _, name in players:
             table.seat_human(None, pid, name, None)
         table._log("start", at=0.0)  # what start() logs, before the hand below instead of a secure deal
@@ -57,7 +57,7 @@ class TestStatsCountMoons:
         assert last["moon"] == 0 and last["points"] == [26, 0, 0, 0] and last["scores"] == [0, 26, 26, 26]
         assert table.status == FINISHED and table.game.winners == [0]
 
-        await db.record_game(table.finish())  # what the hub stores with the table's last entries
+        await db.record_game(table.finish(1.0))  # what the hub stores with the table's last entries
 
         stats = []
         for _, token, _ in players:

@@ -18,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 import hartenjagen.server.sqlite_store as sqlite_store
+from hartenjagen.server.hub import HANDLERS
 from hartenjagen.server.store import StoreBusy
 
 from .conftest import events_of, my_move, wait_for
@@ -222,12 +223,10 @@ async def test_while_sqlite_is_locked_a_known_player_is_welcomed_at_once_and_a_t
 
 async def test_a_message_that_fails_is_logged_by_its_type_and_never_with_its_tokens(server, monkeypatch, caplog):
     anna = await at_my_turn(server)
-    hub = server.app.hub
-
-    def broken(client, msg):
+    def broken(hub, client, msg):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(hub, "_on_hint", broken)
+    monkeypatch.setitem(HANDLERS, "hint", broken)
     caplog.set_level(logging.ERROR)
     await anna.send("hint", player_token=anna.welcome["player_token"], seat_token=anna.joined["seat_token"])
     assert (await anna.expect("error"))["code"] == "server_error"

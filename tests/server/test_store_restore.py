@@ -54,7 +54,7 @@ async def test_open_tables_come_back_after_a_restart_with_the_same_views(tmp_pat
         after = await anna2.expect("table")
         assert after["view"] == last["view"] == before["view"] and after["code"] == last["code"]
         assert [(s["name"], s["kind"]) for s in after["seats"]] == [(s["name"], s["kind"]) for s in last["seats"]]
-        assert [e["kind"] for e in after["events"]] == ["back"] and after["seq"] == last["seq"] + 1
+        assert [e["type"] for e in after["events"]] == ["back"] and after["seq"] == last["seq"] + 1
         bram2 = await again.connect("Bram", token=tokens[1][0])
         await bram2.send("resume", code=tokens[1][1], seat_token=tokens[1][2])
         await bram2.expect("joined")
@@ -118,9 +118,9 @@ def plays_seen(clients: list[Client]) -> list[tuple[int, int, str]]:
     out, hand = [], -1
     for s in seqs:
         e = events[s]
-        if e["kind"] == "deal":
+        if e["type"] == "deal":
             hand = e["hand_no"]
-        elif e["kind"] == "play":
+        elif e["type"] == "play":
             out.append((hand, e["seat"], e["card"]))
     return out
 

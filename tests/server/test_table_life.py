@@ -32,7 +32,7 @@ class TestTurnTimer:
         assert host.table["turn_timer"] is None
         await host.send("set_timer", seconds=5)
         t = await host.until(lambda t: t["turn_timer"] == 5)
-        assert t["events"][-1] == {"seq": t["seq"], "kind": "timer", "seconds": 5}
+        assert t["events"][-1] == {"seq": t["seq"], "type": "timer", "seconds": 5}
 
     async def test_on_expiry_a_computer_makes_that_one_move_then_the_clock_restarts(self, make_server):
         server = await make_server(timer_min=1)
@@ -46,19 +46,19 @@ class TestTurnTimer:
         hand = set(t["view"]["hand"])
         # Anna lets the clock run out: a computer passes three of her cards for her
         t = await host.until(lambda t: t["view"]["phase"] == "playing", timeout=5)
-        assert any(e["kind"] == "passed" and e["seat"] == 0 for e in events_of(host))
+        assert any(e["type"] == "passed" and e["seat"] == 0 for e in events_of(host))
         passed = t["view"]["passed"]
         assert len(passed) == 3 and set(passed) <= hand and len(t["view"]["received"]) == 3
         # that was one move: her first card waits for her with a fresh clock, and again a computer plays it
         t = await play_until(host, my_move)
         assert 0 < t["deadline"] <= 1.0
-        t = await host.until(lambda t: any(e["kind"] == "play" and e["seat"] == 0 for e in t["events"]), timeout=5)
-        assert [e["auto"] for e in t["events"] if e["kind"] == "play" and e["seat"] == 0] == [True]
+        t = await host.until(lambda t: any(e["type"] == "play" and e["seat"] == 0 for e in t["events"]), timeout=5)
+        assert [e["auto"] for e in t["events"] if e["type"] == "play" and e["seat"] == 0] == [True]
         # the next decision has its own clock, and a card in time is her own
         t = await host.until(my_move)
         assert 0 < t["deadline"] <= 1.0
         await move_once(host)
-        plays = [e for e in events_of(host) if e["kind"] == "play" and e["seat"] == 0]
+        plays = [e for e in events_of(host) if e["type"] == "play" and e["seat"] == 0]
         assert [e["auto"] for e in plays] == [True, False]
         # switched off: no clock any more
         await host.send("set_timer", seconds=None)
@@ -99,7 +99,7 @@ class TestHint:
         assert len(hint["cards"]) == 1 and hint["cards"][0] in host.table["view"]["legal"]
         assert searches == ["hard", "hard"]
         await host.send("play", card=hint["cards"][0])
-        await host.until(lambda t: any(e["kind"] == "play" and e["seat"] == 0 for e in t["events"]))
+        await host.until(lambda t: any(e["type"] == "play" and e["seat"] == 0 for e in t["events"]))
 
 
 class TestSit:
@@ -192,7 +192,7 @@ class TestNewGame:
         await host.send("new_game")
         t = await host.until(lambda t: t["status"] == "waiting")
         assert t["seats"] == seats and t["host"] == 0 and t["view"] is None and t["ready"] == []
-        assert t["events"][-1]["kind"] == "new_game" and t["options"] == final["options"]
+        assert t["events"][-1]["type"] == "new_game" and t["options"] == final["options"]
         assert (await bram.until(lambda t: t["status"] == "waiting"))["you"] == 2
         # seats can be changed again before the start
         await host.send("remove_bot", seat=3)
@@ -222,7 +222,7 @@ class TestNobodyThere:
         await back.send("resume", code=code, seat_token=token, last_seq=last)
         await back.expect("joined")
         t = await back.expect("table")
-        assert [e["kind"] for e in t["events"]] == ["away", "back"]
+        assert [e["type"] for e in t["events"]] == ["away", "back"]
         assert my_move(t) and len(t["view"]["hand"]) == cards
 
     async def test_tables_with_nobody_connected_close_after_the_idle_timeout_and_games_stay(self, make_server):

@@ -59,7 +59,7 @@ def logged_kinds(db_path: str, code: str) -> list[str]:
         rows = conn.execute(
             "SELECT l.entry FROM table_log l JOIN tables t ON t.id = l.table_id WHERE t.code = ? ORDER BY l.n", (code,)
         ).fetchall()
-    return [json.loads(r[0])["k"] for r in rows]
+    return [json.loads(r[0])["type"] for r in rows]
 
 
 async def nothing_arrives(*players, quiet: float = 0.3) -> None:
@@ -119,7 +119,7 @@ class TestWriteAhead:
         held.release()
         for p in players:
             t = await p.expect("table")
-            assert [(e["kind"], e["card"]) for e in t["events"] if e["kind"] == "play"] == [("play", card)]
+            assert [(e["type"], e["card"]) for e in t["events"] if e["type"] == "play"] == [("play", card)]
         assert logged_kinds(db, code).count("play") == plays_before + 1
 
     async def test_changes_of_several_tables_that_arrive_together_share_one_commit(self, server, held):
@@ -191,7 +191,7 @@ class TestTokensAreHashed:
             stored_players = {r[0] for r in conn.execute("SELECT token_hash FROM players")}
             entries = [json.loads(r[0]) for r in conn.execute("SELECT entry FROM table_log")]
         assert stored_players == {hashlib.sha256(t.encode()).hexdigest() for t in players}
-        seat_hashes = [e["token_hash"] for e in entries if e["k"] == "seated" and e["who"] == "human"]
+        seat_hashes = [e["token_hash"] for e in entries if e["type"] == "seated" and e["who"] == "human"]
         assert len(seat_hashes) == 3 and all(HEX64.match(h) for h in seat_hashes)
         assert set(seat_hashes) == {hashlib.sha256(s.encode()).hexdigest() for s in seats}
 

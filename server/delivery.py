@@ -1,0 +1,113 @@
+"""Write-ahead delivery: a table's messages leave only once every log entry logged before them is stored.
+
+Each change hands its entries to the store (group commit) and queues its messages behind the commit; a callback on
+the commit delivers them, a table's messages strictly in order. A commit that fails delivers nothing more of that
+table: what was not stored is never shown, and the owner (``server.tables``) is told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from .store import Store, TableWrite
+from .table import Table
+
+Outgoing = list[tuple[Any, dict[str, Any] | str]]
+
+
+class Delivery:
+    """Per table: messages queued behind the log entries logged before them, delivered once those are stored."""
+
+    def __init__(
+        self,
+        store: Store,
+        failed: Callable[[Table, BaseException | None], None],
+        lease_of: Callable[[str], int | None] | None = None,
+    ) -> None:
+        self.store = store
+        self.failed = failed  # called once when a commit of a table fails (it then waits for nothing more)
+        self.lease_of = lease_of  # in a cluster: the table's lease number, written with each append (fencing)
+        self._outgoing: dict[str, Outgoing] = {}  # queued by ``send`` until the table's next flush
+        # per table, flushes whose messages wait for their commit: (commit future or None, messages, table)
+        self._waiting: dict[str, deque[tuple[asyncio.Future | None, Outgoing, Table]]] = {}
+
+    def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` for ``client``: it goes out with the table's next flush, after what it logged."""
+        self._outgoing.setdefault(table.table_id, []).append((client, message))
+
+    def flush(
+        self,
+        table: Table,
+        entries: list[tuple[int, str]],
+        messages: Outgoing = (),
+        record: dict[str, Any] | None = None,
+    ) -> None:
+        """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored."""
+        outgoing = self._outgoing.pop(table.table_id, [])
+        outgoing.extend(messages)
+        waiting = self._waiting.get(table.table_id)
+        if not entries and not waiting:
+            for client, message in outgoing:
+                client.push(message)
+            return
+        committed = None
+        if entries:
+            write = TableWrite(
+                table.table_id,
+                table.code,
+                entries,
+                opened_at=table.opened_at if entries[0][0] == 1 else None,
+                closed_at=time.time() if table.closed else None,
+                finished=record,
+                lease=self.lease_of(table.table_id) if self.lease_of is not None else None,
+            )
+            committed = self.store.submit(write)
+        if waiting is None:
+            waiting = self._waiting[table.table_id] = deque()
+        waiting.append((committed, outgoing, table))
+        if committed is None:
+            self._drain(table.table_id)
+        else:  # a callback, not a task per change: commits resolve in the order they were submitted
+            committed.add_done_callback(lambda done, tid=table.table_id: self._committed(tid, done))
+
+    def _committed(self, table_id: str, done: asyncio.Future) -> None:
+        """A commit finished: mark its error seen (``_drain`` acts on it, if the table still waits) and drain."""
+        if not done.cancelled():
+            done.exception()
+        self._drain(table_id)
+
+    def _drain(self, table_id: str) -> None:
+        """Deliver a table's messages whose log is committed, oldest first; stop at the first still waiting."""
+        waiting = self._waiting.get(table_id)
+        while waiting:
+            committed, outgoing, table = waiting[0]
+            if committed is not None and not committed.done():
+                return
+            waiting.popleft()
+            if committed is not None and (committed.cancelled() or committed.exception() is not None):
+                self._waiting.pop(table_id, None)
+                self.failed(table, committed.exception() if not committed.cancelled() else None)
+                return
+            for client, message in outgoing:
+                client.push(message)
+        self._waiting.pop(table_id, None)
+
+    def forget(self, table_id: str) -> None:
+        """Drop what waits for a table: what was not stored is never shown."""
+        self._waiting.pop(table_id, None)
+        self._outgoing.pop(table_id, None)
+
+    @property
+    def pending(self) -> int:
+        """Changes whose messages still wait for their commit, over all tables."""
+        return sum(len(w) for w in self._waiting.values())
+
+    async def settle(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every change waiting for its commit is delivered."""
+        deadline = time.monotonic() + timeout
+        while self._waiting and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)

@@ -1,0 +1,64 @@
+"""The one step after every change of a table, decided without I/O: what to store, what to send, what to schedule.
+
+``settle`` takes the time (``now`` on the monotonic clock for timers, ``at`` on the wall clock for the log) and
+returns a ``Step``; ``server.tables`` carries it out: it stores the entries, delivers the messages once they are
+stored, and starts the timers and computer moves asked for. Nothing here reads a clock, writes a socket or touches
+the database, so every decision can be tested with plain objects (``tests/server/test_table_step.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .seat_view import Moment, seat_update_text
+from .table import Table
+
+
+@dataclass
+class Step:
+    """What one change of a table calls for."""
+
+    entries: list[tuple[int, str]]  # log entries to store, in order, before any message below is delivered
+    record: dict[str, Any] | None  # a finished game to store with them
+    messages: list[tuple[Any, dict[str, Any] | str]]  # (connection, message) to deliver once stored, in order
+    closed: bool  # nobody is left: the table closed, and is forgotten once its entries are stored
+    wake_at: float | None  # when the table needs a look again (its turn timer, a grace period), monotonic
+    idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
+    computers: list[int] = field(default_factory=list)  # seats a computer should move for now
+    moment: Moment | None = None  # what every seat shares now (the next step's updates are cut against it)
+
+
+def settle(table: Table, now: float, at: float, before: Moment | None = None) -> Step:
+    """Bring ``table`` to rest after a change and return what that calls for.
+
+    Marks people away past their grace period, deals the next hand when everyone is ready, starts the turn timer
+    of a new decision, records a finished game, cuts every connection's update from one shared moment (``before``
+    is the moment the last step built), and closes the table when no person holds a seat any more.
+    """
+    table.mark_away(now, table.grace)
+    table.maybe_deal()
+    table.refresh_deadline(now)
+    record = table.finish(at)
+    moment = Moment(table, now, before)
+    if before is not None:
+        before.before = None  # keep one step of history, not a chain
+    messages: list[tuple[Any, dict[str, Any] | str]] = []
+    for client in [s.client for s in table.seats if s.client is not None] + list(table.watchers):
+        text = seat_update_text(table, client, moment)
+        if text is not None:
+            messages.append((client, text))
+    closed = not table.humans()
+    if closed:
+        table.close(at)
+        messages += [(w, {"type": "left", "code": table.code, "reason": "closed"}) for w in table.watchers]
+    return Step(
+        entries=table.take_unsaved(),
+        record=record,
+        messages=messages,
+        closed=closed,
+        wake_at=None if closed else table.next_wake(),
+        idle=not closed and not table.connected_humans(),
+        computers=[] if closed else table.auto_seats(),
+        moment=moment,
+    )

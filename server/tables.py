@@ -1,0 +1,182 @@
+"""The open tables of this node, and the one path every change takes: settle, store, deliver, schedule.
+
+After any change the hub calls ``changed``: the table's pure step (``server.table_step.settle``) says what to store,
+what to send and what to schedule; the delivery (``server.delivery``) stores the entries and sends the messages once
+they are stored; the scheduler (``server.scheduler``) starts computer moves and timers. Tables come back from the
+database through the restorer (``server.restore``). A write that fails drops the table here, unshown, and parks it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from .closing import Close
+from .computer import Thinker
+from .config import Config
+from .delivery import Delivery
+from .restore import Restorer
+from .scheduler import Scheduler
+from .seat_view import Moment
+from .store import LeaseLost, Store, StoreBusy
+from .table import Table
+from .table_step import settle
+
+log = logging.getLogger("hearts.server")
+
+
+class Tables:
+    """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
+
+    def __init__(self, config: Config, store: Store, thinker: Thinker | None, cluster: Any = None) -> None:
+        self.config = config
+        self.store = store
+        self.cluster = cluster  # in a cluster: this node's leases (each append carries the table's lease number)
+        self.by_code: dict[str, Table] = {}
+        self._moments: dict[str, Moment] = {}  # each table's last shared message parts
+        lease_of = cluster.lease_of if cluster is not None else None
+        self.delivery = Delivery(store, self._storage_failed, lease_of)
+        self.restorer = Restorer(self, store, cluster, config.grace)
+        self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
+
+    # ------------------------------------------------------------------ lookup
+
+    def get(self, code: str) -> Table | None:
+        """Return the open table with ``code``."""
+        return self.by_code.get(code)
+
+    def holds(self, table: Table) -> bool:
+        """True while ``table`` is the open table of its code here (not forgotten, not replaced)."""
+        return self.by_code.get(table.code) is table
+
+    def __len__(self) -> int:
+        return len(self.by_code)
+
+    def add(self, table: Table) -> None:
+        """Register a new table (its first entries are stored by the first ``changed``)."""
+        self.by_code[table.code] = table
+
+    @property
+    def parked(self) -> dict[str, str]:
+        """Open tables waiting for the database (code -> table id)."""
+        return self.restorer.parked
+
+    # ------------------------------------------------------------------ the one path after every change
+
+    def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
+        """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
+        self.delivery.send(table, client, message)
+
+    def deliver(self, table: Table) -> None:
+        """Deliver what was ``send``-queued for ``table`` without a change of its own (chat), in order."""
+        self.delivery.flush(table, table.take_unsaved())
+
+    def changed(self, table: Table) -> None:
+        """After any change: settle the table, store its entries, then deliver its messages; schedule what it asks."""
+        if not self.holds(table):
+            return
+        now = time.monotonic()
+        step = settle(table, now, time.time(), self._moments.get(table.code))
+        self._moments[table.code] = step.moment
+        self.delivery.flush(table, step.entries, step.messages, step.record)
+        if step.closed:
+            self.forget(table)
+            return
+        self.scheduler.apply(table, step, now)
+
+    def close(self, table: Table) -> None:
+        """Close a table (idle): log it closed, tell its watchers, and forget it (its finished games stay)."""
+        if not self.holds(table):
+            return
+        table.close(time.time())
+        left = [(w, {"type": "left", "code": table.code, "reason": "closed"}) for w in table.watchers]
+        self.delivery.flush(table, table.take_unsaved(), left)
+        self.forget(table)
+
+    def forget(self, table: Table, lost: bool = False, keep_code: bool = False) -> None:
+        """Drop a table from memory, with its timers, and unseat its connections (and release its lease)."""
+        if self.holds(table):
+            del self.by_code[table.code]
+        if self.cluster is not None:
+            self.cluster.drop(table.table_id, lost, keep_code)
+        self.scheduler.forget(table.code)
+        self._moments.pop(table.code, None)
+        for seat in table.seats:
+            if seat.client is not None and seat.client.table is table:
+                seat.client.table = seat.client.seat = None
+        for client in table.watchers:
+            if client.table is table:
+                client.table = client.seat = None
+        table.watchers.clear()
+
+    # ------------------------------------------------------------------ a write that failed
+
+    def _storage_failed(self, table: Table, exc: BaseException | None = None) -> None:
+        """A write of the table failed: drop it here, what was not stored unshown; it comes back from the database.
+
+        An old lease (another node owns the table now): 1012, the table lives there. The database does not answer
+        (down, locked, full): 1013. Any other refusal: 1011. In both of the last two the table is parked: restored
+        from what was stored once the database answers, by itself or when someone resumes.
+        """
+        if isinstance(exc, LeaseLost):
+            log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
+            self._drop(table, Close.TABLE_MOVED)
+            return
+        if isinstance(exc, StoreBusy):
+            log.warning("table %s: the database does not answer; parked until it does (%s)", table.code, exc)
+            why = Close.BUSY
+        else:
+            log.error("table %s: the database refused its log (%s); parked, to come back from what was stored",
+                      table.code, exc or "cancelled")  # fmt: skip
+            why = Close.STORAGE_FAILED
+        self.restorer.park(table)
+        self._drop(table, why, park=True)
+
+    def lease_lost(self, table_id: str) -> None:
+        """Another node holds the table's lease now: stop writing it, close its connections (1012: come back)."""
+        for table in list(self.by_code.values()):
+            if table.table_id == table_id:
+                self._drop(table, Close.TABLE_MOVED)
+
+    def _drop(self, table: Table, why: Close, park: bool = False) -> None:
+        """Forget a table without writing anything more, and close its connections for ``why``.
+
+        ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
+        """
+        clients = [s.client for s in table.seats if s.client is not None] + list(table.watchers)
+        self.delivery.forget(table.table_id)  # what was not stored is never shown
+        self.forget(table, lost=not park, keep_code=park)
+        for client in clients:
+            client.close_soon(why)
+
+    # ------------------------------------------------------------------ tables from the database
+
+    async def restore(self) -> int:
+        """Fold every open table's stored log back into a live table; a damaged log closes that table only."""
+        restored = await self.restorer.restore_all()
+        for table in restored:
+            self.changed(table)
+        return len(restored)
+
+    async def fetch(self, code: str) -> Table | None:
+        """Restore the open table ``code`` from the database on demand (see ``Restorer.fetch``)."""
+        return await self.restorer.fetch(code)
+
+    async def adopt_orphans(self) -> int:
+        """In a cluster: restore the open tables nobody holds, or whose node died."""
+        return await self.restorer.adopt_orphans()
+
+    # ------------------------------------------------------------------ the end
+
+    def quiet(self) -> dict[str, int]:
+        """What is still under way (for ``/healthz``): computer moves, and changes waiting for their commit."""
+        return {"computer_moves": self.scheduler.moves_under_way, "waiting_commits": self.delivery.pending}
+
+    async def shutdown(self) -> None:
+        """Cancel timers and computer moves; wait until every logged change is stored and delivered."""
+        await self.restorer.close()
+        await self.scheduler.shutdown()
+        for table in list(self.by_code.values()):
+            self.delivery.flush(table, table.take_unsaved())
+        await self.delivery.settle(5.0)

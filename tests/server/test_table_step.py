@@ -1,0 +1,126 @@
+"""The step after a change, decided without I/O: entries to store, messages to send, timers and computer moves.
+
+No server, no socket, no clock: a table, connections as plain objects, and the time passed in.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hartenjagen.server.table import Table
+from hartenjagen.server.table_step import Step, settle
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
+
+T0 = 1000.0  # the monotonic clock in these tests
+AT = 1_765_000_000.0  # and the wall clock
+
+
+class Connection:
+    """What a step needs of a connection: its seat and what it was shown (compared by identity, as the real one)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat, self.seen, self.shown, self.shown_moment, self.table = seat, 0, None, None, None
+
+
+def connection(seat: int | None) -> Connection:
+    return Connection(seat)
+
+
+def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, list[Connection], Step]:
+    """A started table: ``people`` people on seats 0.. and computers on the rest; returns the first step too."""
+    table = Table.create("STEP01", make_rules({"variant": "classic", **options}), deal=5, grace=30.0, at=AT)
+    clients = []
+    for seat in range(people):
+        client = connection(seat)
+        table.seat_human(client, seat + 1, f"P{seat}", seat)
+        clients.append(client)
+    table.fill_bots(0, "easy")
+    if timer is not None:
+        table.set_timer(0, timer)
+    table.start(0, AT)
+    return table, clients, settle(table, T0, AT)
+
+
+def entry_types(step: Step) -> list[str]:
+    return [json.loads(text)["type"] for _, text in step.entries]
+
+
+def test_the_start_stores_its_entries_and_cuts_one_message_per_connection():
+    table, clients, step = table_of(2, passing="off")
+    assert entry_types(step)[0] == "created" and entry_types(step)[-2:] == ["start", "deal"]
+    assert entry_types(step).count("seated") == 4  # two people, two computers
+    assert [client for client, _ in step.messages] == clients  # one full table message each
+    first = json.loads(step.messages[0][1])
+    assert first["type"] == "table" and first["view"]["seat"] == 0 and len(first["view"]["hand"]) == 13
+    assert step.record is None and not step.closed and not step.idle
+    to_act = table.game.to_act()
+    assert step.computers == [s for s in to_act if s >= 2]  # computers move at once for their own seats
+
+
+def test_a_move_makes_one_entry_and_updates_cut_from_one_shared_moment():
+    table, clients, step = table_of(4, passing="off")
+    seat = table.game.turn
+    table.act(seat, {"type": "play", "card": json.loads(step.messages[seat][1])["view"]["legal"][0]})
+    after = settle(table, T0 + 1, AT + 1, step.moment)
+    assert entry_types(after) == ["play"]
+    updates = [json.loads(text) for _, text in after.messages]
+    assert [u["type"] for u in updates] == ["update"] * 4
+    assert all(u["events"] == updates[0]["events"] for u in updates) and updates[0]["events"][0]["type"] == "play"
+    assert after.wake_at is None and after.computers == []  # four people: no timer, nobody to move for
+
+
+def test_a_turn_timer_asks_to_be_woken_when_it_runs_out():
+    table, _, step = table_of(1, timer=10, passing="off")
+    waits_for_person = 0 in table.game.to_act()
+    assert step.wake_at == (T0 + 10 if waits_for_person else None)
+
+
+def test_a_disconnected_person_is_woken_for_at_the_end_of_the_grace_period_then_a_computer_moves():
+    table, clients, step = table_of(2)  # passing: everyone acts at once
+    table.disconnect(1, T0)
+    gone = settle(table, T0, AT, step.moment)
+    assert gone.wake_at == T0 + 30 and 1 not in gone.computers
+    later = settle(table, T0 + 30, AT + 30, gone.moment)
+    assert "away" in entry_types(later) and 1 in later.computers
+
+
+def test_nobody_connected_asks_for_the_idle_close_and_the_last_person_leaving_closes_the_table():
+    table, clients, step = table_of(1)
+    watcher = connection(None)
+    table.watchers.add(watcher)
+    table.disconnect(0, T0)
+    assert settle(table, T0, AT, step.moment).idle
+    table.reconnect(0, clients[0])
+    settle(table, T0, AT)
+    table.leave(0)
+    gone = settle(table, T0, AT)
+    assert gone.closed and entry_types(gone)[-1] == "closed" and not gone.computers and gone.wake_at is None
+    assert (watcher, {"type": "left", "code": "STEP01", "reason": "closed"}) in gone.messages
+
+
+def test_game_over_comes_with_the_finished_game_to_store():
+    table, clients, step = table_of(4, passing="off", end_score=25)
+    moment = step.moment
+    for _ in range(2000):
+        if table.status == "finished":
+            break
+        game = table.game
+        if game.phase == "hand_over":
+            for seat in range(4):
+                if seat not in table.ready:
+                    table.set_ready(seat)
+        else:
+            seat = game.to_act()[0]
+            view = view_for(game, seat)
+            if game.phase == "playing":
+                intent = {"type": "play", "card": view["legal"][0]}
+            else:
+                intent = {"type": "moon", "choice": view["moon_choices"][0]}
+            table.act(seat, intent)
+        step = settle(table, T0, AT, moment)
+        moment = step.moment
+        if table.status == "finished":
+            break
+    assert table.status == "finished" and step.record is not None
+    assert step.record["finished_at"] == AT and "recorded" in entry_types(step)
