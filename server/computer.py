@@ -154,6 +154,7 @@ class Thinker:
     ) -> None:
         self.workers = workers
         self.timeout = timeout
+        self.timed_out = 0  # decisions that took longer than ``timeout`` (a simple legal move was played instead)
         self.inline = INLINE_LEVELS if inline else frozenset()
         self.budgets = Budgets(workers or 1, hard_ms, floor_ms, target_s)  # threads share one interpreter lock
         self._executor: Executor | None = None
@@ -197,6 +198,7 @@ class Thinker:
             intent, seconds = await asyncio.wait_for(job, self.timeout)
             return intent
         except TimeoutError:  # a hung decision: play on, and put fresh workers in place of the stuck one
+            self.timed_out += 1
             log.error("a %s computer decision took over %.1f s; playing a simple legal move", level, self.timeout)
             self._replace(pool)
             return fallback(view)
@@ -219,6 +221,7 @@ class Thinker:
             "next_budget_ms": b.next(),
             "ms_per_budget_ms": round(b.seconds_per_ms * 1000, 3),
             "decisions_by_budget_ms": {f"{k:g}": v for k, v in sorted(b.used.items(), reverse=True)},
+            "timed_out": self.timed_out,
         }
 
     def _replace(self, pool: Executor | None) -> None:

@@ -149,9 +149,10 @@ class Relay:
             del self.relayed[cid]
             client.remote = None
         elif kind == "c":
+            why = Close[body]  # a reason this node does not know fails here, before anything changed
             del self.relayed[cid]
             client.remote = None
-            client.close_soon(Close[body])
+            client.close_soon(why)
 
     def _drop_relayed(self, owners: set[str] | None, why: Close) -> None:
         """Close the relayed connections of ``owners`` (all when None) with 1012: they resume by themselves."""
@@ -275,10 +276,12 @@ class Relay:
     def _frame(self, frame: str) -> None:
         kind, rest = frame[:1], frame[1:]
         try:
-            if kind in "tdca":
+            if kind and kind in "tdca":
                 self._to_client(kind, rest)
-            else:
+            elif kind and kind in "omgq":
                 self._from_edge(kind, rest)
+            else:
+                raise ValueError("no such frame")
         except Exception:
             log.exception("bad frame of kind %r from another node", kind)  # never its body: it may hold tokens
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable
@@ -14,9 +13,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from hartenjagen.server.app import App
-from hartenjagen.server.changes import fold
 from hartenjagen.server.config import Config
 from hartenjagen.server.stores import open_store
+from hartenjagen.tools.wsclient import ClientClosed, ScriptedClient
 
 from . import pg
 
@@ -32,70 +31,27 @@ def http_get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict
         return err.code, dict(err.headers), err.read()
 
 
-class Player:
-    """One websocket client: send intents, wait for messages, remember the latest table."""
+class Player(ScriptedClient):
+    """The shared scripted client (``tools/wsclient.py``) on an in-process server; ``drain`` waits for no clock."""
 
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.table: dict[str, Any] | None = None
-        self.joined: dict[str, Any] | None = None
-        self.welcome: dict[str, Any] | None = None
-        self.inbox: list[dict[str, Any]] = []  # as the client sees them: updates folded into table messages
-        self.raw: list[dict[str, Any]] = []  # as they came over the wire
-
-    async def send(self, type: str, **fields: Any) -> None:
-        await self.ws.send(json.dumps({"type": type, **fields}))
+    server: Server | None = None
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
-        msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        self.raw.append(msg)
-        if msg["type"] == "update":
-            assert self.table is not None, "an update came before any full table message"
-            msg = fold(self.table, msg)
-        if msg["type"] == "table":
-            self.table = msg
-        elif msg["type"] == "joined":
-            self.joined = msg
-        elif msg["type"] == "welcome":
-            self.welcome = msg
-        self.inbox.append(msg)
-        return msg
-
-    async def expect(self, type: str, timeout: float = TIMEOUT) -> dict[str, Any]:
-        """Read until a message of ``type`` arrives (tables in between are remembered)."""
-        while True:
-            msg = await self.recv(timeout)
-            if msg["type"] == type:
-                return msg
-            assert msg["type"] != "error" or type == "error", msg
-
-    async def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT) -> dict[str, Any]:
-        """Read tables until ``pred(table)`` holds."""
-        if self.table is not None and pred(self.table):
-            return self.table
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            left = deadline - asyncio.get_running_loop().time()
-            msg = await self.recv(max(0.01, left))
-            assert msg["type"] != "error", msg
-            if msg["type"] == "table" and pred(msg):
-                return msg
-
-    async def drain(self, quiet: float = 0.15) -> None:
-        """Read whatever arrives until the line is quiet."""
         try:
-            while True:
-                await self.recv(quiet)
-        except TimeoutError:
-            pass
+            return await super().recv(timeout)
+        except ClientClosed:
+            raise self.ws.protocol.close_exc from None  # as the library itself says it
+
+    async def drain(self) -> None:
+        """Read everything the server sends until it has nothing under way (no computer move, no commit waiting)."""
+        if self.server is not None:
+            await self.server.settled()
+        await self.sync()
 
     async def error(self, type: str, **fields: Any) -> dict[str, Any]:
         """Send a message and return the error it must provoke."""
         await self.send(type, **fields)
         return await self.expect("error")
-
-    async def close(self) -> None:
-        await self.ws.close()
 
 
 class Server:
@@ -109,7 +65,8 @@ class Server:
 
     async def connect(self, name: str | None = "Anna", token: str | None = None) -> Player:
         ws = await connect(self.url, open_timeout=TIMEOUT)
-        p = Player(ws)
+        p = Player(ws, name or "")
+        p.server = self
         self.clients.append(p)
         if name is not None:
             hello: dict[str, Any] = {"version": 1, "name": name}
@@ -128,6 +85,11 @@ class Server:
 
     def table(self, code: str):
         return self.app.hub.tables.by_code[code]
+
+    async def settled(self, timeout: float = TIMEOUT) -> None:
+        """Wait until nothing is under way: no computer move being made, no change waiting for its commit."""
+        tables = self.app.hub.tables
+        await wait_for(lambda: tables.quiet() == {"computer_moves": 0, "waiting_commits": 0}, timeout)
 
     async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
         """GET over plain HTTP (in a thread, so the server in this loop keeps running)."""

@@ -4,7 +4,6 @@ and a planner that finds numbered deals and a play sequence in which one seat sh
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import signal
@@ -15,15 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
-from hartenjagen.server.changes import fold
 from hartenjagen.shared.cards import CARD_NAMES, HEARTS_MASK, mask_cards
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.legal import legal_mask
 from hartenjagen.shared.rules import Rules
+from hartenjagen.tools.wsclient import ScriptedClient
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 8.0
@@ -227,100 +223,32 @@ class ServerProcess:
 # --------------------------------------------------------------------------- a websocket client
 
 
-class Client:
-    """A websocket client whose reader task keeps every message, so the server never waits on us."""
-
-    def __init__(self, ws: Any, label: str) -> None:
-        self.ws = ws
-        self.label = label
-        self.inbox: list[dict[str, Any]] = []
-        self.cursor = 0  # messages before this index have been consumed by expect()
-        self.table: dict[str, Any] | None = None
-        self.joined: dict[str, Any] | None = None
-        self.welcome: dict[str, Any] | None = None
-        self.closed = False
-        self._arrived = asyncio.Event()
-        self._reader = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, url: str, name: str, token: str | None = None) -> Client:
-        ws = await connect(url, open_timeout=TIMEOUT, max_size=2**20)
-        client = cls(ws, name)
-        hello: dict[str, Any] = {"version": 1, "name": name}
-        if token is not None:
-            hello["player_token"] = token
-        await client.send("hello", **hello)
-        client.welcome = await client.expect("welcome")
-        return client
-
-    async def _read(self) -> None:
-        try:
-            async for raw in self.ws:
-                msg = json.loads(raw)
-                if msg.get("type") == "update":
-                    msg = fold(self.table, msg)
-                if msg.get("type") == "table":
-                    self.table = msg
-                self.inbox.append(msg)
-                self._arrived.set()
-        except ConnectionClosed:
-            pass
-        finally:
-            self.closed = True
-            self._arrived.set()
-
-    @property
-    def close_code(self) -> int | None:
-        return self.ws.close_code
-
-    async def send(self, type: str, **fields: Any) -> None:
-        await self.ws.send(json.dumps({"type": type, **fields}))
-
-    async def wait(self, pred: Callable[[], bool], timeout: float = TIMEOUT, what: str = "a condition") -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while not pred():
-            left = deadline - loop.time()
-            if left <= 0 or (self.closed and not pred()):
-                last = self.inbox[-3:]
-                raise AssertionError(f"{self.label}: waited for {what}; closed={self.closed}; last messages {last}")
-            self._arrived.clear()
-            try:
-                await asyncio.wait_for(self._arrived.wait(), left)
-            except TimeoutError:
-                pass
-
-    async def expect(self, type: str, timeout: float = TIMEOUT) -> dict[str, Any]:
-        """Return the next unconsumed message of ``type``; an ``error`` on the way fails (unless expected)."""
-        found: list[dict[str, Any]] = []
-
-        def seek() -> bool:
-            while self.cursor < len(self.inbox):
-                msg = self.inbox[self.cursor]
-                self.cursor += 1
-                if msg["type"] == type:
-                    found.append(msg)
-                    return True
-                assert msg["type"] != "error", f"{self.label}: {msg}"
-            return False
-
-        await self.wait(seek, timeout, f"a {type!r} message")
-        if type == "joined":
-            self.joined = found[0]
-        return found[0]
+class Client(ScriptedClient):
+    """The shared scripted client (``tools/wsclient.py``), with a wait for a table event number."""
 
     async def until_seq(self, seq: int, timeout: float = TIMEOUT) -> dict[str, Any]:
         await self.wait(lambda: self.table is not None and self.table["seq"] >= seq, timeout, f"table seq {seq}")
         return self.table
 
-    async def close(self) -> None:
-        await self.ws.close()
-        await asyncio.gather(self._reader, return_exceptions=True)
 
-    def abandon(self) -> None:
-        """Stop reading (the server is gone; closing would only wait for a handshake that never comes)."""
-        self._reader.cancel()
-        self.ws.transport.abort()
+async def settled(servers: ServerProcess | list[ServerProcess], clients: list[Client] = (), timeout: float = TIMEOUT):
+    """Wait, without a clock, until the servers have nothing under way (no computer move being made, no change
+    waiting for its commit: ``/healthz``), then until each client has read everything they sent (ping, pong)."""
+    import json
+    import urllib.request
+
+    def quiet(srv: ServerProcess) -> bool:
+        with urllib.request.urlopen(f"http://127.0.0.1:{srv.port}/healthz", timeout=5) as resp:
+            return json.loads(resp.read())["under_way"] == {"computer_moves": 0, "waiting_commits": 0}
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    for srv in servers if isinstance(servers, list) else [servers]:
+        while not await asyncio.to_thread(quiet, srv):
+            assert loop.time() < deadline, f"{srv.name} never settled"
+            await asyncio.sleep(0.02)
+    for c in clients:
+        await c.sync(timeout)
 
 
 async def close_all(clients: list[Client]) -> None:

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 import hartenjagen.server.table_state as table_state
 from hartenjagen.server.changes import fold
 from hartenjagen.server.table import Table
+from hartenjagen.tools.wsclient import next_intent
 
 OPTIONS = {"variant": "classic", "end_score": 500}  # a long game: it goes on through every fault
 RETRY_FIRST, RETRY_MAX = 0.25, 2.0  # the browser waits 0.25 s, doubling to 4 s; a test has less time
@@ -132,19 +133,9 @@ class Person:
 
     async def _answer(self, ws: Any) -> None:
         t = self.table
-        v = t["view"]
-        if t["status"] != "playing" or not v or self._acted_at == t["seq"] or self._own_move_out:
+        if self._acted_at == t["seq"] or self._own_move_out:
             return
-        intent: dict[str, Any] | None = None
-        if v["seat"] in v["to_act"]:
-            if v["phase"] == "passing":
-                intent = {"type": "pass", "cards": v["hand"][: v["pass_count"]]}
-            elif v["phase"] == "playing":
-                intent = {"type": "play", "card": v["legal"][0]}
-            else:
-                intent = {"type": "moon", "choice": "others"}
-        elif v["phase"] == "hand_over" and v["seat"] not in t["ready"]:
-            intent = {"type": "ready"}
+        intent = next_intent(t)  # the shared scripted person's move (tools/wsclient.py)
         if intent is not None:
             self._acted_at = t["seq"]
             self._own_move_out = intent["type"] != "ready"

@@ -24,7 +24,7 @@ from hartenjagen.server.pg_store import PostgresStore
 from hartenjagen.server.store import LeaseLost, TableWrite
 
 from . import pg
-from .crashkit import ROOT, Client, ServerProcess, close_all
+from .crashkit import ROOT, Client, ServerProcess, close_all, settled
 from .test_store_restore import http_json, my_turn, play_until
 
 REDIS_URL = os.environ.get("HEARTS_TEST_REDIS", "redis://127.0.0.1:6379")
@@ -184,7 +184,7 @@ async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_for
         a = cluster.start("node-a")
         anna, code = await cluster.table_at(a)
         await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
-        await asyncio.sleep(0.2)  # the computers wait for Anna: a quiet moment
+        await settled(a, [anna])  # the computers wait for Anna: a quiet moment
         shown = anna.table["seq"]
         table_id = await table_id_of(cluster.db, code)
         r, key = cluster.redis, f"{cluster.prefix}lease:{table_id}"

@@ -20,7 +20,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from . import pg
-from .crashkit import Client, ServerProcess
+from .crashkit import Client, ServerProcess, settled
 from .test_cluster import BUDGET, Cluster, http_json, wait_until
 from .test_store_restore import play_until as play
 
@@ -101,7 +101,7 @@ async def test_a_killed_node_s_tables_come_back_on_the_others_within_ten_seconds
             seated += [(anna, code, i % 3), (bram, code, i % 3)]
         await asyncio.gather(*(play(c, lambda t: phase(t) == "playing" and len(t["view"]["tricks"]) >= 2)
                                for c, _, _ in seated))  # fmt: skip
-        await asyncio.sleep(0.3)  # the computers wait for a person: a quiet moment
+        await settled(nodes, [c for c, _, _ in seated])  # the computers wait for a person: a quiet moment
         shown = {c.label: c.table["seq"] for c, _, _ in seated}
 
         dead = nodes[0]
@@ -188,7 +188,7 @@ async def test_postgresql_down_costs_a_retry_not_a_move_and_no_node_crashes(clus
                 return phase(t) == "playing" and t["view"]["turn"] == 0
 
             await asyncio.gather(play(anna, annas_turn), play(bram, annas_turn))
-            await asyncio.sleep(0.3)
+            await settled(a, [anna, bram])
             shown = anna.table["seq"]
 
             await cut.cut()  # PostgreSQL stops answering
@@ -234,7 +234,7 @@ async def test_a_paused_node_s_table_is_taken_over_by_a_live_node_and_the_log_ne
         await anna.send("fill_bots", level="easy")
         await anna.send("start")
         await play(anna, lambda t: phase(t) == "playing" and len(t["view"]["tricks"]) >= 1)
-        await asyncio.sleep(0.3)
+        await settled([a, b], [anna])
         shown = anna.table["seq"]
 
         os.kill(a.pid, signal.SIGSTOP)

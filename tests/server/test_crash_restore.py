@@ -25,7 +25,7 @@ from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, 
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from .crashkit import Client, ServerProcess, close_all, plan_moon
+from .crashkit import Client, ServerProcess, close_all, plan_moon, settled
 
 NAMES = ("Anna", "Bram", "Cor", "Dirk")
 SAME_KEYS = (
@@ -144,7 +144,7 @@ class Party:
         """Wait until every client has the latest table and nothing more comes; return their last tables."""
         for c in self.clients:
             await c.until_seq(self.seq)
-        await asyncio.sleep(0.2)
+        await settled(self.srv, self.clients)
         tables = [c.table for c in self.clients]
         assert [t["seq"] for t in tables] == [self.seq] * 4, "something moved on its own"
         return tables
@@ -396,7 +396,7 @@ async def host_with_bots(scene: Scene, srv: ServerProcess, name: str, deal: int)
         return bool(v) and v["phase"] == "passing" and v["to_act"] == [0]
 
     await host.wait(waiting_for_me, what="the computers' passes")
-    await asyncio.sleep(0.2)
+    await settled(srv, [host])
     assert waiting_for_me()
     return host
 

@@ -97,7 +97,9 @@ async def test_a_15_s_lock_and_a_full_disk_lose_no_table_and_every_shown_event_i
         refused = [(p.name, e) for p in people for e in p.errors if e != "server_busy"]
         assert refused == [], "a valid seat token was refused, or a move failed"
         assert [(p.name, c) for p in people for c in p.conflicts] == [], "an event shown was later different"
-        assert set(c for p in people for c in p.closes) <= {1012, 1013, None}, [p.closes for p in people]
+        # 1013 while the database did not answer, 1012 at the restart (1000 or none for a connection that raced
+        # the restart): never 1011, a refusal, nor 1008, as if someone had stopped reading
+        assert set(c for p in people for c in p.closes) <= {1000, 1012, 1013, None}, [p.closes for p in people]
         check_shown_were_stored(people, stored_logs_sqlite(db))
         log = "".join(s.stderr() + s.out.read_text() for s in servers)
         assert log_holds_no_secret(log, people) == [], "a token reached the server's log"

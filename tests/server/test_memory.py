@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
+
+from .conftest import wait_for
 
 
 async def open_and_close(server, count: int, tokens: dict[int, str]) -> None:
@@ -23,7 +24,9 @@ async def open_and_close(server, count: int, tokens: dict[int, str]) -> None:
         await p.expect("left")
         await p.close()
     server.clients.clear()
-    await asyncio.sleep(0.2)
+    hub = server.app.hub  # every connection gone and every table closed, their last writes stored
+    await wait_for(lambda: not hub.clients and not hub.tables.by_code)
+    await server.settled()
 
 
 async def test_rounds_of_tables_opened_and_closed_leave_live_memory_at_its_baseline(server):

@@ -17,7 +17,7 @@ from hartenjagen.server.stores import is_postgres_url
 
 from . import pg
 from .conftest import both_stores, start_server
-from .crashkit import Client, ServerProcess
+from .crashkit import Client, ServerProcess, settled
 from .test_crash_restore import Scene, assert_restored
 
 TEST_BUDGET = 40.0
@@ -127,7 +127,7 @@ def plays_seen(clients: list[Client]) -> list[tuple[int, int, str]]:
 
 async def crash_and_resume(scene: Scene, srv: ServerProcess, c: Client) -> tuple[ServerProcess, Client]:
     """Kill -9 the server at a quiet moment (the computers wait for the person), start another, resume the seat."""
-    await asyncio.sleep(0.2)
+    await settled(srv, [c])
     before = c.table
     assert my_turn(before), "not a quiet moment"
     await srv.crash()
