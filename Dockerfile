@@ -26,13 +26,17 @@ ENV PATH=/opt/hearts/bin:$PATH \
     HEARTS_HOST=0.0.0.0 \
     HEARTS_PORT=8000 \
     HEARTS_DB=/data/hearts.db \
-    NUMBA_CACHE_DIR=/var/cache/hartenjagen/numba
+    NUMBA_CACHE_DIR=/var/cache/hartenjagen/numba \
+    NUMBA_CPU_NAME=generic
 COPY --from=build /opt/hearts /opt/hearts
 RUN useradd --create-home --uid 10001 hearts && mkdir -p /data "$NUMBA_CACHE_DIR" \
     && chown hearts:hearts /data "$NUMBA_CACHE_DIR"
 USER hearts
 # compile the hard player's look-ahead for the installed code, where numba looks for it at run time: the first
-# hard decision of a new container loads it (about a second) instead of compiling inside a timed decision
+# hard decision of a new container loads it (about a second) instead of compiling inside a timed decision.
+# NUMBA_CPU_NAME=generic (above): numba keys its cache by CPU model and features, so a cache compiled for the build
+# machine's CPU is missed on any other and compiled inside the first hard decisions (past the 5 s decision
+# timeout); compiled for the generic CPU of the architecture it loads on every machine (the search as fast here)
 RUN python -c "from hartenjagen.shared.bots import kernel; assert kernel.warm() and kernel.cached(), kernel.cache_folder()"
 VOLUME ["/data"]
 EXPOSE 8000
