@@ -1,4 +1,4 @@
--- Toppers (seed 003): the achievements a seat earned at game end (double game, nil game, ...), counted in stats.
+-- Toppers: the achievements a seat earned at game end (double game, nil game, ...), counted in stats.
 CREATE TABLE game_toppers (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),

@@ -1,4 +1,4 @@
--- Hand reviews (issue 13): the hard player's verdict on one seat's decisions in one hand, cached because a review
+-- Hand reviews: the hard player's verdict on one seat's decisions in one hand, cached because a review
 -- costs seconds of CPU. The key names the game (a stored game's id, or a live table's game), seat, hand and budget.
 CREATE TABLE reviews (
     key TEXT PRIMARY KEY,

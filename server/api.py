@@ -19,6 +19,15 @@ REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
 SHARE_PATH = re.compile(r"^/api/replays/([A-Za-z0-9_-]{8,64})$")
 DAILY_PATH = re.compile(r"^/api/daily/([^/]{0,40})$")
 NOT_FOUND = (HTTPStatus.NOT_FOUND, {"error": "not_found"})
+#: The paths ``Api.answer`` serves, as docs/protocol.md lists them.
+API_ENDPOINTS = (
+    "/api/stats",
+    "/api/games",
+    "/api/games/{id}",
+    "/api/games/{id}/review/{hand}",
+    "/api/replays/{share}",
+    "/api/daily/{date}",
+)
 RETRY_MS = 1500  # how soon to ask again after a 202
 
 

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from .addresses import client_address, parse_proxies
-from .api import Api
+from .api import API_ENDPOINTS, Api
 from .closing import Close
 from .compression import serve_options
 from .computer import Thinker
@@ -47,6 +47,10 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
+#: Every path the server answers, as docs/protocol.md lists them (``{...}`` a part of the path; a test keeps both).
+ENDPOINTS = (
+    "/", "/t/{code}", "/r/{share}", "/{file}", "/healthz", "/api/cluster", TABLE_INFO + "{code}", *API_ENDPOINTS, "/ws",
+)  # fmt: skip
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:

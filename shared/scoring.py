@@ -130,7 +130,7 @@ TOPPERS[(3, True)] = "triple_nil"
 
 
 def toppers(rules: Rules, totals: Sequence[int], winners: Sequence[int], hands_played: int) -> list[dict[str, Any]]:
-    """Return the achievements of seed 003 at the end of a game, one entry per winner and kind.
+    """Return the toppers (double game, nil game, ...) at the end of a game, one entry per winner and kind.
 
     A winner (lowest total) while two or three players passed the end score: ``double_game``,
     ``triple_game``; the same with 0 yourself: ``nil_game`` (one passed), ``double_nil``,

@@ -1,4 +1,4 @@
-"""The variants as data (seeds 001 and 003): each is a point table, fixed rule features and the options it offers.
+"""The variants as data (the house rules our players know): a point table, rule features and the options offered.
 
 >>> from hartenjagen.shared.rules import make_rules
 >>> make_rules({"variant": "hooligan"}).moon_total
@@ -31,7 +31,7 @@ def _hearts(values: Mapping[str, int], other: int = 1) -> Groups:
 
 
 def _spot(form: int) -> Groups:
-    """Spot hearts (seed 003): form 1 J2 Q3 K4 A5; form 2 every heart its pips (J 11 .. A 14); form 3 J..A 10 each."""
+    """Spot hearts: form 1 J2 Q3 K4 A5; form 2 every heart its pips (J 11 .. A 14); form 3 J..A 10 each."""
     if form == 1:
         return _hearts({"JH": 2, "QH": 3, "KH": 4, "AH": 5}) + ((_card("QS"), 13),)
     pips = {r + "H": i + 2 for i, r in enumerate("23456789TJQKA")}

@@ -1,4 +1,4 @@
-"""The medium player: rules of thumb from seed 000's tips 1 to 9, on the seat's view only."""
+"""The medium player: the nine rules of thumb of the tips for computer players, on the seat's view only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Choosing the cards to pass (seed 000, tips 1, 2, 3 and 8): dangerous spades, short suits, high hearts."""
+"""Choosing the cards to pass (the passing tips for computer players): dangerous spades, short suits, high hearts."""
 
 from __future__ import annotations
 

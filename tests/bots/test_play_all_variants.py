@@ -17,7 +17,7 @@ VARIANTS = [
     {"variant": "dutch", "turn_score": 25},
     {"variant": "dutch", "turn_score": 25, "passing": "left", "dutch_end": "exactly_zero", "queen_value": 13},
     {"variant": "dutch", "turn_score": 25, "jack_of_clubs": 0, "moon": "others", "jack_of_diamonds": -10},
-    # the variants of seed 003, with the gentleman's rules and the passing forms where they make sense
+    # the house-rule variants, with the gentleman's rules and the passing forms where they make sense
     {"variant": "omnibus", "end_score": 50, "bonus_card": "ten", "gentleman_3": True},
     {"variant": "spot_hearts", "end_score": 60, "spot_form": 1, "passing": "scatter"},
     {"variant": "spot_hearts", "end_score": 150, "spot_form": 2, "gentleman_4": True},

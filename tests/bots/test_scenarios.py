@@ -1,4 +1,4 @@
-"""Constructed positions: the named strategy points of seed 000's tips, and the hard player's obvious card."""
+"""Constructed positions: the strategy points of the tips for computer players, and the hard player's obvious card."""
 
 from __future__ import annotations
 

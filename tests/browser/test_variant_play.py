@@ -1,4 +1,4 @@
-"""Every variant of issue 11 from the browser: the new-table form offers exactly what the core offers, each variant
+"""Every variant from the browser: the new-table form offers exactly what the core offers, each variant
 is played through the UI until its score table shows what is special about it, and passing shows where each card
 goes: several ways (scatter), into a pot, and the cards gentleman's rule 4 keeps."""
 

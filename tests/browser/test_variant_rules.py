@@ -1,4 +1,4 @@
-"""The rules page explains every variant of issue 11 in Dutch and in English, and a phone user can find it."""
+"""The rules page explains every variant in Dutch and in English, and a phone user can find it."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ def _taken(*texts: str) -> list[int]:
 # (why, options, taken by S W N E, scores S W N E)
 SCORE_TABLE = [
     (
-        "West took QS and 2 hearts, North 7 hearts, East 4, South none (seed 000)",
+        "West took QS and 2 hearts, North 7 hearts, East 4, South none (the example of the rules)",
         {},
         _taken("2C 3D", "QS 2H 3H", " ".join(HEARTS[2:9]), " ".join(HEARTS[9:])),
         [0, 15, 7, 4],

@@ -22,7 +22,7 @@ OPTIONS = [
     {"variant": "dutch", "first_trick_points": False, "passing": "cycle", "moon": "others"},
     {"variant": "dutch", "queen_value": 13, "jack_of_clubs": 0},
 ]
-#: The variants of seed 003 whose play or scoring differs: the fast path must play and score them the same.
+#: The house-rule variants whose play or scoring differs: the fast path must play and score them the same.
 VARIANT_OPTIONS = [
     {"variant": "belgian"},
     {"variant": "belgian", "gentleman_3": True},

@@ -17,7 +17,7 @@ LEAD = -1
 BM = {"variant": "black_maria"}
 BE = {"variant": "belgian"}
 G3 = {"gentleman_3": True}
-# (the seed's sentence, options, hand, led suit or LEAD, first trick, hearts broken, best card in the trick,
+# (the rules text's sentence, options, hand, led suit or LEAD, first trick, hearts broken, best card in the trick,
 #  legal cards, {refused card: reason code})
 POSITIONS = [
     (

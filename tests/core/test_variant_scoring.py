@@ -1,4 +1,4 @@
-"""Scoring the variants of seed 003: each seed sentence as a hand and its scores, then whole hands through the game."""
+"""Scoring the house-rule variants: each sentence of the rules as a hand and its scores, then whole hands played."""
 
 import random
 
@@ -21,7 +21,7 @@ def _taken(*texts: str) -> list[int]:
     return [hand(t) for t in texts]
 
 
-# (the seed's sentence, options, taken by S W N E, cards of doubled tricks (or None), scores S W N E)
+# (the rules text's sentence, options, taken by S W N E, cards of doubled tricks (or None), scores S W N E)
 SCORES = [
     (
         "De Q♥ verdubbelt de waarde van het aantal harten van de desbetreffende speler.",
@@ -146,7 +146,7 @@ def test_each_variants_hand_scores_as_the_seed_says(options, taken, doubled, sco
     assert score_hand(make_rules(options), taken, doubled=doubled) == scores
 
 
-# (the seed's sentence, taken by S W N E, pot, chips each takes)
+# (the rules text's sentence, taken by S W N E, pot, chips each takes)
 CHIPS = [
     (
         "Als aan het eind van een ronde een speler geen harten heeft gekregen, mag diegene alle fiches pakken.",
@@ -181,7 +181,7 @@ def test_the_pot_goes_to_the_players_without_hearts(taken, pot, shares):
     assert chip_shares(make_rules({"variant": "chips"}), taken, pot) == shares
 
 
-# (the seed's sentence, options, totals, over)
+# (the rules text's sentence, options, totals, over)
 ENDS = [
     (
         "Het spel eindigt wanneer er een speler 100 of meer punten verzamelt (Belgisch)",
@@ -210,7 +210,7 @@ def test_each_variant_ends_where_the_seed_says(options, totals, over):
     assert is_over(make_rules(options), totals, False) is over
 
 
-# (the seed's sentence, totals, hands played, toppers of the lowest total)
+# (the rules text's sentence, totals, hands played, toppers of the lowest total)
 TOPPERS = [
     (
         "Het minste punten halen, maar twee spelers boven de 100 punten steken (double game).",

@@ -1,4 +1,4 @@
-"""The variants of seed 003 as rules data: each seed sentence becomes a point table, a rule feature or an option."""
+"""The house-rule variants as rules data: each sentence of the rules becomes a point table, a feature or an option."""
 
 import re
 
@@ -10,7 +10,7 @@ from hartenjagen.shared.variants import NAMES, VARIANTS
 
 HEARTS = [r + "H" for r in "23456789TJQKA"]
 
-# (the seed's sentence, options, {card: points})
+# (the rules text's sentence, options, {card: points})
 POINT_TABLE = [
     ("De J♦ of de 10♦ zijn bonuskaarten.", {"variant": "omnibus"}, {"JD": -10, "TD": 0, "QS": 13, "2H": 1}),
     ("De J♦ of de 10♦ zijn bonuskaarten.", {"variant": "omnibus", "bonus_card": "ten"}, {"JD": 0, "TD": -10}),
@@ -68,7 +68,7 @@ def test_each_variants_cards_score_as_the_seed_says(options, points):
         assert rules.card_points[parse_card(card)] == value, card
 
 
-# (the seed's sentence, options, points a moon is worth, cards per hand)
+# (the rules text's sentence, options, points a moon is worth, cards per hand)
 TOTALS = [
     ("In totaal zijn er per ronde 26 strafpunten te verdelen.", {}, 26, 13),
     ("in totaal zijn er 25 strafpunten (Achterhoeks; Q♦ is a bonus)", {"variant": "achterhoeks"}, 25, 13),
@@ -89,7 +89,7 @@ def test_each_variant_has_its_point_total_and_hand_size(options, moon_total, han
     assert (rules.moon_total, rules.hand_size) == (moon_total, hand_size)
 
 
-# (the seed's sentence, options, the passing form of hands 0..5)
+# (the rules text's sentence, options, the passing form of hands 0..5)
 PASSING = [
     ("Er wordt altijd doorgegeven aan de persoon rechts.", {"variant": "black_maria"}, ["right"] * 6),
     ("Bij het Belgisch hartenjagen worden er geen kaarten gedeeld", {"variant": "belgian"}, ["hold"] * 6),

@@ -1,4 +1,4 @@
-"""Leaving and coming back, table info before joining, and watching without a seat (issue 10)."""
+"""Leaving and coming back, table info before joining, and watching without a seat."""
 
 from __future__ import annotations
 

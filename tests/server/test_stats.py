@@ -71,5 +71,5 @@ class TestStatsCountMoons:
         assert [s["avg_points_per_hand"] for s in stats] == [1.0, 13.5, 22.5, 15.0]
         assert [s["games_won"] for s in stats] == [1, 0, 0, 0]
         assert [s["lowest_score"] for s in stats] == [2, 27, 45, 30]
-        # seed 003's toppers: Anna has the lowest total while all three others passed 25, a triple game
+        # the toppers: Anna has the lowest total while all three others passed 25, a triple game
         assert [s["toppers"] for s in stats] == [{"triple_game": 1}, {}, {}, {}]

@@ -1,4 +1,4 @@
-"""Every variant of issue 11 is playable end to end through the server: created with its options, filled with
+"""Every variant is playable end to end through the server: created with its options, filled with
 computer players, played to game over by a person, recorded, and counted in that person's stats."""
 
 from __future__ import annotations

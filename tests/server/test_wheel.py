@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -35,7 +36,10 @@ def run(cmd: list[str], cwd: Path, timeout: float = 300) -> str:
 def installed(tmp_path_factory) -> Path:
     """A wheel built from this checkout, installed into a fresh venv (the versions of constraints.txt)."""
     place = tmp_path_factory.mktemp("wheel")
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(place / "dist"), str(ROOT)], place)
+    source = place / "source"  # a copy: building in the checkout would leave its build/ folder behind
+    skip = shutil.ignore_patterns(".*", "build", "dist", "artifacts", "__pycache__", "*.db*")
+    shutil.copytree(ROOT, source, ignore=skip)
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(place / "dist"), str(source)], place)
     (wheel,) = (place / "dist").glob("hartenjagen-*.whl")
     run([sys.executable, "-m", "venv", str(place / "venv")], place)
     pip = [str(place / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]

@@ -142,7 +142,7 @@ export default {
   daily_intro: "Everyone gets the same cards today. Your first game of the day counts for the board.",
   daily_play: "Play today's deal",
 
-  // leaving, coming back, invitations and watching (issue 10)
+  // leaving, coming back, invitations and watching
   leave_title: "Leave the table?",
   leave_question: "The game goes on without you: a computer player takes your seat. Between hands you can take it back with the table's link.",
   leave_confirm: "Leave the table",
@@ -293,7 +293,7 @@ export default {
   replay_button: "Replay this game",
   share_link: "Copy share link",
   share_copied: "Share link copied",
-  // toppers at the end of a game, teams and chips (issue 11)
+  // toppers at the end of a game, teams and chips
   topper_double_game: "Double game",
   topper_triple_game: "Triple game",
   topper_nil_game: "Nil game",
@@ -424,7 +424,7 @@ export default {
   error_generic: "Something went wrong: {message}",
   error_no_table: "There is no table with that code.",
 
-  // rules page, from RULES.md and issue 11. A section with the id of a variant takes variant_<id> as its heading.
+  // rules page, from the rules texts of every variant. A section with the id of a variant takes variant_<id> as its heading.
   rules_title: "Rules",
   rules_contents: "Contents",
   rules: [

@@ -140,7 +140,7 @@ export default {
   daily_intro: "Vandaag krijgt iedereen dezelfde kaarten. Je eerste spel van de dag telt mee voor de ranglijst.",
   daily_play: "Speel het spel van de dag",
 
-  // opstaan, terugkomen, uitnodigingen en meekijken (issue 10)
+  // opstaan, terugkomen, uitnodigingen en meekijken
   leave_title: "Van tafel opstaan?",
   leave_question: "Het spel gaat zonder jou door: een computerspeler neemt je stoel over. Tussen twee rondes kun je hem met de link van de tafel terugnemen.",
   leave_confirm: "Opstaan",
@@ -288,7 +288,7 @@ export default {
   replay_button: "Dit spel terugkijken",
   share_link: "Deellink kopiëren",
   share_copied: "Deellink gekopieerd",
-  // toppers aan het eind van een spel, teams en fiches (issue 11)
+  // toppers aan het eind van een spel, teams en fiches
   topper_double_game: "Dubbele zege",
   topper_triple_game: "Driedubbele zege",
   topper_nil_game: "Zege op nul",
@@ -414,7 +414,7 @@ export default {
   error_generic: "Er ging iets mis: {message}",
   error_no_table: "Er is geen tafel met die code.",
 
-  // spelregels, uit RULES.md en issue 11. Een deel met de id van een variant krijgt variant_<id> als kop.
+  // spelregels, uit de regelteksten van elke variant. Een deel met de id van een variant krijgt variant_<id> als kop.
   rules_title: "Spelregels",
   rules_contents: "Inhoud",
   rules: [

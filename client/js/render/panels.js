@@ -68,7 +68,7 @@ function statsBody(state) {
     `${TOPPERS.filter((k) => s.toppers && s.toppers[k]).map((k) => row(`topper_${k}`, s.toppers[k])).join("")}</dl>`;
 }
 
-// Seed 003's achievements at game end, as the server counts them; only those earned are listed.
+// The toppers (achievements) at game end, as the server counts them; only those earned are listed.
 export const TOPPERS = ["double_game", "triple_game", "nil_game", "double_nil", "triple_nil", "absolute_topper"];
 
 /** A moment (ms) as date and time in the page's language. */

@@ -1,4 +1,4 @@
-// The score table (seed 000's "Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
+// The score table ("Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
 // team game, chips and the pot in a chips game, who lost, and the toppers at game end.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";

@@ -51,7 +51,7 @@ export const VARIANT_OPTIONS = {
   dutch52: DUTCH,
 };
 
-// The variants in the dropdown, in groups (issue 11).
+// The variants in the dropdown, in groups.
 export const VARIANT_GROUPS = [
   ["classic", ["classic", "omnibus", "spot_hearts", "hooligan", "black_maria", "parker_brothers", "chips"]],
   ["dutch", ["dutch", "dutch52"]],
