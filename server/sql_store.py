@@ -50,7 +50,7 @@ class SqlStore(Store):
     leases = False  # PostgreSQL: log rows carry the writer's lease number (fencing)
 
     def __init__(self) -> None:
-        self.commits = GroupCommit(self._write_batch, self.probe)
+        self.commits = GroupCommit(self._write_batch, lambda: self.probe())  # looked up at each probe
         self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
 
     # ------------------------------------------------------------------ what each database provides

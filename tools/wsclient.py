@@ -137,8 +137,14 @@ class ScriptedClient:
             assert msg["type"] != "error" or type == "error", f"{self.label}: {msg}"
 
     async def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT) -> dict[str, Any]:
-        """Return the first table message (the last one seen, or one to come) for which ``pred`` holds."""
+        """Return the first table message (the newest arrived, or one to come) for which ``pred`` holds.
+
+        Everything before the table returned counts as read (as if read in order up to it).
+        """
         if self.table is not None and pred(self.table):
+            skipped = self.inbox[self.cursor :]
+            assert not any(m["type"] == "error" for m in skipped), f"{self.label}: {skipped}"
+            self.cursor = len(self.inbox)
             return self.table
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
