@@ -51,6 +51,7 @@ finish() {
   remove_ours
   rm -rf "$WORK"
   if ((CLEAN)); then docker image rm -f "$IMAGE" "$BUILD_IMAGE" "$STANDIN_BASE" >/dev/null 2>&1 || true; fi
+  if [[ -n ${STARTED_DOCKERD:-} ]]; then kill "$STARTED_DOCKERD" 2>/dev/null || true; fi
   exit $rc
 }
 trap finish EXIT
@@ -118,6 +119,7 @@ if ! docker info >/dev/null 2>&1; then
     systemctl start docker
   else
     nohup dockerd >>/var/log/dockerd.log 2>&1 &
+    STARTED_DOCKERD=$!  # stopped again at the end: a machine left as it was found
   fi
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
   docker info >/dev/null 2>&1 || die "dockerd did not answer within 30 s (see /var/log/dockerd.log)"
