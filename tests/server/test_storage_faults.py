@@ -7,7 +7,6 @@ full disk, PostgreSQL) are in ``test_fault_sqlite.py`` and ``test_fault_pg.py``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sqlite3
@@ -23,6 +22,7 @@ from hartenjagen.server.store import StoreBusy
 
 from .conftest import events_of, my_move, wait_for
 from .faultkit import all_events
+from .test_write_ahead import HeldCommits
 
 OPTIONS = {"variant": "classic", "passing": "off", "end_score": 100, "deal": 4242}
 
@@ -69,28 +69,19 @@ def shown_were_stored(db: str, code: str, *connections) -> None:
     assert shown and all(kept.get(e["seq"]) == e for e in shown), "an event shown was not stored as shown"
 
 
-class Refusing:
-    """The store's batch writer, refusing (as a constraint would) every batch with one table's entry ``n``."""
+class Refusing(HeldCommits):
+    """The held batch writer of the write-ahead tests, refusing (as a constraint would) a batch with one entry."""
 
     def __init__(self, commits) -> None:
-        self.real = commits._write_batch
-        self.doomed: tuple[str, int] | None = None
-        self.open = asyncio.Event()
-        self.open.set()
-        self.waiting = 0
+        super().__init__(commits)
+        self.doomed: tuple[str, int] | None = None  # (table id, entry number)
 
-    async def __call__(self, batch) -> None:
-        self.waiting += 1
-        try:
-            await self.open.wait()
-        finally:
-            self.waiting -= 1
-        if self.doomed is not None and any(
-            getattr(w, "table_id", None) == self.doomed[0] and any(n == self.doomed[1] for n, _ in w.entries)
-            for w in batch
+    def check(self, batch) -> None:
+        doomed = self.doomed
+        if doomed is not None and any(
+            getattr(w, "table_id", None) == doomed[0] and any(n == doomed[1] for n, _ in w.entries) for w in batch
         ):
             raise sqlite3.IntegrityError("CHECK constraint failed (armed by the test)")
-        await self.real(batch)
 
 
 async def test_after_a_failed_write_nothing_later_of_that_table_is_stored_and_it_comes_back_whole(

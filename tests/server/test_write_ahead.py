@@ -35,8 +35,12 @@ class HeldCommits:
             await self.open.wait()
         finally:
             self.waiting -= 1
+        self.check(batch)
         await self.real(batch)
         self.batches.append([w.code for w in batch if hasattr(w, "code")])  # table writes (not hellos)
+
+    def check(self, batch) -> None:
+        """A last look at a batch before it is written (a subclass may refuse it)."""
 
     def hold(self) -> None:
         self.open.clear()
