@@ -85,9 +85,24 @@ def mask_cards(m: Mask) -> Iterator[Card]:
         m ^= low
 
 
+def mask_list(m: Mask) -> list[Card]:
+    """Return the cards of a mask from low to high, as a list (``mask_cards`` without a generator: faster)."""
+    cards = []
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    return cards
+
+
 def mask_names(m: Mask) -> list[str]:
     """Return the card names of a mask, sorted by suit then rank."""
-    return [CARD_NAMES[c] for c in mask_cards(m)]
+    names = []
+    while m:  # as mask_cards, without a generator: every deal and view names its cards
+        low = m & -m
+        names.append(CARD_NAMES[low.bit_length() - 1])
+        m ^= low
+    return names
 
 
 def parse_mask(names: Iterable[str]) -> Mask:

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
+from functools import lru_cache
 
 from .cards import Mask, mask_cards
 from .rules import Rules
+
+_WORDS = struct.Struct(">8I")  # a SHA-256 digest as eight big-endian 32-bit numbers
 
 
 def _stream(key: str):
     """Yield 32-bit numbers from SHA-256 of ``key`` in counter mode: the same on every Python."""
     counter = 0
     while True:
-        digest = hashlib.sha256(f"hartenjagen:{key}:{counter}".encode()).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(digest[i : i + 4], "big")
+        yield from _WORDS.unpack(hashlib.sha256(f"hartenjagen:{key}:{counter}".encode()).digest())
         counter += 1
 
 
@@ -32,31 +34,54 @@ def _shuffle(cards: list[int], below) -> list[int]:
 
 
 def _hands(rules: Rules, order: list[int]) -> list[Mask]:
-    hands = [0, 0, 0, 0]
-    for i, c in enumerate(order):
-        hands[i % 4] |= 1 << c
+    """Deal ``order`` round the table: card i to seat i % 4."""
+    hands = []
+    for seat in range(4):
+        hand = 0
+        for c in order[seat::4]:
+            hand |= 1 << c
+        hands.append(hand)
     return hands
+
+
+@lru_cache(maxsize=64)
+def _deck(deck: Mask) -> tuple[int, ...]:
+    """The cards of a deck, low to high (worked out once per deck)."""
+    return tuple(mask_cards(deck))
 
 
 def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:
     """Return the four hands of hand ``hand_no`` of numbered deal ``seed``."""
-    return _hands(rules, keyed_shuffle(list(mask_cards(rules.deck)), f"{seed}:{hand_no}"))
+    return _hands(rules, keyed_shuffle(list(_deck(rules.deck)), f"{seed}:{hand_no}"))
 
 
 def keyed_shuffle(cards: list[int], key: str) -> list[int]:
-    """Shuffle ``cards`` in place by SHA-256 of ``key`` (the same order on every machine) and return them."""
-    stream = _stream(key)
+    """Shuffle ``cards`` in place by SHA-256 of ``key`` (the same order on every machine) and return them.
 
-    def below(n: int) -> int:
-        limit = (1 << 32) // n * n
+    A Fisher-Yates shuffle drawing from ``_stream(key)``: each draw below ``n`` rejects the numbers past the last
+    whole multiple of ``n`` (no bias). Written out rather than through ``_stream``: a deal is on every hand's path.
+    """
+    words: list[int] = []
+    at = counter = 0
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 32) // n * n
         while True:
-            v = next(stream)
+            if at == len(words):
+                words.extend(_WORDS.unpack(hashlib.sha256(f"hartenjagen:{key}:{counter}".encode()).digest()))
+                counter += 1
+            v = words[at]
+            at += 1
             if v < limit:
-                return v % n
+                break
+        j = v % n
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
-    return _shuffle(cards, below)
+
+_LIMITS = [0] + [(1 << 32) // n * n for n in range(1, 160)]  # per n: draws from this on are rejected
 
 
 def secure_deal(rules: Rules) -> list[Mask]:
     """Return four hands shuffled from the operating system's secure random source."""
-    return _hands(rules, _shuffle(list(mask_cards(rules.deck)), secrets.randbelow))
+    return _hands(rules, _shuffle(list(_deck(rules.deck)), secrets.randbelow))

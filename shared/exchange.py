@@ -14,29 +14,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import CARD_NAMES, Mask, mask_cards, mask_names
+from .cards import CARD_NAMES, Mask, mask_list
 from .deal import keyed_shuffle
 from .reasons import IllegalAction
 from .rules import Rules
 
 
-def chosen_cards(rules: Rules, hand: Mask, seat: int, targets: Sequence[int], cards: Mask | Iterable[int]) -> list[int]:
-    """Return the cards a seat passes, in its order (sorted when they all go one way); raise IllegalAction if not."""
-    order = list(mask_cards(cards)) if type(cards) is int and cards >= 0 else _list_strict(cards)
-    mask = sum(1 << c for c in order) if order is not None else -1
+def chosen_cards(
+    rules: Rules, hand: Mask, seat: int, targets: Sequence[int], cards: Mask | Iterable[int]
+) -> tuple[list[int], Mask]:
+    """Return the cards a seat passes, in its order (low to high when they all go one way), and their mask.
+
+    Raise IllegalAction when they are not cards of the hand that may be passed, as many as the targets.
+    """
+    if type(cards) is int and cards >= 0:
+        order, mask = mask_list(cards), cards  # a mask lists its cards low to high
+    else:
+        order = _list_strict(cards)
+        mask = 0
+        for c in order or ():
+            mask |= 1 << c
+        if order is not None and not _order_matters(targets):
+            order.sort()
     if order is None or len(order) != len(targets) or mask & ~hand:
         raise IllegalAction("bad_pass", seat, count=len(targets))
     kept = mask & rules.no_pass
     if kept:
         raise IllegalAction("may_not_pass", seat, card=CARD_NAMES[(kept & -kept).bit_length() - 1])
-    return order if len(set(targets)) > 1 else sorted(order)
+    return order, mask
+
+
+def _order_matters(targets: Sequence[int]) -> bool:
+    """True when the cards go to different places, so their order matters (scatter, two left and two right)."""
+    return len(set(targets)) > 1
 
 
 def event_cards(targets: Sequence[int], order: list[int]) -> list[str]:
-    """Return the card names of a pass event: in the seat's order when it matters, else sorted."""
-    if len(set(targets)) > 1:
+    """Return the card names of a pass event: in the seat's order when it matters, else low to high."""
+    if _order_matters(targets):
         return [CARD_NAMES[c] for c in order]
-    return mask_names(sum(1 << c for c in order))
+    return [CARD_NAMES[c] for c in sorted(order)]
 
 
 def exchange(

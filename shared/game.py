@@ -19,6 +19,7 @@ from .cards import (
     QS_BIT,
     Mask,
     mask_cards,
+    mask_list,
     mask_names,
     parse_card,
     parse_mask,
@@ -80,6 +81,7 @@ class Game:
         self.tricks: list[Trick] = []
         self.trick = Trick(0)
         self.turn = -1
+        self._legal = -1  # the mask legal() found for the current turn (-1: not worked out yet)
         self.hearts_broken = False
         self.pass_offset = 0
         self.pass_form = "hold"
@@ -105,15 +107,20 @@ class Game:
         return []
 
     def _context(self) -> tuple[int, bool, int]:
-        cards = self.trick.cards
-        return (cards[0] // 13 if cards else -1), not self.tricks, self.trick.best()
+        trick = self.trick
+        return trick.led, not self.tricks, trick.top
 
     def legal(self, seat: int) -> Mask:
         """Return the mask of cards ``seat`` may play now (empty when it is not its turn)."""
         if self.phase != PLAYING or seat != self.turn:
             return 0
-        led, first, best = self._context()
-        return legal_mask(self.rules, self.hands[seat], led, first, self.hearts_broken, best)
+        legal = self._legal
+        if legal < 0:  # once per turn: asked again (the view, the move itself) it is the same
+            trick = self.trick
+            legal = self._legal = legal_mask(
+                self.rules, self.hands[seat], trick.led, not self.tricks, self.hearts_broken, trick.top
+            )
+        return legal
 
     def hand_refusal(self, seat: int) -> tuple[str, dict] | None:
         """Return the reason ``seat`` may play no card at all now (not its turn, not the playing phase), or None."""
@@ -217,20 +224,19 @@ class Game:
         if self.passes[seat] is not None:
             raise IllegalAction("already_passed", seat)
         targets = self.pass_targets
-        order = chosen_cards(self.rules, self.hands[seat], seat, targets, cards)
+        order, mask = chosen_cards(self.rules, self.hands[seat], seat, targets, cards)
         self.events.append({"type": "pass", "seat": seat, "cards": event_cards(targets, order)})
-        self.passes[seat] = sum(1 << c for c in order)
+        self.passes[seat] = mask
         self.pass_orders[seat] = order
-        if any(targets):  # not a pot: each card goes to a known seat (listed in card order, as the view lists cards)
+        pot = not any(targets)
+        if not pot:  # each card goes to a known seat (listed in card order, as the view lists cards)
             self.passed_to[seat] = [(seat + t) % 4 for _, t in sorted(zip(order, targets, strict=True))]
-        if all(p is not None for p in self.passes):
-            key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt)
+        if None not in self.passes:
+            key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt) if pot else ""
             self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
-            if any(targets):
-                self.received_from = [
-                    [next(f for f in range(4) if self.sent[f][s] >> c & 1) for c in mask_cards(self.received[s])]
-                    for s in range(4)
-                ]
+            if not pot:
+                came = {c: s for s in range(4) for c in self.pass_orders[s]}  # each passed card: who passed it
+                self.received_from = [[came[c] for c in mask_list(self.received[s])] for s in range(4)]
             self._start_play()
 
     def _start_play(self) -> None:
@@ -242,6 +248,7 @@ class Game:
             leader = (rules.dealer(self.hand_no) + 1) % 4
         self.trick = Trick(leader)
         self.turn = leader
+        self._legal = -1
         self.phase = PLAYING
 
     def play(self, seat: int, card: int) -> None:
@@ -256,28 +263,29 @@ class Game:
         bit = 1 << card
         if not hand & bit:
             raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
-        trick = self.trick
-        cards = trick.cards
-        led, first, best = self._context()
         rules = self.rules
-        if not legal_mask(rules, hand, led, first, self.hearts_broken, best) & bit:
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal(seat)
+        if not legal & bit:
+            led, first, best = self._context()
             code, params = refusal(rules, hand, led, first, self.hearts_broken, card, best)
             raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
+        self._legal = -1
         self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
         self.hands[seat] = hand ^ bit
-        cards.append(card)
+        trick = self.trick
+        trick.add(card)
         if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
             self.hearts_broken = True
+        cards = trick.cards
         if len(cards) < 4:
             self.turn = (seat + 1) % 4
             return
-        suit = cards[0] // 13
-        best = max(range(4), key=lambda i: cards[i] if cards[i] // 13 == suit else -1)
-        winner = (trick.leader + best) % 4
+        suit = trick.led
+        winner = (trick.leader + trick.top_at) % 4
         trick.winner = winner
-        won = 0
-        for c in cards:
-            won |= 1 << c
+        won = trick.bits
         self.taken[winner] |= won
         if rules.trick_doubler >= 0 and won >> (13 * suit + rules.trick_doubler) & 1:
             trick.doubled = True

@@ -139,7 +139,12 @@ class Rules:
 
     def points_of(self, taken: Mask) -> int:
         """Return the face points of a set of cards (no doubling, no cancelling, no moon)."""
-        return sum(v * (taken & m).bit_count() for m, v in self.point_groups)
+        if not taken:
+            return 0
+        points = 0
+        for m, v in self.point_groups:
+            points += v * (taken & m).bit_count()
+        return points
 
     def penalty_points(self, taken: Mask, doubled: Mask = 0) -> int:
         """Return one seat's points from its penalty cards: ``doubled`` holds the cards of its doubled tricks.
