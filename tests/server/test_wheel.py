@@ -19,6 +19,7 @@ import pytest
 import hartenjagen.server
 from hartenjagen.server.config import client_dir
 from hartenjagen.server.migrations import load_migrations, migrations_dir
+from hartenjagen.tools.wsclient import next_intent
 
 from .crashkit import SERVING, Client, close_all
 
@@ -82,16 +83,9 @@ async def whole_game_with_hard_players(port: int) -> dict:
             t = anna.table
             if t["status"] == "finished":
                 return t
-            v = t["view"]
-            if v["seat"] in v["to_act"]:
-                if v["phase"] == "passing":
-                    await anna.send("pass", cards=v["hand"][: v["pass_count"]])
-                elif v["phase"] == "playing":
-                    await anna.send("play", card=v["legal"][0])
-                else:
-                    await anna.send("moon", choice="others")
-            elif v["phase"] == "hand_over" and v["seat"] not in t["ready"]:
-                await anna.send("ready")
+            intent = next_intent(t)  # the shared scripted person (tools/wsclient.py)
+            if intent is not None:
+                await anna.send(**intent)
             await anna.wait(lambda n=t["seq"]: anna.table["seq"] > n, timeout=30)
         raise AssertionError("the game did not end")
     finally:
