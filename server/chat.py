@@ -78,7 +78,7 @@ def say(hub: Any, client: Any, msg: dict[str, Any]) -> None:
         line["phrase"] = msg["phrase"]
     chat.lines.append(line)
     text = compact(line)
-    for person in _people(table):
+    for person in table.connections():
         hub.tables.send(table, person, text)
     hub.tables.deliver(table)
 
@@ -90,8 +90,3 @@ def history(hub: Any, client: Any, table: Any) -> None:
     lines = list(table.chat_room.lines) if table.chat_room is not None else []
     hub.tables.send(table, client, {"type": "chat_history", "code": table.code, "messages": lines})
     hub.tables.deliver(table)
-
-
-def _people(table: Any) -> list[Any]:
-    """Every connection at the table: the seated people's and the watchers'."""
-    return [s.client for s in table.seats if s.client is not None] + list(table.watchers)

@@ -327,6 +327,14 @@ class TableState:
         """Return the seats of people with a live connection."""
         return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.client is not None]
 
+    def connections(self) -> list[Any]:
+        """Return every connection at the table: the seated people's, then the watchers'."""
+        return [s.client for s in self.seats if s.client is not None] + list(self.watchers)
+
+    def closed_notices(self) -> list[tuple[Any, dict[str, Any]]]:
+        """Return the ``left`` message each watcher gets when the table closes."""
+        return [(w, {"type": "left", "code": self.code, "reason": "closed"}) for w in self.watchers]
+
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""
         return self.status != PLAYING_STATUS or self.game is None or self.game.phase == HAND_OVER

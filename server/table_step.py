@@ -44,14 +44,14 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     if before is not None:
         before.before = None  # keep one step of history, not a chain
     messages: list[tuple[Any, dict[str, Any] | str]] = []
-    for client in [s.client for s in table.seats if s.client is not None] + list(table.watchers):
+    for client in table.connections():
         text = seat_update_text(table, client, moment)
         if text is not None:
             messages.append((client, text))
     closed = not table.humans()
     if closed:
         table.close(at)
-        messages += [(w, {"type": "left", "code": table.code, "reason": "closed"}) for w in table.watchers]
+        messages += table.closed_notices()
     return Step(
         entries=table.take_unsaved(),
         record=record,

@@ -90,8 +90,7 @@ class Tables:
         if not self.holds(table):
             return
         table.close(time.time())
-        left = [(w, {"type": "left", "code": table.code, "reason": "closed"}) for w in table.watchers]
-        self.delivery.flush(table, table.take_unsaved(), left)
+        self.delivery.flush(table, table.take_unsaved(), table.closed_notices())
         self.forget(table)
 
     def forget(self, table: Table, lost: bool = False, keep_code: bool = False) -> None:
@@ -144,7 +143,7 @@ class Tables:
 
         ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
         """
-        clients = [s.client for s in table.seats if s.client is not None] + list(table.watchers)
+        clients = table.connections()
         self.delivery.forget(table.table_id)  # what was not stored is never shown
         self.forget(table, lost=not park, keep_code=park)
         for client in clients:

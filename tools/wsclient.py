@@ -98,8 +98,6 @@ class ScriptedClient:
         while not pred():
             left = deadline - loop.time()
             if left <= 0 or self.closed:
-                if pred():
-                    return
                 raise TimeoutError(f"{self.label}: waited for {what}; closed={self.closed}; last {self.inbox[-3:]}")
             self._arrived.clear()
             try:
@@ -109,19 +107,9 @@ class ScriptedClient:
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Return the next message not handed out yet; TimeoutError when none comes, ClientClosed after the end."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while self.cursor >= len(self.inbox):
-            if self.closed:
-                raise ClientClosed(f"{self.label}: closed with {self.close_code}")
-            left = deadline - loop.time()
-            if left <= 0:
-                raise TimeoutError(f"{self.label}: no message within {timeout} s")
-            self._arrived.clear()
-            try:
-                await asyncio.wait_for(self._arrived.wait(), left)
-            except TimeoutError:
-                pass
+        await self.wait(lambda: self.cursor < len(self.inbox) or self.closed, timeout, "the next message")
+        if self.cursor >= len(self.inbox):
+            raise ClientClosed(f"{self.label}: closed with {self.close_code}")
         msg = self.inbox[self.cursor]
         self.cursor += 1
         return msg
