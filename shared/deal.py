@@ -12,7 +12,7 @@ import secrets
 import struct
 from functools import lru_cache
 
-from .cards import Mask, mask_cards
+from .cards import Mask, mask_cards, mask_of
 from .rules import Rules
 
 _WORDS = struct.Struct(">8I")  # a SHA-256 digest as eight big-endian 32-bit numbers
@@ -34,13 +34,20 @@ def _shuffle(cards: list[int], below) -> list[int]:
 
 
 def _hands(rules: Rules, order: list[int]) -> list[Mask]:
-    """Deal ``order`` round the table: card i to seat i % 4."""
+    """Deal ``order`` round the table: card i to seat i % n; the last ``rules.kitty`` cards are the kitty.
+
+    The list holds one hand per seat and, where the variant has a kitty, the kitty's mask last.
+    """
+    n = rules.seats
+    dealt = order[: len(order) - rules.kitty]
     hands = []
-    for seat in range(4):
+    for seat in range(n):
         hand = 0
-        for c in order[seat::4]:
+        for c in dealt[seat::n]:
             hand |= 1 << c
         hands.append(hand)
+    if rules.kitty:
+        hands.append(mask_of(order[len(dealt) :]))
     return hands
 
 
@@ -51,7 +58,7 @@ def _deck(deck: Mask) -> tuple[int, ...]:
 
 
 def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:
-    """Return the four hands of hand ``hand_no`` of numbered deal ``seed``."""
+    """Return the hands (and kitty) of hand ``hand_no`` of numbered deal ``seed``."""
     return _hands(rules, keyed_shuffle(list(_deck(rules.deck)), f"{seed}:{hand_no}"))
 
 
@@ -83,5 +90,5 @@ _LIMITS = [0] + [(1 << 32) // n * n for n in range(1, 160)]  # per n: draws from
 
 
 def secure_deal(rules: Rules) -> list[Mask]:
-    """Return four hands shuffled from the operating system's secure random source."""
+    """Return the hands (and kitty) shuffled from the operating system's secure random source."""
     return _hands(rules, _shuffle(list(_deck(rules.deck)), secrets.randbelow))

@@ -64,25 +64,26 @@ def exchange(
     The second value is ``sent[s][to]``: the cards seat ``s`` gave seat ``to`` (all zero in a pot).
     ``key`` names the hand (its deal), for the pot's shuffle.
     """
-    received = [0, 0, 0, 0]
-    sent = [[0, 0, 0, 0] for _ in range(4)]
-    for s in range(4):
+    seats = len(hands)
+    received = [0] * seats
+    sent = [[0] * seats for _ in range(seats)]
+    for s in range(seats):
         for c in orders[s]:
             hands[s] &= ~(1 << c)
     if all(t == 0 for t in targets):  # the pot
         pot = sorted(c for o in orders for c in o)
         keyed_shuffle(pot, key)
         n = len(targets)
-        for s in range(4):
+        for s in range(seats):
             for c in pot[s * n : (s + 1) * n]:
                 received[s] |= 1 << c
     else:
-        for s in range(4):
+        for s in range(seats):
             for c, off in zip(orders[s], targets, strict=True):
-                to = (s + off) % 4
+                to = (s + off) % seats
                 received[to] |= 1 << c
                 sent[s][to] |= 1 << c
-    for s in range(4):
+    for s in range(seats):
         hands[s] |= received[s]
     return received, sent
 

@@ -55,31 +55,36 @@ class Game:
         self.events: list[dict[str, Any]] = []
         self.phase = DEALING
         self.hand_no = -1
-        self.totals = [0, 0, 0, 0]
+        self.seats = n = rules.seats
+        self.totals = [0] * n
         self.history: list[dict[str, Any]] = []
         self.turned = False  # dutch: someone reached the turn score; counting goes down next hand
         self.counting_down = False  # dutch: this hand's points are subtracted
         self.winners: list[int] = []
         self.losers: list[int] = []  # at the end of a points game: the seats that reached or passed the end score
         self.toppers: list[dict[str, Any]] = []
-        self.chips = [rules.start_chips] * 4
+        self.chips = [rules.start_chips] * n
         self.pot = 0
         self._new_hand_state()
 
     def _new_hand_state(self) -> None:
-        self.hands: list[Mask] = [0, 0, 0, 0]
-        self.dealt: list[Mask] = [0, 0, 0, 0]
-        self.passes: list[Mask | None] = [None, None, None, None]
-        self.pass_orders: list[list[int]] = [[], [], [], []]
-        self.received: list[Mask] = [0, 0, 0, 0]
-        self.sent: list[list[Mask]] = [[0, 0, 0, 0] for _ in range(4)]  # sent[s][to]: cards s passed to seat to
-        self.passed_to: list[list[int] | None] = [None] * 4  # per seat: the seat each passed card went to
-        self.received_from: list[list[int] | None] = [None] * 4  # per seat: where each received card came from
+        n = self.seats
+        self.hands: list[Mask] = [0] * n
+        self.dealt: list[Mask] = [0] * n
+        self.passes: list[Mask | None] = [None] * n
+        self.pass_orders: list[list[int]] = [[] for _ in range(n)]
+        self.received: list[Mask] = [0] * n
+        self.sent: list[list[Mask]] = [[0] * n for _ in range(n)]  # sent[s][to]: cards s passed to seat to
+        self.passed_to: list[list[int] | None] = [None] * n  # per seat: the seat each passed card went to
+        self.received_from: list[list[int] | None] = [None] * n  # per seat: where each received card came from
         self._points: tuple[int, list[int]] = (-1, [])  # points_taken, for the number of tricks it was counted at
-        self.taken: list[Mask] = [0, 0, 0, 0]
-        self.doubled: list[Mask] = [0, 0, 0, 0]  # the cards of each seat's doubled tricks
+        self.taken: list[Mask] = [0] * n  # the cards of the tricks each seat won (a kitty it took is not in)
+        self.doubled: list[Mask] = [0] * n  # the cards of each seat's doubled tricks
+        self.kitty: list[int] = []  # the kitty's cards, low to high, dealt face down
+        self.kitty_takers: list[int] = []  # per kitty card: the seat that took it, or -1 while it lies there
+        self.kitty_taken: list[Mask] = [0] * n  # the kitty cards each seat took (only it has seen them)
         self.tricks: list[Trick] = []
-        self.trick = Trick(0)
+        self.trick = Trick(0, n)
         self.turn = -1
         self._legal = -1  # the mask legal() found for the current turn (-1: not worked out yet)
         self.hearts_broken = False
@@ -87,7 +92,7 @@ class Game:
         self.pass_form = "hold"
         self.pass_targets: tuple[int, ...] = ()
         self.moon_seat = -1
-        self.moon_points: list[int] = [0, 0, 0, 0]
+        self.moon_points: list[int] = [0] * n
 
     # ------------------------------------------------------------------ queries
 
@@ -99,7 +104,7 @@ class Game:
     def to_act(self) -> list[int]:
         """Return the seats whose action the game waits for."""
         if self.phase == PASSING:
-            return [s for s in range(4) if self.passes[s] is None]
+            return [s for s in range(self.seats) if self.passes[s] is None]
         if self.phase == PLAYING:
             return [self.turn]
         if self.phase == MOON_CHOICE:
@@ -142,8 +147,9 @@ class Game:
         return {c: refusal(self.rules, hand, led, first, broken, c, best) for c in mask_cards(hand & ~legal)}
 
     def points_taken(self) -> list[int]:
-        """Return the points each seat has taken so far in this hand (doubled tricks and the queens' effects in).
+        """Return the points each seat has taken in tricks so far this hand (doubled tricks and the queens' effects in).
 
+        A kitty counts only when the hand is scored: until then only its taker knows what it holds.
         Taken cards change only when a trick ends, so the count is kept per number of tricks.
         """
         done = len(self.tricks)
@@ -159,6 +165,8 @@ class Game:
             kind = event["type"]
             if kind == "deal":
                 hands = [parse_mask(h) for h in event["hands"]]
+                if self.rules.kitty:
+                    hands.append(parse_mask(event["kitty"]))
                 self.deal(hands)
             elif kind == "pass":
                 cards = [parse_card(c) for c in event["cards"]]  # in order: it says where each card goes
@@ -177,25 +185,40 @@ class Game:
             raise IllegalAction("bad_event", detail=str(exc)) from None
 
     def deal(self, hands: list[Mask]) -> None:
-        """Start the next hand with four explicit hands (masks)."""
+        """Start the next hand with a hand (mask) per seat and, where the variant has a kitty, the kitty's mask last."""
         if self.phase not in (DEALING, HAND_OVER):
             raise IllegalAction("wrong_phase", phase=self.phase)
         rules = self.rules
-        if not isinstance(hands, (list, tuple)) or len(hands) != 4 or any(type(h) is not int for h in hands):
-            raise IllegalAction("bad_deal", detail="four hands are needed")
+        n = self.seats
+        parts = n + (1 if rules.kitty else 0)
+        if not isinstance(hands, (list, tuple)) or len(hands) != parts or any(type(h) is not int for h in hands):
+            kitty = " and the kitty" if rules.kitty else ""
+            raise IllegalAction("bad_deal", detail=f"{n} hands{kitty} are needed")
         union = 0
-        for h in hands:
-            if h.bit_count() != rules.hand_size or h & union or h & ~rules.deck:
-                raise IllegalAction("bad_deal", detail=f"each hand needs {rules.hand_size} distinct cards of the deck")
+        for i, h in enumerate(hands):
+            size = rules.hand_size if i < n else rules.kitty
+            if h.bit_count() != size or h & union or h & ~rules.deck:
+                what = "hand" if i < n else "kitty"
+                raise IllegalAction("bad_deal", detail=f"the {what} needs {size} distinct cards of the deck")
             union |= h
-        self.events.append({"type": "deal", "hand_no": self.hand_no + 1, "hands": [mask_names(h) for h in hands]})
+        event: dict[str, Any] = {
+            "type": "deal",
+            "hand_no": self.hand_no + 1,
+            "hands": [mask_names(h) for h in hands[:n]],
+        }
+        if rules.kitty:
+            event["kitty"] = mask_names(hands[n])
+        self.events.append(event)
         self._new_hand_state()
         self.hand_no += 1
         self.counting_down = self.turned
-        self.hands = list(hands)
-        self.dealt = list(hands)
+        self.hands = list(hands[:n])
+        self.dealt = list(hands[:n])
+        if rules.kitty:
+            self.kitty = mask_list(hands[n])
+            self.kitty_takers = [-1] * rules.kitty
         if rules.ante:
-            for s in range(4):
+            for s in range(n):
                 paid = min(rules.ante, self.chips[s])
                 self.chips[s] -= paid
                 self.pot += paid
@@ -216,10 +239,11 @@ class Game:
         self.deal(secure_deal(self.rules))
 
     def pass_cards(self, seat: int, cards: Mask | Iterable[int]) -> None:
-        """Choose the cards ``seat`` passes; once all four have chosen, they are exchanged."""
+        """Choose the cards ``seat`` passes; once every seat has chosen, they are exchanged."""
         if self.phase != PASSING:
             raise IllegalAction("wrong_phase", seat, phase=self.phase)
-        if type(seat) is not int or not 0 <= seat < 4:
+        n = self.seats
+        if type(seat) is not int or not 0 <= seat < n:
             raise IllegalAction("bad_event", detail=f"no seat {seat!r}")
         if self.passes[seat] is not None:
             raise IllegalAction("already_passed", seat)
@@ -230,23 +254,23 @@ class Game:
         self.pass_orders[seat] = order
         pot = not any(targets)
         if not pot:  # each card goes to a known seat (listed in card order, as the view lists cards)
-            self.passed_to[seat] = [(seat + t) % 4 for _, t in sorted(zip(order, targets, strict=True))]
+            self.passed_to[seat] = [(seat + t) % n for _, t in sorted(zip(order, targets, strict=True))]
         if None not in self.passes:
             key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt) if pot else ""
             self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
             if not pot:
-                came = {c: s for s in range(4) for c in self.pass_orders[s]}  # each passed card: who passed it
-                self.received_from = [[came[c] for c in mask_list(self.received[s])] for s in range(4)]
+                came = {c: s for s in range(n) for c in self.pass_orders[s]}  # each passed card: who passed it
+                self.received_from = [[came[c] for c in mask_list(self.received[s])] for s in range(n)]
             self._start_play()
 
     def _start_play(self) -> None:
         rules = self.rules
         if rules.first_lead >= 0:
             bit = 1 << rules.first_lead
-            leader = next(s for s in range(4) if self.hands[s] & bit)
+            leader = next(s for s in range(self.seats) if self.hands[s] & bit)
         else:
-            leader = (rules.dealer(self.hand_no) + 1) % 4
-        self.trick = Trick(leader)
+            leader = (rules.dealer(self.hand_no) + 1) % self.seats
+        self.trick = Trick(leader, self.seats)
         self.turn = leader
         self._legal = -1
         self.phase = PLAYING
@@ -279,11 +303,12 @@ class Game:
         if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
             self.hearts_broken = True
         cards = trick.cards
-        if len(cards) < 4:
-            self.turn = (seat + 1) % 4
+        n = self.seats
+        if len(cards) < n:
+            self.turn = (seat + 1) % n
             return
         suit = trick.led
-        winner = (trick.leader + trick.top_at) % 4
+        winner = (trick.leader + trick.top_at) % n
         trick.winner = winner
         won = trick.bits
         self.taken[winner] |= won
@@ -291,20 +316,46 @@ class Game:
             trick.doubled = True
             self.doubled[winner] |= won
         self.tricks.append(trick)
+        if rules.kitty:
+            self._take_kitty(winner, won)
         if len(self.tricks) == rules.hand_size:
-            self.trick = Trick(winner)
+            self.trick = Trick(winner, n)
             self.turn = -1
             self._end_hand()
         else:
-            self.trick = Trick(winner)
+            self.trick = Trick(winner, n)
             self.turn = winner
+
+    def _take_kitty(self, winner: int, won: Mask) -> None:
+        """Give the kitty (or the next kitty card) to a trick's winner when the variant's kitty rule says so."""
+        takers = self.kitty_takers
+        if -1 not in takers:
+            return
+        how = self.rules.kitty_rule
+        last = len(self.tricks) == self.rules.hand_size
+        if how == "first_two":
+            give = [takers.index(-1)]
+        elif how == "first_points" and not won & self.rules.penalty_mask and not last:
+            return  # the kitty waits for the first trick with points (the last trick takes it if none has)
+        else:
+            give = range(len(takers))
+        for i in give:
+            takers[i] = winner
+            self.kitty_taken[winner] |= 1 << self.kitty[i]
+
+    def scored_taken(self) -> list[Mask]:
+        """Return every seat's cards that count for the hand: its tricks and the kitty cards it took."""
+        if not self.kitty:
+            return self.taken
+        return [t | k for t, k in zip(self.taken, self.kitty_taken, strict=True)]
 
     def _end_hand(self) -> None:
         rules = self.rules
-        points = self.points_taken()
+        taken = self.scored_taken()
+        points = seat_points(rules, taken, self.doubled) if self.kitty else self.points_taken()
         self.moon_points = points
-        shooter = shooter_of(rules, self.taken)
-        if sun_of(rules, self.taken) >= 0:
+        shooter = shooter_of(rules, taken)
+        if sun_of(rules, taken) >= 0:
             shooter = -1  # taking every trick scores as the sun (or doormars), not as a moon
         if shooter >= 0 and not self.counting_down:
             if rules.moon == "choose":
@@ -329,9 +380,11 @@ class Game:
     def _score(self, shooter: int, choice: str | None) -> None:
         rules = self.rules
         points = self.moon_points
-        delta = hand_deltas(rules, self.taken, self.counting_down, choice, self.doubled)
+        taken = self.scored_taken()
+        delta = hand_deltas(rules, taken, self.counting_down, choice, self.doubled)
         totals = self.totals
-        for s in range(4):
+        n = self.seats
+        for s in range(n):
             new = totals[s] + delta[s]
             if rules.exact_zero and self.counting_down and new < 0:
                 new = -new  # overshooting zero bounces back up
@@ -345,12 +398,14 @@ class Game:
             "moon_choice": choice,
             "counting_down": self.counting_down,
         }
+        if rules.kitty:
+            result["kitty_takers"] = list(self.kitty_takers)
         if rules.sun:
-            sun = sun_of(rules, self.taken)
+            sun = sun_of(rules, taken)
             result["sun"] = sun if sun >= 0 else None
         if rules.start_chips:
-            won = chip_shares(rules, self.taken, self.pot)
-            for s in range(4):
+            won = chip_shares(rules, taken, self.pot)
+            for s in range(n):
                 self.chips[s] += won[s]
             self.pot -= sum(won)
             result.update({"chips_won": won, "chips": list(self.chips), "pot": self.pot})
@@ -363,21 +418,21 @@ class Game:
         if rules.end == "dutch" and not self.counting_down and max(totals) >= rules.turn_score:
             self.turned = True
         low = min(totals)
-        winners = [s for s in range(4) if totals[s] == low]
+        winners = [s for s in range(n) if totals[s] == low]
         self._finish(over, winners)
         if self.phase == GAME_OVER and rules.end == "reach":
-            self.losers = [s for s in range(4) if passed_end(rules, totals[s])]
+            self.losers = [s for s in range(n) if passed_end(rules, totals[s])]
             self.toppers = toppers(rules, totals, winners, self.hand_no + 1)
 
     def _end_chips(self) -> None:
         """A chips game ends when one seat holds every chip, or after the hand limit: most chips win."""
         chips, rules = self.chips, self.rules
-        everything = rules.start_chips * 4
+        everything = rules.start_chips * self.seats
         over = max(chips) == everything or (rules.hand_limit > 0 and self.hand_no + 1 >= rules.hand_limit)
         high = max(chips)
-        self._finish(over, [s for s in range(4) if chips[s] == high])
+        self._finish(over, [s for s in range(self.seats) if chips[s] == high])
         if self.phase == GAME_OVER:
-            self.losers = [s for s in range(4) if chips[s] == min(chips)]
+            self.losers = [s for s in range(self.seats) if chips[s] == min(chips)]
 
     def _finish(self, over: bool, winners: list[int]) -> None:
         if over and self.rules.tie == "play_on" and len(winners) > 1:
@@ -419,6 +474,8 @@ class Game:
             "sent": [[mask_names(m) for m in row] for row in self.sent],
             "taken": [mask_names(t) for t in self.taken],
             "doubled": [mask_names(t) for t in self.doubled],
+            "kitty": [CARD_NAMES[c] for c in self.kitty],
+            "kitty_takers": list(self.kitty_takers),
             "tricks": [t.to_json() for t in self.tricks],
             "trick": self.trick.to_json(),
             "turn": self.turn,

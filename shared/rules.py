@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .cards import CLUBS, SUIT_MASKS, Mask, mask_cards, parse_card
@@ -16,18 +17,21 @@ from .cards import CLUBS, SUIT_MASKS, Mask, mask_cards, parse_card
 JC = parse_card("JC")
 JD = parse_card("JD")
 
-#: Offsets of the passing directions: the receiver of a card passed by seat ``s`` is ``(s + offset) % 4``.
+#: Offsets of the passing directions at four seats: the receiver of a card passed by seat ``s`` is ``(s + offset) % 4``.
 PASS_OFFSETS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 PASS_NAMES = {v: k for k, v in PASS_OFFSETS.items()}
-#: Passing forms: the offset each passed card goes to, in the order the passing seat lists them.
+#: Passing forms: the offset each passed card goes to, in the order the passing seat lists them; a negative offset
+#: counts to the right (at n seats ``-1`` is ``n - 1``), and ``across`` (``None``) is half way round an even table.
 #: ``pot``: every seat puts its cards in the middle; they are shuffled and dealt back.
-PASS_FORMS: dict[str, tuple[int, ...]] = {
+PASS_FORMS: dict[str, tuple[int | None, ...]] = {
     "hold": (),
     "left": (1, 1, 1),
-    "right": (3, 3, 3),
-    "across": (2, 2, 2),
-    "scatter": (1, 3, 2),  # one card each: left, right, across
-    "left_right": (1, 1, 3, 3),  # two cards left, two right
+    "right": (-1, -1, -1),
+    "across": (None, None, None),
+    "left2": (2, 2, 2),  # to the second player on the left (five and more seats)
+    "right2": (-2, -2, -2),
+    "scatter": (1, -1, None),  # one card each: left, right, across
+    "left_right": (1, 1, -1, -1),  # two cards left, two right
     "pot": (0, 0, 0),
 }
 #: The ``passing`` option: the form of each hand, by hand number, repeating.
@@ -40,6 +44,13 @@ PASSING_CYCLES: dict[str, tuple[str, ...]] = {
     "left_right": ("left", "right", "across", "left_right"),
     "achterhoeks": ("left", "right", "scatter", "pot"),
 }
+#: The ``cycle`` of tables without an across: three seats pass left, right, hold; five go two seats far as well.
+SEAT_CYCLES: dict[int, tuple[str, ...]] = {
+    3: ("left", "right", "hold"),
+    5: ("left", "right", "left2", "right2", "hold"),
+}
+#: Kitty rules: who takes the face-down cards left over after the deal.
+KITTY_RULES = ("first_trick", "first_points", "first_two")
 MOON_RULES = ("others", "self", "choose")
 TIE_RULES = ("share", "play_on")
 DUTCH_ENDS = ("at_or_below_zero", "exactly_zero")
@@ -88,6 +99,9 @@ class Rules:
     start_chips: int = 0  # chips: chips each player starts with (0: no chips)
     ante: int = 0  # chips: chips each player puts in the pot every hand
     hand_limit: int = 0  # chips: the game ends after this many hands (0: only when one holds every chip)
+    seats: int = 4  # players round the table
+    kitty: int = 0  # cards dealt face down to the middle, not to a player
+    kitty_rule: str = "first_trick"  # who takes the kitty (KITTY_RULES)
     # Derived, filled in __post_init__.
     hand_size: int = 0
     penalty_mask: Mask = 0
@@ -112,7 +126,7 @@ class Rules:
         if self.trick_doubler >= 0:
             special |= sum(1 << (13 * s + self.trick_doubler) for s in range(4)) & self.deck
         set_ = object.__setattr__
-        set_(self, "hand_size", self.deck.bit_count() // 4)
+        set_(self, "hand_size", (self.deck.bit_count() - self.kitty) // self.seats)
         set_(self, "card_points", tuple(points))
         set_(self, "penalty_mask", penalty)
         set_(self, "special_mask", special)
@@ -127,15 +141,16 @@ class Rules:
 
     def pass_targets(self, hand_no: int) -> tuple[int, ...]:
         """Return the offset each passed card of a hand goes to, in the order a seat lists them (0: the pot)."""
-        return PASS_FORMS[self.pass_form(hand_no)]
+        return _targets(self.pass_form(hand_no), self.seats)
 
     def pass_offset(self, hand_no: int) -> int:
-        """Return the one passing offset of a hand (1 left, 2 across, 3 right); 0 when cards do not all go one way."""
-        return PASS_OFFSETS.get(self.pass_form(hand_no), 0)
+        """Return the one passing offset of a hand (at four seats 1 left, 2 across, 3 right); 0 when cards go apart."""
+        targets = self.pass_targets(hand_no)
+        return targets[0] if targets and len(set(targets)) == 1 else 0
 
     def dealer(self, hand_no: int) -> int:
-        """Return the dealer's seat of a hand: East deals the first, then it rotates."""
-        return (3 + hand_no) % 4
+        """Return the dealer's seat of a hand: the last seat (East at four) deals the first, then it rotates."""
+        return (self.seats - 1 + hand_no) % self.seats
 
     def points_of(self, taken: Mask) -> int:
         """Return the face points of a set of cards (no doubling, no cancelling, no moon)."""
@@ -177,6 +192,12 @@ class Rules:
     def to_json(self) -> dict[str, Any]:
         """Return the host's options, enough to rebuild these rules with make_rules."""
         return dict(self.options)
+
+
+@lru_cache(maxsize=64)
+def _targets(form: str, seats: int) -> tuple[int, ...]:
+    """The passing offsets of a form at a table of ``seats``, each from 0 to ``seats - 1``."""
+    return tuple((seats // 2 if t is None else t) % seats for t in PASS_FORMS[form])
 
 
 def make_rules(options: Mapping[str, Any] | None = None) -> Rules:

@@ -20,20 +20,18 @@ from typing import Any
 from .cards import HEARTS_MASK, Mask
 from .rules import Rules
 
-NONE4 = (0, 0, 0, 0)
-
 
 def seat_points(rules: Rules, taken: Sequence[Mask], doubled: Sequence[Mask] | None = None) -> list[int]:
     """Return the points each seat took so far (bonus cards included), before any moon or sun."""
-    doubled = doubled or NONE4
+    doubled = doubled or [0] * len(taken)
     return [rules.penalty_points(t, d) + rules.bonus_points(t, d) for t, d in zip(taken, doubled, strict=True)]
 
 
 def _sides(rules: Rules, taken: Sequence[Mask]) -> tuple[list[int], list[Mask]]:
     """Return the side of each seat and the cards each side took."""
-    side = [rules.side_of(s) for s in range(4)]
-    side_taken = [0, 0, 0, 0]
-    for s in range(4):
+    side = [rules.side_of(s) for s in range(rules.seats)]
+    side_taken = [0] * rules.seats
+    for s in range(rules.seats):
         side_taken[side[s]] |= taken[s]
     return side, side_taken
 
@@ -44,7 +42,7 @@ def shooter_of(rules: Rules, taken: Sequence[Mask]) -> int:
         return -1
     penalty = rules.penalty_mask
     side, side_taken = _sides(rules, taken)
-    for seat in range(4):
+    for seat in range(rules.seats):
         if side_taken[side[seat]] & penalty == penalty:
             return seat
     return -1
@@ -55,7 +53,7 @@ def sun_of(rules: Rules, taken: Sequence[Mask]) -> int:
     if not rules.sun:
         return -1
     side, side_taken = _sides(rules, taken)
-    for seat in range(4):
+    for seat in range(rules.seats):
         if side_taken[side[seat]] == rules.deck:
             return seat
     return -1
@@ -74,11 +72,12 @@ def hand_deltas(
     are added, or subtracted once a Dutch game counts down (where a moon needs no choice).
     A side taking every trick (sun) gives every other side ``rules.sun``, whatever ``choice``.
     """
-    doubled = doubled or NONE4
+    seats = rules.seats
+    doubled = doubled or [0] * seats
     side, _ = _sides(rules, taken)
-    bonus = [0, 0, 0, 0]
-    points = [0, 0, 0, 0]
-    for s in range(4):
+    bonus = [0] * seats
+    points = [0] * seats
+    for s in range(seats):
         bonus[side[s]] += rules.bonus_points(taken[s], doubled[s])
         points[side[s]] += rules.penalty_points(taken[s], doubled[s])
     sides = sorted(set(side))
@@ -93,7 +92,7 @@ def hand_deltas(
         out = {x: bonus[x] - (rules.moon_total if x == side[shooter] else 0) for x in sides}
     else:
         out = {x: bonus[x] + (0 if x == side[shooter] else rules.moon_total) for x in sides}
-    return [out[side[s]] for s in range(4)]
+    return [out[side[s]] for s in range(seats)]
 
 
 def chip_shares(rules: Rules, taken: Sequence[Mask], pot: int) -> list[int]:
@@ -102,11 +101,12 @@ def chip_shares(rules: Rules, taken: Sequence[Mask], pot: int) -> list[int]:
     When everyone took hearts, or one seat took them all, the pot stays (all zero); an odd chip
     of a shared pot stays in it.
     """
-    clean = [s for s in range(4) if not taken[s] & HEARTS_MASK]
+    seats = rules.seats
+    clean = [s for s in range(seats) if not taken[s] & HEARTS_MASK]
     if len(clean) not in (1, 2):
-        return [0, 0, 0, 0]
+        return [0] * seats
     share = pot // len(clean)
-    return [share if s in clean else 0 for s in range(4)]
+    return [share if s in clean else 0 for s in range(seats)]
 
 
 def is_over(rules: Rules, totals: Sequence[int], counting_down: bool) -> bool:

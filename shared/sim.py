@@ -18,6 +18,8 @@ from .scoring import hand_deltas
 #: The suit mask of each single-card bit.
 SUIT_OF_BIT: dict[int, Mask] = {1 << c: SUIT_MASKS[c // 13] for c in range(52)}
 NEXT = (1, 2, 3, 0)
+#: The next seat round a table of n seats, for every table size.
+NEXTS: dict[int, tuple[int, ...]] = {n: tuple(range(1, n)) + (0,) for n in range(3, 13)}
 
 
 def doubler_mask(rules: Rules) -> Mask:
@@ -56,10 +58,11 @@ def playout(
     qs_breaks = rules.queen_breaks_hearts
     strict = rules.queen_waits or rules.queen_must_go  # following needs the full rule, not the fast path
     nines = doubler_mask(rules)
+    seats = len(hands)
     if doubled is None:
-        doubled = [0, 0, 0, 0]
+        doubled = [0] * seats
     suit_of = SUIT_OF_BIT
-    nxt = NEXT
+    nxt = NEXTS[seats]
     seat = leader
     if trick:
         suit = suit_of[trick[0]]
@@ -90,7 +93,7 @@ def playout(
             winner = seat
             seat = nxt[seat]
             done = 1
-        while done < 4:
+        while done < seats:
             h = hands[seat]
             if strict:
                 broken = hearts_broken or bool(played & HEARTS_MASK) or bool(qs_breaks and played & QS_BIT)
@@ -189,12 +192,12 @@ def hand_scorer(
     def score(taken: list[Mask], doubled: list[Mask] | None = None) -> list[int]:
         """Return the hand's score change per seat."""
         if has_moon:
-            for s in range(4):
+            for s in range(len(taken)):
                 if taken[s] & pen == pen:
                     if self_moon:
-                        return [-total if x == s else 0 for x in range(4)]
-                    return [0 if x == s else total for x in range(4)]
-        if doubled is not None and doubled[0] | doubled[1] | doubled[2] | doubled[3]:
+                        return [-total if x == s else 0 for x in range(len(taken))]
+                    return [0 if x == s else total for x in range(len(taken))]
+        if doubled is not None and any(doubled):
             out = [points(t) + points(d) for t, d in zip(taken, doubled, strict=True)]  # a doubled card counts twice
         elif len(groups) <= 2:
             out = [v1 * (t & m1).bit_count() + v2 * (t & m2).bit_count() for t in taken]
@@ -210,26 +213,27 @@ def random_hand(rules: Rules, rng: _random.Random) -> list[int]:
     deck = [1 << c for c in mask_cards(rules.deck)]
     rng.shuffle(deck)
     n = rules.hand_size
-    hands = [sum(deck[i * n : (i + 1) * n]) for i in range(4)]
+    seats = rules.seats
+    hands = [sum(deck[i * n : (i + 1) * n]) for i in range(seats)]
     rand = rng.random
     targets = rules.pass_targets(0)
     if targets:
         moves = []
-        for s in range(4):
+        for s in range(seats):
             h = hands[s] & ~rules.no_pass
             for off in targets:
                 b = pick(h, rand)
                 h ^= b
-                moves.append((s, b, (s + off) % 4))  # a pot is approximated by keeping the cards
+                moves.append((s, b, (s + off) % seats))  # a pot is approximated by keeping the cards
         for s, b, _ in moves:
             hands[s] ^= b
         for _, b, to in moves:
             hands[to] |= b
     if rules.first_lead >= 0:
         first = 1 << rules.first_lead
-        leader = next(s for s in range(4) if hands[s] & first)
+        leader = next(s for s in range(seats) if hands[s] & first)
     else:
-        leader = (rules.dealer(0) + 1) % 4
-    doubled = [0, 0, 0, 0]
-    taken = playout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand, doubled)
+        leader = (rules.dealer(0) + 1) % seats
+    doubled = [0] * seats
+    taken = playout(rules, hands, [0] * seats, leader, [], True, False, rand, doubled)
     return hand_scorer(rules)(taken, doubled)

@@ -10,10 +10,11 @@ from .cards import CARD_NAMES
 class Trick:
     """A trick: who led it, the cards in play order from the leader, and (once full) the winner."""
 
-    __slots__ = ("leader", "cards", "bits", "winner", "doubled", "led", "top", "top_at", "_json")
+    __slots__ = ("leader", "seats", "cards", "bits", "winner", "doubled", "led", "top", "top_at", "_json")
 
-    def __init__(self, leader: int) -> None:
+    def __init__(self, leader: int, seats: int = 4) -> None:
         self.leader = leader
+        self.seats = seats
         self.cards: list[int] = []
         self.bits = 0  # the cards as a mask
         self.winner = -1
@@ -44,7 +45,9 @@ class Trick:
             return self._json
         data = {
             "leader": self.leader,
-            "cards": [{"seat": (self.leader + i) % 4, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)],
+            "cards": [
+                {"seat": (self.leader + i) % self.seats, "card": CARD_NAMES[c]} for i, c in enumerate(self.cards)
+            ],
             "winner": self.winner if self.winner >= 0 else None,
         }
         if self.doubled:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import FULL_DECK, HEARTS_MASK, QS, RANKS_FROM_7, Mask, parse_card, parse_mask
-from .rules import DUTCH_ENDS, JC, MOON_RULES, PASSING_CYCLES, TIE_RULES, Rules, RulesError
+from .rules import DUTCH_ENDS, JC, KITTY_RULES, MOON_RULES, PASSING_CYCLES, SEAT_CYCLES, TIE_RULES, Rules, RulesError
 
 Groups = tuple[tuple[Mask, int], ...]
 NINE = 7  # the rank index of the 9
@@ -47,6 +47,12 @@ def _dutch_points(c: dict[str, Any], deck: Mask) -> Groups:
     return groups
 
 
+#: The passing cycles of a table without an across: ``cycle`` is the seat count's own (see ``SEAT_CYCLES``).
+FEW_PASSING = ("cycle", "off", "left", "right")
+#: Dutch Hearts for five: the 32 piquet cards and the sixes of spades, diamonds and clubs (7 cards each).
+DUTCH5_DECK: Mask = RANKS_FROM_7 | parse_mask(["6S", "6D", "6C"])
+#: Hearts for three: the card left out so that 51 share out (named in words: an option never names a card).
+REMOVABLE = {"two_of_diamonds": "2D", "three_of_clubs": "3C"}
 CLASSIC_POINTS: Groups = ((HEARTS_MASK, 1), (1 << QS, 13))
 _GENTLEMEN = {"gentleman_3": False, "gentleman_4": False}
 CLASSIC_OPTIONS: dict[str, Any] = {
@@ -88,6 +94,9 @@ class Variant:
     fixed: Mapping[str, Any]  # Rules fields this variant always has
     deck: Mask = FULL_DECK
     dutch: bool = False  # the Dutch family: free lead left of the dealer, two halves
+    seats: int = 4
+    kitty: int = 0  # cards dealt face down to the middle
+    choices: Mapping[str, tuple[Any, ...]] | None = None  # options whose choices differ from the usual ones here
 
 
 VARIANTS: dict[str, Variant] = {
@@ -145,6 +154,47 @@ VARIANTS: dict[str, Variant] = {
         {"pass_cycle": (), "moon": "none", "end": "chips"},
     ),
     "dutch52": Variant(DUTCH_OPTIONS, lambda c: _dutch_points(c, FULL_DECK), {}, dutch=True),
+    # Three and five players: one deck, without the cards that do not share out, or with a kitty.
+    "three": Variant(
+        {**_without(CLASSIC_OPTIONS, "jack_of_diamonds"), "removed": "two_of_diamonds"},
+        lambda c: CLASSIC_POINTS,
+        {},
+        seats=3,
+        choices={"passing": FEW_PASSING},
+    ),
+    "three_kitty": Variant(
+        {**_without(CLASSIC_OPTIONS, "jack_of_diamonds"), "kitty": "first_trick"},
+        lambda c: CLASSIC_POINTS,
+        {"lead": "left_of_dealer"},
+        seats=3,
+        kitty=1,
+        choices={"passing": FEW_PASSING, "kitty": ("first_trick", "first_points")},
+    ),
+    "five": Variant(
+        _without(CLASSIC_OPTIONS, "jack_of_diamonds"),
+        lambda c: CLASSIC_POINTS,
+        {},
+        deck=FULL_DECK & ~(_card("2D") | _card("3C")),
+        seats=5,
+        choices={"passing": FEW_PASSING},
+    ),
+    "five_kitty": Variant(
+        {**_without(CLASSIC_OPTIONS, "jack_of_diamonds"), "kitty": "first_trick"},
+        lambda c: CLASSIC_POINTS,
+        {"lead": "left_of_dealer"},
+        seats=5,
+        kitty=2,
+        choices={"passing": FEW_PASSING, "kitty": ("first_trick", "first_two")},
+    ),
+    "dutch5": Variant(
+        DUTCH_OPTIONS,
+        lambda c: _dutch_points(c, DUTCH5_DECK),
+        {},
+        deck=DUTCH5_DECK,
+        dutch=True,
+        seats=5,
+        choices={"passing": FEW_PASSING},
+    ),
 }
 
 #: Each variant's name in English and in Dutch, for sentences.
@@ -161,6 +211,11 @@ NAMES: dict[str, tuple[str, str]] = {
     "achterhoeks_bar": ("Achterhoeks Hearts, bar form", "Achterhoeks hartenjagen, kroegvorm"),
     "chips": ("traditional Hearts with chips", "traditioneel hartenjagen met fiches"),
     "dutch52": ("Dutch Hearts with 52 cards", "Nederlands hartenjagen met 52 kaarten"),
+    "three": ("Hearts for three", "hartenjagen met drie"),
+    "three_kitty": ("Hearts for three with a kitty", "hartenjagen met drie en een kitty"),
+    "five": ("Hearts for five", "hartenjagen met vijf"),
+    "five_kitty": ("Hearts for five with two kitties", "hartenjagen met vijf en twee kitty's"),
+    "dutch5": ("Dutch Hearts for five", "Nederlands hartenjagen met vijf"),
 }
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -178,6 +233,8 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "doubling_nine": (False, True),
     "gentleman_3": (False, True),
     "gentleman_4": (False, True),
+    "removed": tuple(REMOVABLE),
+    "kitty": KITTY_RULES,
 }
 _RANGES = {
     "end_score": (25, 500),
@@ -188,7 +245,7 @@ _RANGES = {
 }
 
 
-def _check(option: str, value: Any) -> Any:
+def _check(option: str, value: Any, choices: Mapping[str, tuple[Any, ...]] | None = None) -> Any:
     if option in _RANGES:
         lo, hi = _RANGES[option]
         if type(value) is not int or not lo <= value <= hi:
@@ -198,7 +255,7 @@ def _check(option: str, value: Any) -> Any:
                 f"moet een heel getal van {lo} tot en met {hi} zijn, niet {value!r}",
             )
         return value
-    choices = _CHOICES[option]
+    choices = (choices or {}).get(option) or _CHOICES[option]
     for choice in choices:
         if value == choice and type(value) is type(choice):
             return value
@@ -224,8 +281,11 @@ def build(options: Mapping[str, Any] | None) -> Rules:
     for key, value in options.items():
         if key not in chosen:
             raise RulesError(key, f"unknown option for {NAMES[variant][0]}", f"onbekende optie bij {NAMES[variant][1]}")
-        chosen[key] = _check(key, value)
-    deck = spec.deck
+        chosen[key] = _check(key, value, spec.choices)
+    deck = spec.deck & ~(_card(REMOVABLE[chosen["removed"]]) if "removed" in chosen else 0)
+    cycle = PASSING_CYCLES[chosen["passing"]] if "passing" in chosen else ()
+    if chosen.get("passing") == "cycle" and spec.seats in SEAT_CYCLES:
+        cycle = SEAT_CYCLES[spec.seats]
     groups = spec.points(chosen)
     if chosen.get("jack_of_diamonds"):
         groups += ((_card("JD"), chosen["jack_of_diamonds"]),)
@@ -233,7 +293,7 @@ def build(options: Mapping[str, Any] | None) -> Rules:
         "variant": variant,
         "deck": deck,
         "point_groups": groups,
-        "pass_cycle": PASSING_CYCLES[chosen["passing"]] if "passing" in chosen else (),
+        "pass_cycle": cycle,
         "pass_count": 3,
         "lead": "left_of_dealer" if spec.dutch else "lowest_club",
         "hearts_must_break": not spec.dutch,
@@ -251,6 +311,9 @@ def build(options: Mapping[str, Any] | None) -> Rules:
         "start_chips": chosen.get("start_chips", 0),
         "ante": chosen.get("ante", 0),
         "hand_limit": chosen.get("hand_limit", 0),
+        "seats": spec.seats,
+        "kitty": spec.kitty,
+        "kitty_rule": chosen.get("kitty", "first_trick"),
         "options": {"variant": variant, **chosen},
     }
     fields.update(spec.fixed)

@@ -31,9 +31,10 @@ def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
         return reason(code, **params)
 
 
-#: The view fields that differ from seat to seat; every other field is the same for all four.
+#: The view fields that differ from seat to seat; every other field is the same for every seat.
 SEAT_FIELDS = (
     "seat",
+    "kitty",
     "pass_to",
     "pass_from",
     "pass_targets",
@@ -91,10 +92,10 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
 
 
 def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return what ``seat`` (0 South, 1 West, 2 North, 3 East) may know of ``game`` now.
+    """Return what ``seat`` (at four seats 0 South, 1 West, 2 North, 3 East) may know of ``game`` now.
 
     ``common`` is ``common_view(game)`` of this very moment, when the caller builds views for
-    several seats at once (it is then built once, not four times).
+    several seats at once (it is then built once, not once per seat).
     """
     return {**(common if common is not None else common_view(game)), **seat_view(game, seat)}
 
@@ -111,6 +112,9 @@ def common_view(game: Game) -> dict[str, Any]:
     return {
         "version": VIEW_VERSION,
         "rules": rules.to_json(),
+        "seats": rules.seats,
+        "kitty_size": rules.kitty,
+        "kitty_takers": list(game.kitty_takers) if rules.kitty else None,
         "phase": phase,
         "hand_no": game.hand_no,
         "dealer": rules.dealer(game.hand_no) if game.hand_no >= 0 else None,
@@ -123,7 +127,7 @@ def common_view(game: Game) -> dict[str, Any]:
         "turn": game.turn if phase == PLAYING else None,
         "to_act": game.to_act(),
         "hearts_broken": game.hearts_broken,
-        "points_taken": game.points_taken() if game.hand_no >= 0 else [0, 0, 0, 0],
+        "points_taken": game.points_taken() if game.hand_no >= 0 else [0] * rules.seats,
         "history": list(game.history),  # the hand results are never changed once written: shared, read-only
         "totals": list(game.totals),
         "counting_down": game.counting_down,
@@ -149,15 +153,17 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
     pot = bool(targets) and not any(targets)
     exchanged = bool(targets) and phase != PASSING
     hand = game.hands[seat]
+    n = game.seats
     whole = game.hand_refusal(seat)
     refusals = {}
     if whole is None:  # the seat's turn: a reason for each card it may not play
         refusals = {CARD_NAMES[c]: _reason(code, params) for c, (code, params) in game.refusals(seat).items()}
     return {
         "seat": seat,
-        "pass_to": (seat + offset) % 4 if offset else None,
-        "pass_from": (seat - offset) % 4 if offset else None,
-        "pass_targets": [(seat + t) % 4 for t in targets] if targets and not pot else None,
+        "kitty": mask_names(game.kitty_taken[seat]) if game.kitty else None,
+        "pass_to": (seat + offset) % n if offset else None,
+        "pass_from": (seat - offset) % n if offset else None,
+        "pass_targets": [(seat + t) % n for t in targets] if targets and not pot else None,
         "hand": mask_names(hand),
         "passed": mask_names(passed) if passed is not None else None,
         "passed_to": game.passed_to[seat] if passed is not None and not pot else None,

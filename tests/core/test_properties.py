@@ -78,6 +78,20 @@ NEW_OPTIONS = st.one_of(
     ),
     _variant("dutch52", turn_score=st.integers(25, 60), moon=st.sampled_from(["others", "self", "choose"])),
 )
+_FEW_PASSING = {"passing": st.sampled_from(["cycle", "off", "left", "right"])}
+SEAT_OPTIONS = st.one_of(
+    _variant(
+        "three",
+        **_CLASSIC_FAMILY,
+        **_FEW_PASSING,
+        **_GENTLEMEN,
+        removed=st.sampled_from(["two_of_diamonds", "three_of_clubs"]),
+    ),
+    _variant("three_kitty", **_CLASSIC_FAMILY, **_FEW_PASSING, kitty=st.sampled_from(["first_trick", "first_points"])),
+    _variant("five", **_CLASSIC_FAMILY, **_FEW_PASSING, **_GENTLEMEN),
+    _variant("five_kitty", **_CLASSIC_FAMILY, **_FEW_PASSING, kitty=st.sampled_from(["first_trick", "first_two"])),
+    _variant("dutch5", turn_score=st.integers(25, 60), moon=st.sampled_from(["others", "self", "choose"])),
+)
 MAX_HANDS = 40
 
 
@@ -91,7 +105,9 @@ def _played(game: Game) -> int:
 
 def _check_cards_are_conserved(game: Game) -> None:
     rules = game.rules
-    union, total = _played(game), _played(game).bit_count()
+    kitty = sum(1 << c for c in game.kitty)
+    assert not kitty & _played(game)
+    union, total = _played(game) | kitty, _played(game).bit_count() + len(game.kitty)
     for h in game.hands:
         assert not h & union
         union |= h
@@ -105,13 +121,14 @@ def _check_refusals(game: Game, rng: random.Random) -> None:
     assert legal and not legal & ~hand, "a seat on turn always has a legal card from its hand"
     refusals = game.refusals(seat)
     assert set(refusals) == set(mask_cards(hand & ~legal))
-    for other in range(4):
+    for other in range(game.seats):
         if other != seat:
             assert game.legal(other) == 0
     outside = game.rules.deck & ~hand
     if outside:
         _refused(game, seat, rng.choice(sorted(mask_cards(outside))), "not_in_hand")
-    _refused(game, (seat + rng.randint(1, 3)) % 4, rng.choice(sorted(mask_cards(legal))), "not_your_turn")
+    other = (seat + rng.randint(1, game.seats - 1)) % game.seats
+    _refused(game, other, rng.choice(sorted(mask_cards(legal))), "not_your_turn")
     if refusals:
         card = rng.choice(sorted(refusals))
         _refused(game, seat, card, refusals[card][0])
@@ -142,9 +159,9 @@ def _check_dutch_follows_suit_only(game: Game) -> None:
 
 
 def _check_view_leaks_nothing(game: Game, seat: int) -> None:
-    """A seat's view names its own hand, its passes, what it received and what was played: nothing else."""
+    """A seat's view names its own hand, its passes, what it received, the kitty it took, what was played: no more."""
     view = view_for(game, seat)
-    known = game.hands[seat] | (game.passes[seat] or 0) | game.received[seat] | _played(game)
+    known = game.hands[seat] | (game.passes[seat] or 0) | game.received[seat] | _played(game) | game.kitty_taken[seat]
     scoring = view.pop("scoring")
     assert not {v for v in scoring.values() if isinstance(v, str) and v in CARD_NAMES}
     named = set()
@@ -164,16 +181,21 @@ def _check_view_leaks_nothing(game: Game, seat: int) -> None:
 def _check_variant_hand_end(game: Game, totals_before: list[int], pot_at_deal: int) -> None:
     """Any variant: the result is the one scoring function's, totals add up, chips are conserved."""
     rules, last = game.rules, game.history[-1]
-    assert last["points"] == seat_points(rules, game.taken, game.doubled)
+    scored = game.scored_taken()  # the tricks and, where there is one, the kitty
+    assert last["points"] == seat_points(rules, scored, game.doubled)
+    assert sum(last["points"]) == sum(rules.points_of(m) for m, _ in rules.point_groups if m & rules.deck == m) or (
+        rules.trick_doubler >= 0 or rules.heart_doubler >= 0 or rules.cancel
+    ), "every point of the deck is taken by someone, the kitty's included"
     taken = 0
-    for t, d in zip(game.taken, game.doubled, strict=True):
+    for t, d in zip(scored, game.doubled, strict=True):
         assert not t & taken and d & ~t == 0
         taken |= t
     assert taken == rules.deck
+    assert -1 not in game.kitty_takers
     choice = last["moon_choice"] if last["moon"] is not None else None
     if rules.moon in ("others", "self") and last["moon"] is not None:
         choice = rules.moon
-    assert last["scores"] == hand_deltas(rules, game.taken, last["counting_down"], choice, game.doubled)
+    assert last["scores"] == hand_deltas(rules, scored, last["counting_down"], choice, game.doubled)
     if rules.teams:
         assert last["scores"][0] == last["scores"][2] and last["scores"][1] == last["scores"][3]
     if rules.start_chips:
@@ -291,6 +313,49 @@ def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_sa
             assert rules.moon == "choose" and not game.counting_down
             game.choose_moon(game.moon_seat, rng.choice(["others", "self"]))
         _check_variant_hand_end(game, totals_before, pot_at_deal)
+        if rng.random() < 0.2:
+            assert Game.from_json(game.to_json()).snapshot() == game.snapshot()
+        if game.phase == GAME_OVER:
+            break
+    again = Game.from_json(game.to_json())
+    assert again.snapshot() == game.snapshot()
+
+
+@settings(max_examples=40, deadline=None)
+@given(options=SEAT_OPTIONS, seed=st.integers(0, 2**32))
+def test_random_games_at_three_and_five_seats_keep_every_invariant_and_replay_to_the_same_state(options, seed):
+    # The seat count comes from the rules: cards, kitties and points are conserved, legality replays, no view leaks.
+    try:
+        rules = make_rules(options)
+    except RulesError as exc:  # a gentleman's rule with no passing: refused, so play without it
+        assert exc.option in options
+        rules = make_rules({k: v for k, v in options.items() if k != exc.option})
+    rng = random.Random(seed)
+    game = Game(rules)
+    n = rules.seats
+    for hand in range(MAX_HANDS):
+        totals_before = list(game.totals)
+        game.deal_seeded(seed + hand)
+        _check_cards_are_conserved(game)
+        assert len(game.hands) == n and len(game.kitty) == rules.kitty
+        while game.phase == PASSING:
+            seat = rng.choice(game.to_act())
+            if rng.random() < 0.2:
+                _check_view_leaks_nothing(game, rng.randrange(n))
+            passable = sorted(mask_cards(game.hands[seat] & ~rules.no_pass))
+            game.pass_cards(seat, rng.sample(passable, len(game.pass_targets)))
+        assert all(h.bit_count() == rules.hand_size for h in game.hands)
+        while game.phase == PLAYING:
+            _check_cards_are_conserved(game)
+            if rng.random() < 0.3:
+                _check_refusals(game, rng)
+            if rng.random() < 0.15:
+                _check_view_leaks_nothing(game, rng.randrange(n))
+            seat = game.turn
+            game.play(seat, rng.choice(sorted(mask_cards(game.legal(seat)))))
+        if game.phase == MOON_CHOICE:
+            game.choose_moon(game.moon_seat, rng.choice(["others", "self"]))
+        _check_variant_hand_end(game, totals_before, game.pot)
         if rng.random() < 0.2:
             assert Game.from_json(game.to_json()).snapshot() == game.snapshot()
         if game.phase == GAME_OVER:

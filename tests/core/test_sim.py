@@ -119,13 +119,13 @@ def test_the_fast_scorer_scores_every_outcome_as_the_game_does(variant, seed, co
     rules = make_rules({"variant": variant})
     rng = random.Random(seed)
     cards = [1 << c for c in range(52) if rules.deck >> c & 1]
-    taken = [0, 0, 0, 0]
-    lucky = rng.randrange(4)
+    taken = [0] * rules.seats
+    lucky = rng.randrange(rules.seats)
     for b in cards:
         if sweep == "everything" or (sweep == "penalties" and b & rules.penalty_mask):
             taken[lucky] |= b
         else:
-            taken[rng.randrange(4)] |= b
+            taken[rng.randrange(rules.seats)] |= b
     doubled = [t & rng.getrandbits(52) for t in taken]
     fast = hand_scorer(rules, counting_down, moon)
     assert fast(taken, doubled) == score_hand(rules, taken, counting_down, moon, doubled)

@@ -200,4 +200,4 @@ def test_every_variant_builds_with_its_defaults_round_trips_and_has_names(varian
     rules = make_rules({"variant": variant})
     assert rules.variant == variant and make_rules(rules.to_json()) == rules
     assert set(NAMES[variant]) and all(NAMES[variant])
-    assert rules.deck.bit_count() == 4 * rules.hand_size
+    assert rules.deck.bit_count() == rules.seats * rules.hand_size + rules.kitty
