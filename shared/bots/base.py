@@ -49,7 +49,7 @@ class Player:
     def rng_for(self, view: dict[str, Any]) -> random.Random:
         """Return the random generator for this position: the player's seed and the position, nothing else."""
         trick = view.get("trick") or {"cards": []}
-        played = len(view.get("tricks") or []) * 4 + len(trick["cards"])
+        played = len(view.get("tricks") or []) * view.get("seats", 4) + len(trick["cards"])
         return random.Random(f"{self.level}:{self.seed}:{view['hand_no']}:{view['phase']}:{played}:{view['seat']}")
 
     def decide(self, view: dict[str, Any]) -> dict[str, Any] | None:

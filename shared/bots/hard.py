@@ -88,10 +88,10 @@ class HardPlayer(Player):
         k = Knowledge(view)
         targets = set(view.get("pass_targets") or [])
         offset = targets.pop() if len(targets) == 1 else 0
-        if not self.pass_search or not offset:
+        if not self.pass_search or not offset or k.seats != 4 or k.rules.kitty:  # the search deals four hands
             return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
         plays = self.budget_ms * PASS_BUDGET * PASS_PLAYS_PER_MS
-        first_leader = (view["dealer"] + 1) % 4
+        first_leader = (view["dealer"] + 1) % k.seats
         chosen = search_pass(k, view["pass_count"], offset, first_leader, plays, valuer(k), self.rng_for(view))
         return mask_names(chosen)
 
@@ -133,7 +133,8 @@ class HardPlayer(Player):
         # inference: a deal where Q♠ sits with a seat that discarded something else instead counts less
         if not (kept and k.unseen & QS_BIT and any(kept)):
             kept = None  # nothing to infer: every deal counts the same
-        plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM) if kernel.AVAILABLE and self.kernel and kept is None else None
+        compiled = kernel.AVAILABLE and self.kernel and kept is None and kernel.covers(rules)
+        plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM) if compiled else None
         deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
         used = 0.0
         for r in range(rounds):
@@ -195,7 +196,7 @@ class HardPlayer(Player):
 def _weight(hands: list[int], kept: list[int] | None) -> float:
     """Return the weight of a sampled deal: less where Q♠ sits with a seat that discarded instead of dropping her."""
     if kept is not None:
-        for s in range(4):
+        for s in range(len(hands)):
             if hands[s] & QS_BIT:
                 return KEPT_QS_WEIGHT ** kept[s]
     return 1.0

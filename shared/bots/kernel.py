@@ -44,6 +44,11 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
     )
 
 
+def covers(rules: Rules) -> bool:
+    """Return True for rules the compiled look-ahead plays: four seats and no kitty (the others stay in Python)."""
+    return rules.seats == 4 and not rules.kitty
+
+
 def cache_folder() -> Path:
     """Return where numba keeps (or would keep) this kernel's cache, for this very source file's path.
 

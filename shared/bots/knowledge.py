@@ -50,6 +50,8 @@ class Knowledge:
         "counting_down",
         "unseen",
         "tricks_done",
+        "seats",
+        "kitty_out",
     )
 
     def __init__(self, view: dict[str, Any]) -> None:
@@ -61,9 +63,10 @@ class Knowledge:
         self.counting_down: bool = bool(view["counting_down"])
         self.hearts_broken: bool = bool(view["hearts_broken"])
         self.sizes: list[int] = list(view["hand_sizes"])
-        voids = [0, 0, 0, 0]
-        taken = [0, 0, 0, 0]
-        doubled = [0, 0, 0, 0]
+        n = self.seats = rules.seats
+        voids = [0] * n
+        taken = [0] * n
+        doubled = [0] * n
         played = 0
         tricks = view["tricks"] or []
         for t in tricks:
@@ -85,14 +88,16 @@ class Knowledge:
         self.taken: list[Mask] = taken
         self.doubled: list[Mask] = doubled
         self.pot: int = view.get("pot") or 0
-        known = [0, 0, 0, 0]
+        known = [0] * n
         passed = view.get("passed")
         passed_to = view.get("passed_to")
         if passed and view.get("received") is not None and passed_to is not None:
             for name, to in zip(passed, passed_to, strict=True):
                 known[to] |= (1 << _CARD[name]) & ~played
         self.known: list[Mask] = known
-        self.unseen: Mask = rules.deck & ~self.hand & ~played
+        mine = parse_mask(view.get("kitty") or [])  # the kitty cards this seat took and has seen
+        self.unseen: Mask = rules.deck & ~self.hand & ~played & ~mine
+        self.kitty_out: int = rules.kitty - mine.bit_count()  # kitty cards nobody holds in hand, unseen here
 
     def points_taken(self) -> list[int]:
         """Return the points each seat has taken so far this hand (before any moon)."""
@@ -137,7 +142,7 @@ def kept_qs(view: dict[str, Any]) -> list[int]:
     her back (no points on the first trick, Q♠ waiting for hearts) or where she is worth nothing.
     """
     rules = rules_of(view)
-    kept = [0, 0, 0, 0]
+    kept = [0] * rules.seats
     if not rules.card_points[QS] > 0 or rules.queen_waits or rules.queen_must_go:
         return kept
     tricks = [t["cards"] for t in view["tricks"] or []] + [(view.get("trick") or {}).get("cards") or []]

@@ -37,7 +37,7 @@ class MediumPlayer(Player):
 def moon_threat(k: Knowledge) -> int:
     """Return the other seat that holds every point card taken so far (and enough of them), or -1 (tip 9)."""
     pen = k.rules.penalty_mask
-    holders = [s for s in range(4) if k.taken[s] & pen]
+    holders = [s for s in range(k.seats) if k.taken[s] & pen]
     if len(holders) != 1 or holders[0] == k.seat:
         return -1
     s = holders[0]
@@ -51,7 +51,7 @@ def moon_threat(k: Knowledge) -> int:
 def shooting(k: Knowledge) -> bool:
     """Return True while this seat should go for the moon: nobody else has points and the hand is strong (tip 8)."""
     pen = k.rules.penalty_mask
-    if k.counting_down or any(k.taken[s] & pen for s in range(4) if s != k.seat):
+    if k.counting_down or any(k.taken[s] & pen for s in range(k.seats) if s != k.seat):
         return False
     mine = k.rules.points_of(k.taken[k.seat] & pen)
     losers = sum(1 for c in mask_cards(k.hand) if k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1))
@@ -107,7 +107,7 @@ def _lead(k: Knowledge) -> int:
             score -= 40
         if s == HEARTS:
             score -= 1.5
-        voids = sum(1 for o in range(4) if o != k.seat and k.voids[o] & SUIT_MASKS[s])
+        voids = sum(1 for o in range(k.seats) if o != k.seat and k.voids[o] & SUIT_MASKS[s])
         score -= (2.0 if below else 0.5) * voids  # tip 7: a void seat dumps points on the winner
         if score > best_score:
             best, best_score = c, score
@@ -217,7 +217,7 @@ def _want_points(k: Knowledge) -> int:
 
 def _all_void(k: Knowledge, suit: int) -> bool:
     """Return True when every other seat has shown a void in ``suit``."""
-    return all(k.voids[o] & SUIT_MASKS[suit] for o in range(4) if o != k.seat)
+    return all(k.voids[o] & SUIT_MASKS[suit] for o in range(k.seats) if o != k.seat)
 
 
 def _highest_safe(m: Mask, k: Knowledge) -> int:
@@ -235,7 +235,7 @@ def _may_give(k: Knowledge, seat: int, points: int) -> bool:
     if k.totals[seat] + taken[seat] + points < k.rules.end_score:
         return True
     mine = k.totals[k.seat] + taken[k.seat]
-    return all(mine < k.totals[s] + taken[s] + (points if s == seat else 0) for s in range(4) if s != k.seat)
+    return all(mine < k.totals[s] + taken[s] + (points if s == seat else 0) for s in range(k.seats) if s != k.seat)
 
 
 def _void_maker(k: Knowledge, m: Mask) -> int:
@@ -285,7 +285,7 @@ def partners(k: Knowledge) -> tuple[int, ...]:
     teams = k.rules.teams
     if not teams:
         return ()
-    return tuple(s for s in range(4) if s != k.seat and teams[s] == teams[k.seat])
+    return tuple(s for s in range(k.seats) if s != k.seat and teams[s] == teams[k.seat])
 
 
 def _nine(k: Knowledge, suit: int) -> Mask:
@@ -315,4 +315,4 @@ def _order_for(k: Knowledge, cards: list[int], targets: list[int]) -> list[int]:
 
 def _after(k: Knowledge) -> list[int]:
     """Return the seats still to play to the current trick after this one."""
-    return [(k.seat + i) % 4 for i in range(1, 4 - len(k.trick))]
+    return [(k.seat + i) % k.seats for i in range(1, k.seats - len(k.trick))]

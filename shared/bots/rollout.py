@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask
 from ..legal import legal_mask
 from ..rules import Rules
-from ..sim import NEXT, SUIT_OF_BIT, doubler_mask
+from ..sim import NEXTS, SUIT_OF_BIT, doubler_mask
 
 _SUITS = SUIT_MASKS
 _SPADES = SUIT_MASKS[2]
@@ -55,17 +55,18 @@ def rollout(
     qs_breaks = rules.queen_breaks_hearts
     strict = rules.queen_waits or rules.queen_must_go
     nines = doubler_mask(rules)
+    seats = len(hands)
     if doubled is None:
-        doubled = [0, 0, 0, 0]
+        doubled = [0] * seats
     suit_of = SUIT_OF_BIT
-    nxt = NEXT
+    nxt = NEXTS[seats]
     seat = leader
     suit = best = played = 0
     winner = leader
     done = len(trick)
     # the only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several
     shooter = -1
-    for s in range(4):
+    for s in range(seats):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
     if trick:
@@ -94,7 +95,10 @@ def rollout(
                     k = int(rand() * 4)
                     x = 0
                     if not greedy:
-                        rest = hands[nxt[seat]] | hands[nxt[nxt[seat]]] | hands[nxt[nxt[nxt[seat]]]]
+                        rest = 0  # every other seat's cards
+                        for o in hands:
+                            rest |= o
+                        rest ^= h
                         for i in range(4):
                             sm = _SUITS[(k + i) & 3]
                             y = legal & sm
@@ -122,7 +126,7 @@ def rollout(
             winner = seat
             seat = nxt[seat]
             done = 1
-        while done < 4:
+        while done < seats:
             h = hands[seat]
             follow = h & suit
             if strict:
@@ -153,7 +157,7 @@ def rollout(
                     b = above & -above  # take this trick from a seat that may be shooting the moon
                 else:
                     below = legal & (best - 1)
-                    if done == 3 and not played & penalty:
+                    if done == seats - 1 and not played & penalty:
                         x = legal & ~QS_BIT or legal
                         b = 1 << (x.bit_length() - 1)
                     elif below:

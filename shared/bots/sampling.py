@@ -41,9 +41,14 @@ class Sampler:
     def __init__(self, k: Knowledge) -> None:
         self.seat = k.seat
         self.hand = k.hand
-        self.others = [s for s in range(4) if s != k.seat]
-        self.fixed = [k.known[s] & k.unseen for s in range(4)]
-        self.need = [k.sizes[s] - self.fixed[s].bit_count() for s in range(4)]
+        n = self.seats = k.seats
+        # the kitty cards this seat has not seen lie face down (or in another's tricks): a holder of their own,
+        # the place after the last seat, with no void to respect
+        self.others = [s for s in range(n) if s != k.seat] + ([n] if k.kitty_out else [])
+        kitty = [0] if k.kitty_out else []
+        self.fixed = [k.known[s] & k.unseen for s in range(n)] + kitty
+        self.need = [k.sizes[s] - self.fixed[s].bit_count() for s in range(n)] + ([k.kitty_out] if kitty else [])
+        voids = list(k.voids) + [0]
         free = k.unseen
         for s in self.others:
             free &= ~self.fixed[s]
@@ -52,17 +57,17 @@ class Sampler:
         for c in range(52):
             if free >> c & 1:
                 bit = 1 << c
-                allowed = tuple(s for s in self.others if not k.voids[s] & bit)
+                allowed = tuple(s for s in self.others if not voids[s] & bit)
                 groups.setdefault(allowed, []).append(bit)
         self.groups = sorted(groups.items(), key=lambda item: len(item[0]))
-        self.voids = k.voids
+        self.voids = voids
 
     def sample(self, rng: random.Random) -> list[Mask]:
-        """Return four hands (this seat's own included) drawn at random among the consistent ones."""
+        """Return a hand per seat (this seat's own included) drawn at random among the consistent ones."""
         return self.sample_from(seed_from(rng))[0]
 
     def sample_from(self, x: int) -> tuple[list[Mask], int]:
-        """Return four hands drawn from the xorshift stream at state ``x``, and the state after the deal."""
+        """Return a hand per seat drawn from the xorshift stream at state ``x``, and the state after the deal."""
         for attempt in range(ATTEMPTS):
             relax = attempt >= RELAX_AT
             hands = list(self.fixed)
@@ -78,7 +83,7 @@ class Sampler:
                     x ^= (x << 5) & M32
                     j = int(x * INV32 * (i + 1))
                     order[i], order[j] = order[j], order[i]
-                if len(seats) == 3 and sum(need[s] for s in seats) == len(order):
+                if len(seats) == len(self.others) and sum(need[s] for s in seats) == len(order):
                     # free to go anywhere (the last group): deal the shuffled cards out by the sizes
                     i = 0
                     for s in seats:
@@ -108,5 +113,5 @@ class Sampler:
                 if not ok:
                     break
             if ok:
-                return hands, x
+                return hands[: self.seats], x  # the unseen kitty cards are left out: nobody plays them
         raise RuntimeError("no deal is consistent with this view")

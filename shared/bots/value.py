@@ -35,7 +35,7 @@ def value_spec(k: Knowledge) -> ValueSpec:
     """Return the valuer's inputs for this seat's view."""
     rules, seat, totals = k.rules, k.seat, k.totals
     mine = rules.side_of(seat)
-    others = [s for s in range(4) if rules.side_of(s) != mine]
+    others = [s for s in range(rules.seats) if rules.side_of(s) != mine]
     rival = min(others, key=lambda s: totals[s])
     share = RIVAL_SHARE if totals[rival] < totals[seat] else 0.0  # only a rival ahead of us is worth feeding
     reach = rules.end == "reach"
@@ -72,7 +72,7 @@ def valuer(k: Knowledge, spec: ValueSpec | None = None) -> Callable[[list[int], 
         scores = score_hand(taken, doubled)
         u = -scores[seat] + share * scores[rival]
         if near:
-            new = [totals[s] + scores[s] for s in range(4)]
+            new = [totals[s] + scores[s] for s in range(len(totals))]
             if exact and down:
                 new = [-t if t < 0 else t for t in new]
             if is_over(rules, new, down):

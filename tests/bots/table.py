@@ -15,8 +15,12 @@ def bot(level: str, seed: int):
 
 
 def play_game(levels: list[str], options: dict, seed: int, max_hands: int = 40, on_view=None) -> Game:
-    """Play a game (at most ``max_hands`` hands) with bots; Game.apply refuses any illegal intent."""
-    players = [bot(level, seed * 4 + s) for s, level in enumerate(levels)]
+    """Play a game (at most ``max_hands`` hands) with bots; Game.apply refuses any illegal intent.
+
+    ``levels`` go round the table again where the variant seats more players than it lists.
+    """
+    seats = make_rules(options).seats
+    players = [bot(levels[s % len(levels)], seed * 4 + s) for s in range(seats)]
     return play_hands(players, options, seed * 1000, max_hands, on_view)
 
 

@@ -8,6 +8,7 @@ import pickle
 import pytest
 
 from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.rules import make_rules
 
 from .table import bot, play_game, play_hands
 
@@ -15,7 +16,11 @@ LEVELS = ["random", "easy", "medium", "hard"]
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("options", [{}, {"variant": "dutch"}], ids=["classic", "dutch"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"variant": "dutch"}, {"variant": "three_kitty"}, {"variant": "five_kitty", "kitty": "first_two"}],
+    ids=["classic", "dutch", "three_kitty", "five_kitty"],
+)
 def test_json_round_tripped_views_get_the_same_decisions(level, options):
     twin = {}
     checked = []
@@ -27,7 +32,7 @@ def test_json_round_tripped_views_get_the_same_decisions(level, options):
             checked.append(intent["type"])
 
     # the seat-0 player is seeded 1000 like its twin, so its decisions must match the twin's
-    players = [bot(level, 1000)] + [bot("medium", s) for s in (1, 2, 3)]
+    players = [bot(level, 1000)] + [bot("medium", s) for s in range(1, make_rules(options).seats)]
     play_hands(players, options, deal_seed=77, hands=2, on_view=compare)
     assert "play" in checked
     if options.get("variant") != "dutch":

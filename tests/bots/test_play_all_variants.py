@@ -31,6 +31,13 @@ VARIANTS = [
     {"variant": "achterhoeks_bar", "end_score": 30},
     {"variant": "chips", "hand_limit": 6, "start_chips": 8, "ante": 2},
     {"variant": "dutch52", "turn_score": 25, "passing": "left_right", "gentleman_3": True, "gentleman_4": True},
+    # three and five seats, with and without a kitty
+    {"variant": "three", "end_score": 50, "gentleman_3": True},
+    {"variant": "three", "end_score": 50, "removed": "three_of_clubs", "passing": "right", "moon": "choose"},
+    {"variant": "three_kitty", "end_score": 50, "kitty": "first_points"},
+    {"variant": "five", "end_score": 40, "gentleman_4": True},
+    {"variant": "five_kitty", "end_score": 40, "kitty": "first_two", "moon": "self"},
+    {"variant": "dutch5", "turn_score": 25},
 ]
 
 
