@@ -55,7 +55,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
             "moon": int(h["moon"] == seat),
         }
         for h in record["history"]
-        for seat in range(4)
+        for seat in range(len(h["totals"]))
     ]
     players = sorted(
         set(record.get("participants", [])) | {s["player_id"] for s in record["seats"] if s["player_id"] is not None}

@@ -164,6 +164,7 @@ class TableState:
 
     def _apply_created(self, e: dict[str, Any]) -> None:
         self.code, self.rules = e["code"], make_rules(e["options"])
+        self.seats = [Seat(i) for i in range(self.rules.seats)]  # as many as the variant seats
         self.bot_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
         self.opened_at = e["at"]
 
@@ -369,7 +370,7 @@ APPLY: dict[str, Any] = {
 }
 
 
-BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne")
+BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne", "Bram", "Noor", "Pieter", "Fleur", "Daan", "Lotte", "Kees", "Mirjam")
 
 
 def bot_name(seat: int) -> str:
