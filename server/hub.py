@@ -29,7 +29,7 @@ from .reviews import Reviewer, ReviewRefused
 from .seat_view import Moment, full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
-from .table import PLAYING_STATUS, Table
+from .table import PLAYING_STATUS, Table, check_seat
 from .table_state import bot_name
 from .tables import Tables
 
@@ -265,6 +265,7 @@ class Hub:
                 detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
                 raise ProtocolError("bad_option", field="options", detail=detail) from None
             daily, level = None, msg.get("bot_level", "medium")
+            check_seat(rules.seats, msg.get("seat", 0))
             self._check_free(client)  # after the fields, as the protocol lists the checks
         code, table_id = await self._new_code(client)
         table = Table.create(

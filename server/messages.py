@@ -30,6 +30,10 @@ def kind_of(message: str | dict[str, Any] | Any) -> str:
     return repr(kind[:24]) if isinstance(kind, str) else "(no type)"
 
 
+#: The most seats a table may have.
+MAX_SEATS = 12
+
+
 def _int_range(low: int, high: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if type(value) is not int or not low <= value <= high:
@@ -40,7 +44,7 @@ def _int_range(low: int, high: int) -> Callable[[Any], Any]:
 
 
 def _seat(value: Any) -> int:
-    return _int_range(0, 3)(value)
+    return _int_range(0, MAX_SEATS - 1)(value)  # the table checks the number against its own seat count
 
 
 def _text(max_len: int) -> Callable[[Any], str]:

@@ -63,6 +63,10 @@ class Table(TableState):
         self.seats[seat].client = client
         return token
 
+    def seat_at(self, seat: int) -> Seat:
+        """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
+        return self.seats[check_seat(len(self.seats), seat)]
+
     def seat_human(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
@@ -73,7 +77,7 @@ class Table(TableState):
         if seat is None:
             target = self._free_seat(player_id)
         else:
-            target = self.seats[seat]
+            target = self.seat_at(seat)
             if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.BOT and self.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
         if self.host is None:
@@ -100,7 +104,7 @@ class Table(TableState):
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
         if new == old:
             raise ProtocolError("seat_taken", seat=new)
-        target, source = self.seats[new], self.seats[old]
+        target, source = self.seat_at(new), self.seats[old]
         if target.kind == SeatKind.EMPTY:
             self._check_waiting(("changing seats", "van stoel wisselen"))
         elif not (target.kind == SeatKind.BOT and self.between_hands()):
@@ -175,7 +179,7 @@ class Table(TableState):
         """Host: put a computer player of ``level`` on an empty seat before the start."""
         self._check_host(by)
         self._check_waiting(("adding a computer player", "een computerspeler toevoegen"))
-        if self.seats[seat].kind != SeatKind.EMPTY:
+        if self.seat_at(seat).kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", seat=seat)
         self._log("seated", seat=seat, who=SeatKind.BOT, name=bot_name(seat), level=level)
 
@@ -183,7 +187,7 @@ class Table(TableState):
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
         self._check_waiting(("removing a computer player", "een computerspeler weghalen"))
-        if self.seats[seat].kind != SeatKind.BOT:
+        if self.seat_at(seat).kind != SeatKind.BOT:
             raise ProtocolError(
                 "not_now", detail=(f"seat {seat} has no computer player", f"op stoel {seat} zit geen computerspeler")
             )
@@ -407,3 +411,12 @@ class Table(TableState):
                 for s in self.seats
             ],
         }
+
+
+def check_seat(seats: int, seat: int) -> int:
+    """Return ``seat`` when a table of ``seats`` has it, else refuse it as a bad ``seat`` field."""
+    if not 0 <= seat < seats:
+        last = seats - 1
+        detail = (f"this table's seats are 0 to {last}", f"de stoelen van deze tafel zijn 0 tot en met {last}")
+        raise ProtocolError("bad_message", field="seat", detail=detail)
+    return seat

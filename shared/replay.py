@@ -1,4 +1,4 @@
-"""The replay of a finished game: every hand with all four hands open, built by folding the game's events.
+"""The replay of a finished game: every hand with every seat's cards open, built by folding the game's events.
 
 Only for a game that is over: while a game runs, this would show hidden cards.
 """
@@ -11,6 +11,9 @@ from typing import Any
 from .cards import mask_names
 from .game import GAME_OVER, Game
 from .rules import Rules
+
+#: The fields of a hand's result a replay shows beside its tricks.
+RESULT_KEYS = ("points", "scores", "totals", "moon", "moon_choice", "sun", "chips_won", "chips", "pot", "kitty_takers")
 
 
 class NotFinished(ValueError):
@@ -30,10 +33,12 @@ def replay_hands(rules: Rules, events: Iterable[Mapping[str, Any]]) -> dict[str,
                     "pass_direction": game.pass_form,
                     "pass_targets": list(game.pass_targets),
                     "dealt": [mask_names(h) for h in game.dealt],
-                    "passes": [None, None, None, None],
+                    "passes": [None] * game.seats,
                     "tricks": [],
                 }
             )
+            if game.kitty:  # the kitty is shown where every hand is: in the replay of a finished game
+                hands[-1]["kitty"] = mask_names(sum(1 << c for c in game.kitty))
         elif event["type"] == "pass":
             hands[-1]["passes"][event["seat"]] = list(event["cards"])
             if game.phase != "passing":  # the exchange is done: what each seat got (a pot's cards included)
@@ -41,7 +46,7 @@ def replay_hands(rules: Rules, events: Iterable[Mapping[str, Any]]) -> dict[str,
         if len(game.history) == len(hands) and hands and "totals" not in hands[-1]:
             result = game.history[-1]
             hands[-1]["tricks"] = [t.to_json() for t in game.tricks]
-            for key in ("points", "scores", "totals", "moon", "moon_choice", "sun", "chips_won", "chips", "pot"):
+            for key in RESULT_KEYS:
                 if key in result:
                     hands[-1][key] = result[key]
     if game.phase != GAME_OVER:

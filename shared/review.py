@@ -176,10 +176,14 @@ def _play_reason(k: Knowledge, card: int, best: int, cost: float) -> dict[str, s
     )
 
 
-def _moon_reason(shooter: int, seat: int, names: Sequence[str] | None) -> dict[str, str]:
-    off = (shooter - seat) % 4
-    en = names[shooter] if names else DIRECTIONS["en"][off]
-    nl = names[shooter] if names else DIRECTIONS["nl"][off]
+def _moon_reason(shooter: int, seat: int, names: Sequence[str] | None, seats: int = 4) -> dict[str, str]:
+    off = (shooter - seat) % seats
+    if names:
+        en = nl = names[shooter]
+    elif seats == 4:
+        en, nl = DIRECTIONS["en"][off], DIRECTIONS["nl"][off]
+    else:  # no winds round a table of three or five: the seat as the table numbers it from 1
+        en, nl = f"seat {shooter + 1}", f"stoel {shooter + 1}"
     return _reason("let_moon", f"let {en} shoot the moon", f"liet {nl} de maan schieten")
 
 
@@ -206,7 +210,7 @@ def review_hand(
         entry = review_decision(d.view, d.chosen, budget_ms)
         if lost_moon and entry["cost"] >= MOON_COST:
             entry["mark"] = "blunder"
-            entry["reason"] = _moon_reason(shooter, seat, names)
+            entry["reason"] = _moon_reason(shooter, seat, names, rules.seats)
         out.append(entry)
     total = round(sum(e["cost"] for e in out), 2)
     return {

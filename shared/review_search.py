@@ -125,18 +125,19 @@ def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: fl
     for j in range(n):
         dealt = sampler.sample(rng)
         stream = rng.getrandbits(64)
-        theirs = {s: list(mask_cards(choose_pass(rules, dealt[s], count))) for s in range(4) if s != seat}
+        seats = rules.seats
+        theirs = {s: list(mask_cards(choose_pass(rules, dealt[s], count))) for s in range(seats) if s != seat}
         for i, mine in enumerate(passes):
             hands = list(dealt)
-            orders = [mine if s == seat else theirs[s] for s in range(4)]
+            orders = [mine if s == seat else theirs[s] for s in range(seats)]
             exchange(targets, orders, hands, f"review:{j}")
             if rules.first_lead >= 0:
-                leader = next(s for s in range(4) if hands[s] >> rules.first_lead & 1)
+                leader = next(s for s in range(seats) if hands[s] >> rules.first_lead & 1)
             else:
-                leader = (rules.dealer(view["hand_no"]) + 1) % 4
-            doubled = [0, 0, 0, 0]
+                leader = (rules.dealer(view["hand_no"]) + 1) % seats
+            doubled = [0] * seats
             rand = random.Random(stream).random
-            taken = rollout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rand, k.counting_down,
+            taken = rollout(rules, hands, [0] * seats, leader, [], True, False, rand, k.counting_down,
                             doubled=doubled)  # fmt: skip
             totals[i] += value(taken, doubled)
     return [t / n for t in totals]

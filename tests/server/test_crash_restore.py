@@ -27,7 +27,7 @@ from hartenjagen.shared.view import view_for
 
 from .crashkit import Client, ServerProcess, close_all, plan_moon, settled
 
-NAMES = ("Anna", "Bram", "Cor", "Dirk")
+NAMES = ("Anna", "Bram", "Cor", "Dirk", "Eva")
 SAME_KEYS = (
     "code", "link", "you", "status", "host", "ready", "deal", "options", "bot_level", "turn_timer", "daily", "replay",
 )  # fmt: skip
@@ -67,7 +67,7 @@ class Scene:
 
 
 class Party:
-    """Four scripted people at one table, and the mirror game that plays the same moves on the same deal."""
+    """Scripted people in every seat of one table, and the mirror game that plays the same moves on the same deal."""
 
     def __init__(self, scene: Scene, srv: ServerProcess, options: dict[str, Any]) -> None:
         self.scene, self.srv, self.options = scene, srv, options
@@ -85,13 +85,13 @@ class Party:
         self.code = (await host.expect("joined"))["code"]
         await host.expect("table")
         self.clients = [host]
-        for name in NAMES[1:]:
+        for name in NAMES[1 : self.rules.seats]:
             c = await self.scene.open(self.srv, name)
             await c.send("join", code=self.code)
             assert (await c.expect("joined"))["seat"] == len(self.clients)
             await c.expect("table")
             self.clients.append(c)
-        await host.wait(lambda: all(s["kind"] == "human" for s in host.table["seats"]), what="four people")
+        await host.wait(lambda: all(s["kind"] == "human" for s in host.table["seats"]), what="a person in every seat")
         self.seq = host.table["seq"]
 
     async def act(self, seat: int, type: str, kind: str, **fields: Any) -> dict[str, Any]:
@@ -146,7 +146,7 @@ class Party:
             await c.until_seq(self.seq)
         await settled(self.srv, self.clients)
         tables = [c.table for c in self.clients]
-        assert [t["seq"] for t in tables] == [self.seq] * 4, "something moved on its own"
+        assert [t["seq"] for t in tables] == [self.seq] * len(tables), "something moved on its own"
         return tables
 
     def check_mirror(self, tables: list[dict[str, Any]]) -> None:
@@ -175,7 +175,7 @@ def assert_restored(before: dict[str, Any], after: dict[str, Any], resumed: list
 
 
 async def crash_and_resume(scene: Scene, party: Party, order: list[int], how: int = signal.SIGKILL) -> None:
-    """Kill the server, start a new one on the same database, and let the four resume one by one in ``order``."""
+    """Kill the server, start a new one on the same database, and let everyone resume one by one in ``order``."""
     before = await party.settle()
     welcomes = [c.welcome["player_token"] for c in party.clients]
     seat_tokens = [c.joined["seat_token"] for c in party.clients]
@@ -190,7 +190,7 @@ async def crash_and_resume(scene: Scene, party: Party, order: list[int], how: in
             assert c.close_code == 1012, f"{c.label}: close code {c.close_code} {c.ws.close_reason!r}"
     srv = scene.start()
     party.srv = srv
-    clients: list[Client | None] = [None] * 4
+    clients: list[Client | None] = [None] * len(order)
     for k, s in enumerate(order):
         c = await scene.open(srv, NAMES[s], welcomes[s])
         assert c.welcome["player_token"] == welcomes[s], "the player is not known after the restart"
@@ -200,7 +200,7 @@ async def crash_and_resume(scene: Scene, party: Party, order: list[int], how: in
         assert_restored(before[s], await c.expect("table"), order[: k + 1])
         clients[s] = c
     party.clients = clients
-    party.seq = before[0]["seq"] + 4
+    party.seq = before[0]["seq"] + len(order)
     tables = await party.settle()
     assert all(s["connected"] for s in tables[0]["seats"])
 
@@ -258,6 +258,27 @@ async def moon_choice_go_on(party: Party) -> None:
     assert tables[0]["view"]["totals"][shooter] == -party.rules.moon_total
 
 
+async def kitty_taken(party: Party) -> list[int]:
+    await party.start()
+    for s in range(5):
+        await party.pass_(s)
+    while not (len(party.mirror.tricks) == 2 and len(party.mirror.trick.cards) == 2):
+        await party.play()
+    assert -1 not in party.mirror.kitty_takers  # one card each to the first two tricks' winners
+    return [4, 0, 3, 1, 2]
+
+
+async def kitty_taken_go_on(party: Party) -> None:
+    while party.mirror.tricks and len(party.mirror.tricks) < 3:
+        await party.play()
+    tables = await party.settle()
+    party.check_mirror(tables)  # the takers still see their kitty card, the others still do not
+    takers = party.mirror.kitty_takers
+    for seat, t in enumerate(tables):
+        mine = sorted(c for c, taker in zip(party.mirror.kitty, takers, strict=True) if taker == seat)
+        assert t["view"]["kitty"] == [CARD_NAMES[c] for c in mine] and t["seats"][seat]["name"] == NAMES[seat]
+
+
 async def between_hands(party: Party) -> list[int]:
     await party.start()
     for s in range(4):
@@ -305,6 +326,11 @@ PHASES: dict[str, Phase] = {
     "mid_trick": ({"variant": "classic", "deal": DEAL, "end_score": 50}, mid_trick, mid_trick_go_on),
     "moon_choice": ({"variant": "dutch", "moon": "choose"}, moon_choice, moon_choice_go_on),
     "between_hands": ({"variant": "classic", "deal": DEAL}, between_hands, between_hands_go_on),
+    "five_kitty_taken": (
+        {"variant": "five_kitty", "kitty": "first_two", "deal": DEAL},
+        kitty_taken,
+        kitty_taken_go_on,
+    ),
     "game_over": (
         {"variant": "classic", "passing": "off", "moon": "others", "end_score": 25},
         game_over,
@@ -314,7 +340,7 @@ PHASES: dict[str, Phase] = {
 
 
 async def build_party(scene: Scene, srv: ServerProcess, options: dict[str, Any]) -> Party:
-    """Seat four people at a table with ``options``; a table without a ``deal`` gets a planned moon deal."""
+    """Seat a person in every seat of a table with ``options``; a table without a ``deal`` gets a planned moon deal."""
     plan = None
     if "deal" not in options:
         deal, _shooter, plan = plan_moon(make_rules(options), first_deal=DEAL)

@@ -24,8 +24,14 @@ SHORT = {
     "achterhoeks_bar": {"end_score": 25},
     "chips": {"hand_limit": 1},
     "dutch52": {"turn_score": 25},
+    "three": {"end_score": 25},
+    "three_kitty": {"end_score": 25, "kitty": "first_points"},
+    "five": {"end_score": 25},
+    "five_kitty": {"end_score": 25, "kitty": "first_two"},
+    "dutch5": {"turn_score": 25},
 }
 LEVELS = ("easy", "medium")
+SEATS = {"three": 3, "three_kitty": 3, "five": 5, "five_kitty": 5, "dutch5": 5}
 
 
 @pytest.mark.parametrize("variant", list(SHORT))
@@ -47,10 +53,13 @@ async def test_a_person_plays_the_variant_to_game_over_and_it_is_recorded(make_s
     assert status == 200 and stats["games_played"] == 1 and stats["hands"] == len(view["history"])
     if variant == "achterhoeks":
         assert view["teams"] == [0, 1, 0, 1]
+    seats = view["seats"]
+    assert seats == SEATS.get(variant, 4) and len(final["seats"]) == seats and len(view["totals"]) == seats
     # "My games" names the variant with its options, and a chips game's seats with their final chips
     status, _, body = await server.get("/api/games", {"X-Player-Token": p.welcome["player_token"]})
     (listed,) = json.loads(body)["games"]
     assert listed["variant"] == variant and listed["options"] == final["options"]
+    assert len(listed["seats"]) == seats
     if variant == "chips":
         assert sum(view["chips"]) + view["pot"] == 4 * final["options"]["start_chips"]  # chips are conserved
         assert [s["chips"] for s in listed["seats"]] == view["chips"]

@@ -1,0 +1,65 @@
+"""Tables of three and five through the server: the replay shows every seat and the kitty, reviews count the
+table's tricks, and a watcher never sees the kitty."""
+
+from __future__ import annotations
+
+from .test_replays import drive, finished, get_json
+from .test_reviews import BUDGET_MS, answer
+
+
+async def test_a_three_seat_kitty_game_is_replayed_with_the_kitty_and_reviewed_by_its_own_hand_size(make_server):
+    server = await make_server(review_ms=BUDGET_MS)
+    anna = await server.host("Anna", options={"variant": "three_kitty", "end_score": 25, "deal": 77})
+    watcher = await server.connect("Wim")
+    await watcher.send("watch", code=anna.joined["code"])
+    await anna.send("fill_bots", level="easy")
+    await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["human", "bot", "bot"])
+    await anna.send("start")
+    await drive(anna, lambda t: t["view"] is not None and t["view"]["phase"] == "hand_over")
+    hand0 = anna.table["view"]["history"][0]
+    await anna.send("review", hand_no=0)
+    got = await answer(anna, "review")
+    assert got["type"] == "review", got
+    assert [d["kind"] for d in got["review"]["decisions"]] == ["pass"] + ["play"] * 17  # 17 cards each at three
+
+    final = await drive(anna, finished)
+    token = anna.welcome["player_token"]
+    status, replay = await get_json(server, f"/api/games/{final['replay']['id']}", token)
+    assert status == 200 and len(replay["hands"]) == len(final["view"]["history"])
+    first = replay["hands"][0]
+    assert [len(h) for h in first["dealt"]] == [17, 17, 17] and len(first["kitty"]) == 1
+    assert len({c for h in first["dealt"] for c in h} | set(first["kitty"])) == 52
+    assert all(len(t["cards"]) == 3 for t in first["tricks"]) and len(first["tricks"]) == 17
+    assert first["kitty_takers"] == hand0["kitty_takers"] == [first["tricks"][0]["winner"]]
+    assert first["points"] == hand0["points"] and sum(first["points"]) in (26, 0) or first["moon"] is not None
+
+    # the watcher saw every table of the first hand, and never the kitty's card (the scoring table aside, which
+    # names every card worth points, as the rules page does)
+    (kitty,) = first["kitty"]
+    seen = 0
+    for msg in watcher.inbox:
+        if msg["type"] == "table" and msg.get("view") and msg["view"]["hand_no"] == 0:
+            view = {k: v for k, v in msg["view"].items() if k != "scoring"}
+            assert view.get("kitty") is None and view["seats"] == 3 and f"'{kitty}'" not in repr(view)
+            seen += 1
+    assert seen
+
+
+async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_changes_nothing(make_server):
+    server = await make_server()
+    anna = await server.host("Anna", options={"variant": "three"})
+    assert len(anna.table["seats"]) == 3
+    for kind, fields in [("add_bot", {"seat": 3, "level": "easy"}), ("remove_bot", {"seat": 5}), ("sit", {"seat": 4})]:
+        err = await anna.error(kind, **fields)
+        assert (err["code"], err["field"]) == ("bad_message", "seat") and "0 to 2" in err["message"], err
+    bram = await server.connect("Bram")
+    err = await bram.error("join", code=anna.joined["code"], seat=3)
+    assert (err["code"], err["field"]) == ("bad_message", "seat")
+    cor = await server.connect("Cor")
+    err = await cor.error("create", options={"variant": "five"}, seat=5)
+    assert (err["code"], err["field"]) == ("bad_message", "seat")
+    await cor.send("create", options={"variant": "five"}, seat=4)  # the fifth chair of a table of five is fine
+    assert (await cor.expect("joined"))["seat"] == 4
+    assert [s["kind"] for s in anna.table["seats"]] == ["human", "empty", "empty"]
+    await bram.send("join", code=anna.joined["code"], seat=2)
+    assert (await bram.expect("joined"))["seat"] == 2
