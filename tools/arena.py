@@ -1,7 +1,7 @@
 """The arena: computer players against each other on duplicate deals, with points per hand and confidence intervals.
 
-Every deal is played four times, once with each rotation of the players over the seats,
-so card luck cancels. Deals come in matches of consecutive hands played as real games
+Every deal is played once with each rotation of the players over the seats (as many as the
+variant seats), so card luck cancels. Deals come in matches of consecutive hands played as real games
 (totals carry over, a game ends at the end score and the next one starts on the next
 deal); a game counts for the win rate when it finishes inside its match.
 """
@@ -35,13 +35,14 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     rules = make_rules({**task.get("options", {}), "variant": task["variant"]})
     names: list[str] = task["players"]
     rot = task["rotation"]
-    seat_names = [names[(s + rot) % 4] for s in range(4)]
+    n = len(names)
+    seat_names = [names[(s + rot) % n] for s in range(n)]
     bots = []
-    for s in range(4):
+    for s in range(n):
         level = "hard" if seat_names[s] in HARD_TRIALS else seat_names[s]
         options = {"budget_ms": task["hard_ms"]} if level == "hard" and task["hard_ms"] else {}
         options.update(HARD_TRIALS.get(seat_names[s], {}))
-        seed = task["seed"] * 1_000_003 + task["match"] * 16 + rot * 4 + s
+        seed = task["seed"] * 1_000_003 + task["match"] * n * n + rot * n + s
         bots.append(make_player(level, seed, **options))
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
     deals, games, moons = [], [], {n: 0 for n in set(seat_names)}
@@ -86,19 +87,20 @@ def run_arena(
     keep_log: bool = False,
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``hands`` hands (rounded up to whole deals x 4 seatings) and return the figures as plain data.
+    """Play ``hands`` hands (rounded up to whole deals x one seating per seat) and return the figures as plain data.
 
-    ``options`` are the variant's table options (as a host sets them, e.g. ``{"spot_form": 2}``).
+    ``players`` names one level per seat of the variant; ``options`` are the variant's table options (as a host
+    sets them, e.g. ``{"spot_form": 2}``).
     """
-    if len(players) != 4:
-        raise ValueError("an arena needs four players")
     options = dict(options or {})
-    make_rules({**options, "variant": variant})
-    n_deals = max(1, math.ceil(hands / 4))
+    seats = make_rules({**options, "variant": variant}).seats
+    if len(players) != seats:
+        raise ValueError(f"{variant} seats {seats} players: name {seats} levels, one per seat")
+    n_deals = max(1, math.ceil(hands / seats))
     tasks = []
     for m, start in enumerate(range(0, n_deals, HANDS_PER_MATCH)):
         deals = list(range(start, min(n_deals, start + HANDS_PER_MATCH)))
-        for rot in range(4):
+        for rot in range(seats):
             tasks.append(
                 {"variant": variant, "options": options, "players": players, "rotation": rot, "match": m,
                  "deals": deals, "seed": seed, "hard_ms": hard_ms}
@@ -106,7 +108,7 @@ def run_arena(
     began = time.perf_counter()
     results: list[dict[str, Any]] = []
     done = 0
-    total = n_deals * 4
+    total = n_deals * seats
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for fut in as_completed([pool.submit(play_match, t) for t in tasks]):
@@ -124,7 +126,7 @@ def run_arena(
                 progress(done, total)
     out = summarize(players, results)
     out.update(
-        {"variant": variant, "options": options, "hands": total, "deals": n_deals, "seatings": 4, "seed": seed,
+        {"variant": variant, "options": options, "hands": total, "deals": n_deals, "seatings": seats, "seed": seed,
          "hard_ms": hard_ms, "jobs": jobs, "seconds": round(time.perf_counter() - began, 1)}
     )  # fmt: skip
     if keep_log:
@@ -185,7 +187,7 @@ def format_report(res: dict[str, Any]) -> str:
     budget = f", hard budget {res['hard_ms']:g} ms" if res.get("hard_ms") else ""
     lines = [
         f"arena: {res['variant']}{_options_text(res.get('options'))}, {res['hands']} hands"
-        f" ({res['deals']} deals x 4 seatings), seed {res['seed']}"
+        f" ({res['deals']} deals x {res['seatings']} seatings), seed {res['seed']}"
         f"{budget}, {res['jobs']} job(s), {res['seconds']:g} s",
         f"points: score per hand (lower is better), 95% CI over deals; games: {res['games']} finished"
         " inside their match (win = lowest total, ties share)",
@@ -223,10 +225,7 @@ def _arena_command(args: Any) -> int:
     """Run ``hearts arena`` from parsed arguments."""
     import json
 
-    players = [p.strip() for p in args.players.split(",")]
-    if len(players) != 4:
-        print("--players needs four comma-separated levels, e.g. hard,medium,medium,medium", file=sys.stderr)
-        return 2
+    players = [p.strip() for p in args.players.split(",")] if args.players else []
     for p in players:
         try:
             make_player("hard" if p in HARD_TRIALS else p, 0)
@@ -244,9 +243,14 @@ def _arena_command(args: Any) -> int:
         except ValueError:
             options[key] = value  # a bare word: a string choice such as passing=scatter
     try:
-        make_rules({**options, "variant": args.variant})
+        seats = make_rules({**options, "variant": args.variant}).seats
     except RulesError as exc:
         print(exc, file=sys.stderr)
+        return 2
+    players = players or ["hard"] + ["medium"] * (seats - 1)
+    if len(players) != seats:
+        example = ",".join(["hard"] + ["medium"] * (seats - 1))
+        print(f"--players needs {seats} comma-separated levels for {args.variant}, e.g. {example}", file=sys.stderr)
         return 2
     progress = progress_bar if sys.stderr.isatty() else None
     res = run_arena(
@@ -261,11 +265,12 @@ def add_arena_parser(sub: Any) -> None:
     arena = sub.add_parser("arena", help="computer players against each other on duplicate deals")
     arena.add_argument(
         "--players",
-        default="hard,medium,medium,medium",
-        help="four levels, comma-separated; also hard-pass-search (the hard player with the search-based pass) and "
-        "hard-infer (with the Q♠ inference), to measure them",
+        default=None,
+        help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
+        "also hard-pass-search (the hard player with the search-based pass) and hard-infer (with the Q♠ inference), "
+        "to measure them",
     )
-    arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x 4 seatings)")
+    arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x one seating per seat)")
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
     arena.add_argument(

@@ -62,3 +62,21 @@ def test_the_arena_plays_a_variant_with_its_options_and_refuses_one_it_does_not_
     assert json.loads(capsys.readouterr().out)["options"] == {"spot_form": 2}
     assert main(["arena", "--variant", "chips", "--option", "spot_form=2", *quick]) == 2
     assert "spot_form" in capsys.readouterr().err
+
+
+def test_a_five_seat_arena_rotates_every_deal_over_all_five_seats(capsys):
+    res = run_arena(["medium", "easy", "easy", "easy", "easy"], hands=10, seed=5, variant="five_kitty", keep_log=True)
+    assert (res["hands"], res["deals"], res["seatings"]) == (10, 2, 5)
+    seats_of_medium = defaultdict(set)
+    for entry in res["log"]:
+        assert len(entry["scores"]) == 5
+        seats_of_medium[entry["deal"]].add(entry["seats"].index("medium"))
+    assert seats_of_medium == {0: set(range(5)), 1: set(range(5))}
+    # the kitty's points count for its taker: every hand hands out 26, or a moon's 4 x 26
+    assert all(sum(d["scores"]) in (26, 104) for d in res["log"]), [d["scores"] for d in res["log"]]
+    # the command line asks for one level per seat, and says how many
+    assert main(["arena", "--variant", "three", "--players", "easy,easy,easy,easy", "--hands", "3"]) == 2
+    assert "3 comma-separated levels for three" in capsys.readouterr().err
+    assert main(["arena", "--variant", "three", "--players", "medium,easy,easy", "--hands", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seatings"] == 3 and {p["name"]: p["seats"] for p in out["players"]} == {"medium": 1, "easy": 2}
