@@ -279,9 +279,8 @@ def test_random_games_keep_every_invariant_and_replay_to_the_same_state(options,
     assert again.snapshot() == game.snapshot()
 
 
-@settings(max_examples=60, deadline=None)
-@given(options=NEW_OPTIONS, seed=st.integers(0, 2**32))
-def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_same_state(options, seed):
+def _play_variant_game(options: dict, seed: int) -> None:
+    """Play a random game of any variant and seat count, checking every invariant after every action."""
     try:
         rules = make_rules(options)
     except RulesError as exc:  # a gentleman's rule with no passing, say: refused, so play without it
@@ -289,15 +288,17 @@ def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_sa
         rules = make_rules({k: v for k, v in options.items() if k != exc.option})
     rng = random.Random(seed)
     game = Game(rules)
+    seats = rules.seats
     for n in range(MAX_HANDS):
         totals_before = list(game.totals)
         game.deal_seeded(seed + n)
         pot_at_deal = game.pot
         _check_cards_are_conserved(game)
+        assert len(game.hands) == seats and len(game.kitty) == rules.kitty
         while game.phase == PASSING:
             seat = rng.choice(game.to_act())
             if rng.random() < 0.2:
-                _check_view_leaks_nothing(game, rng.randrange(4))
+                _check_view_leaks_nothing(game, rng.randrange(seats))
             passable = sorted(mask_cards(game.hands[seat] & ~rules.no_pass))
             game.pass_cards(seat, rng.sample(passable, len(game.pass_targets)))
         assert all(h.bit_count() == rules.hand_size for h in game.hands)
@@ -306,7 +307,7 @@ def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_sa
             if rng.random() < 0.3:
                 _check_refusals(game, rng)
             if rng.random() < 0.1:
-                _check_view_leaks_nothing(game, rng.randrange(4))
+                _check_view_leaks_nothing(game, rng.randrange(seats))
             seat = game.turn
             game.play(seat, rng.choice(sorted(mask_cards(game.legal(seat)))))
         if game.phase == MOON_CHOICE:
@@ -321,44 +322,14 @@ def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_sa
     assert again.snapshot() == game.snapshot()
 
 
+@settings(max_examples=60, deadline=None)
+@given(options=NEW_OPTIONS, seed=st.integers(0, 2**32))
+def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_same_state(options, seed):
+    _play_variant_game(options, seed)
+
+
 @settings(max_examples=40, deadline=None)
 @given(options=SEAT_OPTIONS, seed=st.integers(0, 2**32))
 def test_random_games_at_three_and_five_seats_keep_every_invariant_and_replay_to_the_same_state(options, seed):
     # The seat count comes from the rules: cards, kitties and points are conserved, legality replays, no view leaks.
-    try:
-        rules = make_rules(options)
-    except RulesError as exc:  # a gentleman's rule with no passing: refused, so play without it
-        assert exc.option in options
-        rules = make_rules({k: v for k, v in options.items() if k != exc.option})
-    rng = random.Random(seed)
-    game = Game(rules)
-    n = rules.seats
-    for hand in range(MAX_HANDS):
-        totals_before = list(game.totals)
-        game.deal_seeded(seed + hand)
-        _check_cards_are_conserved(game)
-        assert len(game.hands) == n and len(game.kitty) == rules.kitty
-        while game.phase == PASSING:
-            seat = rng.choice(game.to_act())
-            if rng.random() < 0.2:
-                _check_view_leaks_nothing(game, rng.randrange(n))
-            passable = sorted(mask_cards(game.hands[seat] & ~rules.no_pass))
-            game.pass_cards(seat, rng.sample(passable, len(game.pass_targets)))
-        assert all(h.bit_count() == rules.hand_size for h in game.hands)
-        while game.phase == PLAYING:
-            _check_cards_are_conserved(game)
-            if rng.random() < 0.3:
-                _check_refusals(game, rng)
-            if rng.random() < 0.15:
-                _check_view_leaks_nothing(game, rng.randrange(n))
-            seat = game.turn
-            game.play(seat, rng.choice(sorted(mask_cards(game.legal(seat)))))
-        if game.phase == MOON_CHOICE:
-            game.choose_moon(game.moon_seat, rng.choice(["others", "self"]))
-        _check_variant_hand_end(game, totals_before, game.pot)
-        if rng.random() < 0.2:
-            assert Game.from_json(game.to_json()).snapshot() == game.snapshot()
-        if game.phase == GAME_OVER:
-            break
-    again = Game.from_json(game.to_json())
-    assert again.snapshot() == game.snapshot()
+    _play_variant_game(options, seed)
