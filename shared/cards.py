@@ -28,7 +28,11 @@ FULL_DECK: Mask = (1 << 52) - 1
 #: Ranks 7..A of every suit (the Dutch 32-card deck).
 RANKS_FROM_7: Mask = sum(0x1FE0 << (13 * s) for s in SUITS)
 
-CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52))
+#: The joker (two of them in Hearts for three with jokers): a heart by suit, ranked by the order it is played in.
+JOKER = 52
+CARD_NAMES: tuple[str, ...] = tuple(RANK_LETTERS[c % 13] + SUIT_LETTERS[c // 13] for c in range(52)) + ("JK",)
+#: The suit of every card, the joker's included (it counts as a heart).
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (HEARTS,)
 _BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 _BY_NAME.update({("10" + name[1]): c for name, c in _BY_NAME.items() if name[0] == "T"})
 #: The masks the rules, the engine and the computer players test again and again: every heart, and the queen of spades.
@@ -55,8 +59,8 @@ def card_name(c: Card) -> str:
 
 
 def suit_of(c: Card) -> int:
-    """Return the suit (0..3) of a card."""
-    return c // 13
+    """Return the suit (0..3) of a card (the joker's is hearts)."""
+    return SUIT_OF[c]
 
 
 def rank_of(c: Card) -> int:

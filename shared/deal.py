@@ -12,7 +12,8 @@ import secrets
 import struct
 from functools import lru_cache
 
-from .cards import Mask, mask_cards, mask_of
+from .cards import Mask
+from .multiset import cards, from_cards
 from .rules import Rules
 
 _WORDS = struct.Struct(">8I")  # a SHA-256 digest as eight big-endian 32-bit numbers
@@ -42,19 +43,22 @@ def _hands(rules: Rules, order: list[int]) -> list[Mask]:
     dealt = order[: len(order) - rules.kitty]
     hands = []
     for seat in range(n):
+        if rules.counted:  # two of a card may land in one hand
+            hands.append(from_cards(dealt[seat::n]))
+            continue
         hand = 0
         for c in dealt[seat::n]:
             hand |= 1 << c
         hands.append(hand)
     if rules.kitty:
-        hands.append(mask_of(order[len(dealt) :]))
+        hands.append(from_cards(order[len(dealt) :]))
     return hands
 
 
 @lru_cache(maxsize=64)
 def _deck(deck: Mask) -> tuple[int, ...]:
-    """The cards of a deck, low to high (worked out once per deck)."""
-    return tuple(mask_cards(deck))
+    """The cards of a deck, low to high, each as often as the deck holds it (worked out once per deck)."""
+    return tuple(cards(deck))
 
 
 def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:

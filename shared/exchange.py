@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import CARD_NAMES, Mask, mask_list
+from . import multiset
+from .cards import CARD_NAMES, JOKER, Mask
 from .deal import keyed_shuffle
 from .reasons import IllegalAction
 from .rules import Rules
@@ -28,20 +29,29 @@ def chosen_cards(
     Raise IllegalAction when they are not cards of the hand that may be passed, as many as the targets.
     """
     if type(cards) is int and cards >= 0:
-        order, mask = mask_list(cards), cards  # a mask lists its cards low to high
+        order, mask = multiset.cards(cards), cards  # a mask lists its cards low to high
     else:
-        order = _list_strict(cards)
+        order = _list_strict(cards, rules.counted)
         mask = 0
-        for c in order or ():
-            mask |= 1 << c
+        try:
+            mask = multiset.from_cards(order or ())
+        except ValueError:
+            order = None
         if order is not None and not _order_matters(targets):
             order.sort()
-    if order is None or len(order) != len(targets) or mask & ~hand:
+    if order is None or len(order) != len(targets) or not _holds(hand, mask):
         raise IllegalAction("bad_pass", seat, count=len(targets))
     kept = mask & rules.no_pass
     if kept:
         raise IllegalAction("may_not_pass", seat, card=CARD_NAMES[(kept & -kept).bit_length() - 1])
     return order, mask
+
+
+def _holds(hand: Mask, mask: Mask) -> bool:
+    """True when ``hand`` holds every card of ``mask`` as often as ``mask`` has it."""
+    if not (hand | mask) >> multiset.LAYER:
+        return not mask & ~hand
+    return all(multiset.count(hand, c) >= multiset.count(mask, c) for c in multiset.cards(mask))
 
 
 def _order_matters(targets: Sequence[int]) -> bool:
@@ -67,34 +77,36 @@ def exchange(
     seats = len(hands)
     received = [0] * seats
     sent = [[0] * seats for _ in range(seats)]
+    add = multiset.add_card
     for s in range(seats):
         for c in orders[s]:
-            hands[s] &= ~(1 << c)
+            hands[s] = multiset.remove_card(hands[s], c)
     if all(t == 0 for t in targets):  # the pot
         pot = sorted(c for o in orders for c in o)
         keyed_shuffle(pot, key)
         n = len(targets)
         for s in range(seats):
             for c in pot[s * n : (s + 1) * n]:
-                received[s] |= 1 << c
+                received[s] = add(received[s], c)
     else:
         for s in range(seats):
             for c, off in zip(orders[s], targets, strict=True):
                 to = (s + off) % seats
-                received[to] |= 1 << c
-                sent[s][to] |= 1 << c
+                received[to] = add(received[to], c)
+                sent[s][to] = add(sent[s][to], c)
     for s in range(seats):
-        hands[s] |= received[s]
+        hands[s] = multiset.add(hands[s], received[s])
     return received, sent
 
 
-def _list_strict(cards: Iterable[int]) -> list[int] | None:
+def _list_strict(cards: Iterable[int], copies: bool = False) -> list[int] | None:
+    """The cards as a list of card numbers, or None; a card twice only where the deck has copies."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         return None
     out: list[int] = []
     seen = 0
     for c in cards:
-        if type(c) is not int or not 0 <= c < 52 or seen >> c & 1:
+        if type(c) is not int or not 0 <= c <= JOKER or (seen >> c & 1 and not copies):
             return None
         seen |= 1 << c
         out.append(c)

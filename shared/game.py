@@ -13,9 +13,12 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
+from . import multiset
 from .cards import (
     CARD_NAMES,
     HEARTS_MASK,
+    JOKER,
+    QS,
     QS_BIT,
     Mask,
     mask_cards,
@@ -27,10 +30,11 @@ from .cards import (
 from .deal import secure_deal, seeded_deal
 from .exchange import chosen_cards, event_cards, exchange
 from .legal import legal_mask, refusal
+from .multiset import LAYER0
 from .reasons import IllegalAction
 from .rules import Rules, make_rules
 from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
-from .trick import Trick
+from .trick import CountedTrick, Trick
 
 
 class Phase(StrEnum):
@@ -84,7 +88,10 @@ class Game:
         self.kitty_takers: list[int] = []  # per kitty card: the seat that took it, or -1 while it lies there
         self.kitty_taken: list[Mask] = [0] * n  # the kitty cards each seat took (only it has seen them)
         self.tricks: list[Trick] = []
-        self.trick = Trick(0, n)
+        self.pending: Mask = 0  # cards of undecided tricks, for the next decided trick's winner (layered)
+        self.voided: Mask = 0  # cards still undecided when the hand ended: they count for nobody
+        self.jokers_played = 0  # jokers played in this hand's finished tricks
+        self.trick = self._new_trick(0)
         self.turn = -1
         self._legal = -1  # the mask legal() found for the current turn (-1: not worked out yet)
         self.hearts_broken = False
@@ -123,7 +130,7 @@ class Game:
         if legal < 0:  # once per turn: asked again (the view, the move itself) it is the same
             trick = self.trick
             legal = self._legal = legal_mask(
-                self.rules, self.hands[seat], trick.led, not self.tricks, self.hearts_broken, trick.top
+                self.rules, self.hands[seat] & LAYER0, trick.led, not self.tricks, self.hearts_broken, trick.top
             )
         return legal
 
@@ -137,7 +144,7 @@ class Game:
 
     def refusals(self, seat: int) -> dict[int, tuple[str, dict]]:
         """Return, for every card in ``seat``'s hand it may not play now, the reason code and params."""
-        hand = self.hands[seat]
+        hand = self.hands[seat] & LAYER0  # each different card once
         whole = self.hand_refusal(seat)
         if whole is not None:
             return {c: whole for c in mask_cards(hand)}
@@ -164,13 +171,14 @@ class Game:
         try:
             kind = event["type"]
             if kind == "deal":
-                hands = [parse_mask(h) for h in event["hands"]]
+                parse = multiset.parse if self.rules.counted else parse_mask
+                hands = [parse(h) for h in event["hands"]]
                 if self.rules.kitty:
-                    hands.append(parse_mask(event["kitty"]))
+                    hands.append(parse(event["kitty"]))
                 self.deal(hands)
             elif kind == "pass":
                 cards = [parse_card(c) for c in event["cards"]]  # in order: it says where each card goes
-                if len(set(cards)) != len(cards):
+                if len(set(cards)) != len(cards) and not self.rules.counted:
                     raise ValueError(f"duplicate card in {event['cards']!r}")
                 self.pass_cards(event["seat"], cards)
             elif kind == "play":
@@ -197,17 +205,28 @@ class Game:
         union = 0
         for i, h in enumerate(hands):
             size = rules.hand_size if i < n else rules.kitty
+            what = "hand" if i < n else "kitty"
+            if rules.counted:
+                if h.bit_count() != size or h < 0 or h != multiset.from_cards(multiset.cards(h)):
+                    raise IllegalAction("bad_deal", detail=f"the {what} needs {size} cards of the deck")
+                try:
+                    union = multiset.add(union, h)
+                except ValueError:
+                    union = -1
+                continue
             if h.bit_count() != size or h & union or h & ~rules.deck:
-                what = "hand" if i < n else "kitty"
                 raise IllegalAction("bad_deal", detail=f"the {what} needs {size} distinct cards of the deck")
             union |= h
+        if rules.counted and union != rules.deck:
+            raise IllegalAction("bad_deal", detail="the hands and the kitty must hold the deck exactly")
+        names = self.names
         event: dict[str, Any] = {
             "type": "deal",
             "hand_no": self.hand_no + 1,
-            "hands": [mask_names(h) for h in hands[:n]],
+            "hands": [names(h) for h in hands[:n]],
         }
         if rules.kitty:
-            event["kitty"] = mask_names(hands[n])
+            event["kitty"] = names(hands[n])
         self.events.append(event)
         self._new_hand_state()
         self.hand_no += 1
@@ -215,7 +234,7 @@ class Game:
         self.hands = list(hands[:n])
         self.dealt = list(hands[:n])
         if rules.kitty:
-            self.kitty = mask_list(hands[n])
+            self.kitty = multiset.cards(hands[n])
             self.kitty_takers = [-1] * rules.kitty
         if rules.ante:
             for s in range(n):
@@ -258,19 +277,27 @@ class Game:
         if None not in self.passes:
             key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt) if pot else ""
             self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
-            if not pot:
+            if not pot and self.rules.counted:  # two identical cards may come from two seats: listed by card, then seat
+                got: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+                for s in range(n):
+                    for c, t in zip(self.pass_orders[s], targets, strict=True):
+                        got[(s + t) % n].append((c, s))
+                self.received_from = [[s for _, s in sorted(pairs)] for pairs in got]
+            elif not pot:
                 came = {c: s for s in range(n) for c in self.pass_orders[s]}  # each passed card: who passed it
                 self.received_from = [[came[c] for c in mask_list(self.received[s])] for s in range(n)]
             self._start_play()
 
     def _start_play(self) -> None:
         rules = self.rules
-        if rules.first_lead >= 0:
+        n = self.seats
+        after_dealer = rules.dealer(self.hand_no) + 1
+        if rules.first_lead >= 0:  # with two decks two may hold it: the one nearest the dealer's left leads
             bit = 1 << rules.first_lead
-            leader = next(s for s in range(self.seats) if self.hands[s] & bit)
+            leader = next(s % n for s in range(after_dealer, after_dealer + n) if self.hands[s % n] & bit)
         else:
-            leader = (rules.dealer(self.hand_no) + 1) % self.seats
-        self.trick = Trick(leader, self.seats)
+            leader = after_dealer % n
+        self.trick = self._new_trick(leader)
         self.turn = leader
         self._legal = -1
         self.phase = PLAYING
@@ -281,7 +308,7 @@ class Game:
             raise IllegalAction("wrong_phase", seat, phase=self.phase)
         if type(seat) is not int or seat != self.turn:
             raise IllegalAction("not_your_turn", seat)
-        if type(card) is not int or not 0 <= card < 52:
+        if type(card) is not int or not 0 <= card <= JOKER:
             raise IllegalAction("bad_event", seat, detail=f"not a card: {card!r}")
         hand = self.hands[seat]
         bit = 1 << card
@@ -293,9 +320,12 @@ class Game:
             legal = self.legal(seat)
         if not legal & bit:
             led, first, best = self._context()
-            code, params = refusal(rules, hand, led, first, self.hearts_broken, card, best)
+            code, params = refusal(rules, hand & LAYER0, led, first, self.hearts_broken, card, best)
             raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
         self._legal = -1
+        if rules.counted:
+            self._play_counted(seat, card)
+            return
         self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
         self.hands[seat] = hand ^ bit
         trick = self.trick
@@ -326,6 +356,53 @@ class Game:
             self.trick = Trick(winner, n)
             self.turn = winner
 
+    def _new_trick(self, leader: int) -> Trick:
+        """A new empty trick led by ``leader``: the counted kind where a card may appear twice."""
+        rules = self.rules
+        if rules.counted:
+            return CountedTrick(leader, self.seats, rules.identical, self.jokers_played)
+        return Trick(leader, self.seats)
+
+    def names(self, m: Mask) -> list[str]:
+        """Return the card names of a mask of this game's deck (a card twice where the deck has it twice)."""
+        return multiset.names(m) if self.rules.counted else mask_names(m)
+
+    def _play_counted(self, seat: int, card: int) -> None:
+        """Play a legal card of a deck with copies: undecided tricks wait for the next decided one's winner."""
+        rules, n = self.rules, self.seats
+        self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
+        self.hands[seat] = multiset.remove_card(self.hands[seat], card)
+        trick = self.trick
+        trick.add(card)
+        if rules.hearts_mask >> card & 1 or (card == QS and rules.queen_breaks_hearts):
+            self.hearts_broken = True
+        if len(trick.cards) < n:
+            self.turn = (seat + 1) % n
+            return
+        self.tricks.append(trick)
+        self.jokers_played += trick.cards.count(JOKER)
+        if trick.top_at < 0:  # every card of the led suit cancelled: the cards stay, the same leader leads again
+            self.pending = multiset.add(self.pending, trick.bits)
+            leader = trick.leader
+        else:
+            leader = (trick.leader + trick.top_at) % n
+            trick.winner = leader
+            won = multiset.add(trick.bits, self.pending)
+            self.pending = 0
+            self.taken[leader] = multiset.add(self.taken[leader], won)
+            if rules.kitty:
+                self._take_kitty(leader, won)
+        self.trick = self._new_trick(leader)
+        if len(self.tricks) == rules.hand_size:
+            self.voided, self.pending = self.pending, 0
+            for i, taker in enumerate(self.kitty_takers):
+                if taker < 0:  # no trick was decided after the kitty's: it counts for nobody either
+                    self.voided = multiset.add_card(self.voided, self.kitty[i])
+            self.turn = -1
+            self._end_hand()
+        else:
+            self.turn = leader
+
     def _take_kitty(self, winner: int, won: Mask) -> None:
         """Give the kitty (or the next kitty card) to a trick's winner when the variant's kitty rule says so."""
         takers = self.kitty_takers
@@ -341,13 +418,13 @@ class Game:
             give = range(len(takers))
         for i in give:
             takers[i] = winner
-            self.kitty_taken[winner] |= 1 << self.kitty[i]
+            self.kitty_taken[winner] = multiset.add_card(self.kitty_taken[winner], self.kitty[i])
 
     def scored_taken(self) -> list[Mask]:
         """Return every seat's cards that count for the hand: its tricks and the kitty cards it took."""
         if not self.kitty:
             return self.taken
-        return [t | k for t, k in zip(self.taken, self.kitty_taken, strict=True)]
+        return [multiset.add(t, k) for t, k in zip(self.taken, self.kitty_taken, strict=True)]
 
     def _end_hand(self) -> None:
         rules = self.rules
@@ -400,6 +477,8 @@ class Game:
         }
         if rules.kitty:
             result["kitty_takers"] = list(self.kitty_takers)
+        if rules.identical == "cancel":
+            result["voided"] = self.names(self.voided)  # cards of the undecided last tricks: nobody's
         if rules.sun:
             sun = sun_of(rules, taken)
             result["sun"] = sun if sun >= 0 else None
@@ -467,13 +546,15 @@ class Game:
         return {
             "phase": self.phase,
             "hand_no": self.hand_no,
-            "hands": [mask_names(h) for h in self.hands],
-            "passes": [mask_names(p) if p is not None else None for p in self.passes],
+            "hands": [self.names(h) for h in self.hands],
+            "passes": [self.names(p) if p is not None else None for p in self.passes],
             "pass_orders": [[CARD_NAMES[c] for c in o] for o in self.pass_orders],
-            "received": [mask_names(r) for r in self.received],
-            "sent": [[mask_names(m) for m in row] for row in self.sent],
-            "taken": [mask_names(t) for t in self.taken],
+            "received": [self.names(r) for r in self.received],
+            "sent": [[self.names(m) for m in row] for row in self.sent],
+            "taken": [self.names(t) for t in self.taken],
             "doubled": [mask_names(t) for t in self.doubled],
+            "pending": self.names(self.pending),
+            "voided": self.names(self.voided),
             "kitty": [CARD_NAMES[c] for c in self.kitty],
             "kitty_takers": list(self.kitty_takers),
             "tricks": [t.to_json() for t in self.tricks],

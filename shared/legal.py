@@ -1,5 +1,7 @@
 """Which cards a seat may play, and why each other card is refused: a few mask operations.
 
+The hand is the set of different cards it holds (the first layer of a layered hand: see multiset.py).
+
 >>> from hartenjagen.shared.rules import make_rules
 >>> from hartenjagen.shared.cards import SPADES, mask_names, parse_mask, parse_card
 >>> rules = make_rules({"gentleman_3": True})
@@ -9,7 +11,7 @@
 
 from __future__ import annotations
 
-from .cards import CARD_NAMES, HEARTS_MASK, QS, QS_BIT, SPADES, SUIT_MASKS, Mask
+from .cards import CARD_NAMES, QS, QS_BIT, SPADES, Mask
 from .rules import Rules
 
 
@@ -33,11 +35,11 @@ def legal_mask(rules: Rules, hand: Mask, led_suit: int, first_trick: bool, heart
         if waits and legal != QS_BIT:
             legal &= ~QS_BIT
         if rules.hearts_must_break and not hearts_broken:
-            safe = legal & ~HEARTS_MASK
+            safe = legal & ~rules.hearts_mask
             if safe:
                 legal = safe
         return legal
-    follow = hand & SUIT_MASKS[led_suit]
+    follow = hand & rules.suit_masks[led_suit]
     legal = follow or hand
     if first_trick and not rules.first_trick_points:
         safe = legal & ~rules.penalty_mask
@@ -54,7 +56,8 @@ def refusal(
     rules: Rules, hand: Mask, led_suit: int, first_trick: bool, hearts_broken: bool, card: int, best: int = -1
 ) -> tuple[str, dict]:
     """Return the reason code and its parameters for a card in ``hand`` that is not legal."""
-    if led_suit >= 0 and hand & SUIT_MASKS[led_suit] and not SUIT_MASKS[led_suit] >> card & 1:
+    suits = rules.suit_masks
+    if led_suit >= 0 and hand & suits[led_suit] and not suits[led_suit] >> card & 1:
         return "must_follow_suit", {"suit": led_suit}
     if led_suit < 0 and first_trick and rules.first_lead >= 0 and hand >> rules.first_lead & 1:
         return "must_lead_first", {"first": CARD_NAMES[rules.first_lead]}
@@ -63,7 +66,7 @@ def refusal(
     if card == QS and rules.queen_waits and not hearts_broken:
         return "queen_waits", {}
     if led_suit >= 0 and card != QS and rules.queen_must_go and hand & QS_BIT:
-        if not hand & SUIT_MASKS[led_suit]:
+        if not hand & suits[led_suit]:
             return "queen_must_go_void", {"suit": led_suit}
         return "queen_must_go", {"high": CARD_NAMES[best]}
     return "hearts_not_broken", {}

@@ -65,6 +65,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 def card_label(name: str, lang: str = "en") -> str:
     """Return a short human label for a card name, e.g. ``"Q♠"`` (``"V♠"`` in Dutch)."""
+    if name == "JK":
+        return "joker"
     ranks = _RANKS_NL if lang == "nl" else _RANKS_EN
     return ranks.get(name[0], name[0]) + _SYMBOLS["CDSH".index(name[1])]
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .cards import mask_names
 from .game import GAME_OVER, Game
+from .multiset import from_cards
 from .rules import Rules
 
 #: The fields of a hand's result a replay shows beside its tricks.
-RESULT_KEYS = ("points", "scores", "totals", "moon", "moon_choice", "sun", "chips_won", "chips", "pot", "kitty_takers")
+RESULT_KEYS = (
+    "points", "scores", "totals", "moon", "moon_choice", "sun", "chips_won", "chips", "pot", "kitty_takers", "voided",
+)  # fmt: skip
 
 
 class NotFinished(ValueError):
@@ -32,17 +34,17 @@ def replay_hands(rules: Rules, events: Iterable[Mapping[str, Any]]) -> dict[str,
                     "hand_no": game.hand_no,
                     "pass_direction": game.pass_form,
                     "pass_targets": list(game.pass_targets),
-                    "dealt": [mask_names(h) for h in game.dealt],
+                    "dealt": [game.names(h) for h in game.dealt],
                     "passes": [None] * game.seats,
                     "tricks": [],
                 }
             )
             if game.kitty:  # the kitty is shown where every hand is: in the replay of a finished game
-                hands[-1]["kitty"] = mask_names(sum(1 << c for c in game.kitty))
+                hands[-1]["kitty"] = game.names(from_cards(game.kitty))
         elif event["type"] == "pass":
             hands[-1]["passes"][event["seat"]] = list(event["cards"])
             if game.phase != "passing":  # the exchange is done: what each seat got (a pot's cards included)
-                hands[-1]["received"] = [mask_names(r) for r in game.received]
+                hands[-1]["received"] = [game.names(r) for r in game.received]
         if len(game.history) == len(hands) and hands and "totals" not in hands[-1]:
             result = game.history[-1]
             hands[-1]["tricks"] = [t.to_json() for t in game.tricks]

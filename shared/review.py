@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bots.knowledge import Knowledge
-from .cards import CARD_NAMES, HEARTS, QS, SPADES, SUIT_MASKS, parse_card
+from .cards import CARD_NAMES, HEARTS, JOKER, QS, SPADES, SUIT_MASKS, parse_card
 from .game import Game
 from .review_search import evaluate_passes, evaluate_plays, group_of, hard_pass
 from .rules import Rules
@@ -66,6 +66,8 @@ def mark_for(cost: float) -> str | None:
 def card_text(name: str, lang: str = "en") -> str:
     """Return a card as people write it: ``Q♠`` in English, ``V♠`` in Dutch, ``10♦`` for a ten."""
     c = parse_card(name)
+    if c == JOKER:
+        return "joker"
     rank = _RANKS[lang][c % 13]
     return ("10" if rank == "T" else rank) + _SYMBOLS[c // 13]
 

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .cards import CLUBS, SUIT_MASKS, Mask, mask_cards, parse_card
+from .cards import CLUBS, HEARTS, JOKER, SUIT_MASKS, Mask, mask_cards, parse_card
+from .multiset import count, layers
 
 JC = parse_card("JC")
+TS = parse_card("TS")
 JD = parse_card("JD")
 
 #: Offsets of the passing directions at four seats: the receiver of a card passed by seat ``s`` is ``(s + offset) % 4``.
@@ -48,6 +50,8 @@ PASSING_CYCLES: dict[str, tuple[str, ...]] = {
 SEAT_CYCLES: dict[int, tuple[str, ...]] = {
     3: ("left", "right", "hold"),
     5: ("left", "right", "left2", "right2", "hold"),
+    # six to twelve: left, right, and across where the table has an across
+    **{n: ("left", "right", "across", "hold") if n % 2 == 0 else ("left", "right", "hold") for n in range(6, 13)},
 }
 #: Kitty rules: who takes the face-down cards left over after the deal.
 KITTY_RULES = ("first_trick", "first_points", "first_two")
@@ -102,6 +106,10 @@ class Rules:
     seats: int = 4  # players round the table
     kitty: int = 0  # cards dealt face down to the middle, not to a player
     kitty_rule: str = "first_trick"  # who takes the kitty (KITTY_RULES)
+    decks: int = 1  # copies of each card (the deck is a layered mask, see multiset.py)
+    jokers: int = 0  # jokers in the deck: hearts, the first played above the ace, the second below the 2
+    identical: str = ""  # two identical cards in a trick: "cancel" (both rank lowest) or "first_wins"
+    spade_ten: bool = False  # the 10♠ doubles its taker's points, or takes 5 off a taker without points
     # Derived, filled in __post_init__.
     hand_size: int = 0
     penalty_mask: Mask = 0
@@ -109,16 +117,26 @@ class Rules:
     card_points: tuple[int, ...] = ()
     first_lead: int = -1
     special_mask: Mask = 0  # cards whose worth is more than their points (doublers, cancellers)
+    counted: bool = False  # a card may appear more than once (decks, jokers): hands are layered masks
+    suit_masks: tuple[Mask, ...] = ()  # the cards of each suit (the joker is a heart)
+    hearts_mask: Mask = 0
+    groups: tuple[tuple[Mask, int], ...] = ()  # point_groups over every copy of their cards in the deck
 
     def __post_init__(self) -> None:
-        points = [0] * 52
+        counted = self.decks > 1 or self.jokers > 0
+        copies = max(self.decks, self.jokers, 1)
+        points = [0] * 53
         for m, v in self.point_groups:
             for c in mask_cards(m):
                 points[c] += v
         penalty = 0
-        for c in range(52):
-            if points[c] > 0 and self.deck >> c & 1:
-                penalty |= 1 << c
+        for c in range(53):
+            if points[c] > 0:
+                penalty |= layers(1 << c, copies) & self.deck
+        groups = self.point_groups
+        if counted:
+            groups = tuple((layers(m, copies) & self.deck, v) for m, v in self.point_groups)
+        suits = SUIT_MASKS[:HEARTS] + (SUIT_MASKS[HEARTS] | (1 << JOKER),) if self.jokers else SUIT_MASKS
         clubs = self.deck & SUIT_MASKS[CLUBS]
         special = 0
         for c in ((self.heart_doubler,) if self.heart_doubler >= 0 else ()) + self.cancel:
@@ -126,6 +144,10 @@ class Rules:
         if self.trick_doubler >= 0:
             special |= sum(1 << (13 * s + self.trick_doubler) for s in range(4)) & self.deck
         set_ = object.__setattr__
+        set_(self, "counted", counted)
+        set_(self, "groups", groups)
+        set_(self, "suit_masks", suits)
+        set_(self, "hearts_mask", suits[HEARTS])
         set_(self, "hand_size", (self.deck.bit_count() - self.kitty) // self.seats)
         set_(self, "card_points", tuple(points))
         set_(self, "penalty_mask", penalty)
@@ -157,7 +179,7 @@ class Rules:
         if not taken:
             return 0
         points = 0
-        for m, v in self.point_groups:
+        for m, v in self.groups:
             points += v * (taken & m).bit_count()
         return points
 
@@ -178,6 +200,9 @@ class Rules:
             if taken >> by & 1 and taken >> gone & 1:
                 g = 1 << gone
                 points -= self.points_of(taken & g) + self.points_of(doubled & g)
+        if self.spade_ten:
+            for _ in range(count(taken, TS)):  # each 10♠ taken: points doubled, or 5 off when there are none
+                points = points * 2 if points > 0 else points - 5
         return points
 
     def bonus_points(self, taken: Mask, doubled: Mask = 0) -> int:

@@ -156,7 +156,8 @@ def simple_scoring(rules: Rules) -> bool:
         and not rules.cancel
         and not rules.sun
         and rules.trick_doubler < 0
-        and all(m & ~rules.penalty_mask == 0 for m, _ in rules.point_groups)
+        and not rules.spade_ten
+        and all(m & ~rules.penalty_mask == 0 for m, _ in rules.groups)
     )
 
 
@@ -172,7 +173,7 @@ def hand_scorer(
     choice = moon or rules.moon
     if choice in ("none", "choose"):
         choice = "others"
-    groups = rules.point_groups
+    groups = rules.groups  # every copy of each card where the deck has copies
     pen = rules.penalty_mask
     if not simple_scoring(rules):
 

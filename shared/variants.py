@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import FULL_DECK, HEARTS_MASK, QS, RANKS_FROM_7, Mask, parse_card, parse_mask
+from .cards import FULL_DECK, HEARTS_MASK, JOKER, QS, RANKS_FROM_7, Mask, parse_card, parse_mask
+from .multiset import layers
 from .rules import DUTCH_ENDS, JC, KITTY_RULES, MOON_RULES, PASSING_CYCLES, SEAT_CYCLES, TIE_RULES, Rules, RulesError
 
 Groups = tuple[tuple[Mask, int], ...]
@@ -97,6 +98,8 @@ class Variant:
     seats: int = 4
     kitty: int = 0  # cards dealt face down to the middle
     choices: Mapping[str, tuple[Any, ...]] | None = None  # options whose choices differ from the usual ones here
+    decks: int = 1  # 0: as many as the ``seats`` option needs (two, three from eleven seats)
+    jokers: int = 0
 
 
 VARIANTS: dict[str, Variant] = {
@@ -186,6 +189,41 @@ VARIANTS: dict[str, Variant] = {
         kitty=2,
         choices={"passing": FEW_PASSING, "kitty": ("first_trick", "first_two")},
     ),
+    "three_jokers": Variant(
+        _without(CLASSIC_OPTIONS, "jack_of_diamonds"),
+        lambda c: ((HEARTS_MASK | 1 << JOKER, 1), (_card("QS"), 15)),
+        {},
+        seats=3,
+        jokers=2,
+        choices={"passing": FEW_PASSING},
+    ),
+    # Six to twelve players: two decks (three from eleven), identical cards in a trick cancel.
+    "cancellation": Variant(
+        {
+            "seats": 6,
+            "passing": "cycle",
+            "queen_breaks_hearts": False,
+            "end_score": 100,
+            "moon": "others",
+            "tie": "share",
+            "first_trick_points": False,
+            "kitty": "first_trick",
+            "spade_ten": False,
+        },
+        lambda c: CLASSIC_POINTS,
+        {"identical": "cancel"},
+        decks=0,
+        choices={"passing": FEW_PASSING, "kitty": ("first_trick", "first_points")},
+    ),
+    # Eight players, two decks: of two identical cards in a trick the first played ranks higher.
+    "extreme": Variant(
+        _without(CLASSIC_OPTIONS, "jack_of_diamonds"),
+        lambda c: CLASSIC_POINTS,
+        {"identical": "first_wins"},
+        seats=8,
+        decks=2,
+        choices={"passing": FEW_PASSING},
+    ),
     "dutch5": Variant(
         DUTCH_OPTIONS,
         lambda c: _dutch_points(c, DUTCH5_DECK),
@@ -216,6 +254,9 @@ NAMES: dict[str, tuple[str, str]] = {
     "five": ("Hearts for five", "hartenjagen met vijf"),
     "five_kitty": ("Hearts for five with two kitties", "hartenjagen met vijf en twee kitty's"),
     "dutch5": ("Dutch Hearts for five", "Nederlands hartenjagen met vijf"),
+    "three_jokers": ("Hearts for three with two jokers", "hartenjagen met drie en twee jokers"),
+    "cancellation": ("Cancellation Hearts (six to twelve)", "Cancellation-hartenjagen (zes tot twaalf)"),
+    "extreme": ("Extreme Hearts (eight)", "Extreem hartenjagen (acht)"),
 }
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -234,6 +275,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "gentleman_3": (False, True),
     "gentleman_4": (False, True),
     "removed": tuple(REMOVABLE),
+    "spade_ten": (False, True),
     "kitty": KITTY_RULES,
 }
 _RANGES = {
@@ -242,6 +284,7 @@ _RANGES = {
     "start_chips": (4, 200),
     "ante": (1, 20),
     "hand_limit": (0, 500),
+    "seats": (6, 12),
 }
 
 
@@ -282,10 +325,14 @@ def build(options: Mapping[str, Any] | None) -> Rules:
         if key not in chosen:
             raise RulesError(key, f"unknown option for {NAMES[variant][0]}", f"onbekende optie bij {NAMES[variant][1]}")
         chosen[key] = _check(key, value, spec.choices)
-    deck = spec.deck & ~(_card(REMOVABLE[chosen["removed"]]) if "removed" in chosen else 0)
+    seats = chosen.get("seats", spec.seats)
+    decks = spec.decks or (3 if seats >= 11 else 2)
+    deck = layers(spec.deck & ~(_card(REMOVABLE[chosen["removed"]]) if "removed" in chosen else 0), decks)
+    deck |= layers(1 << JOKER, spec.jokers)
+    kitty = spec.kitty if spec.decks else deck.bit_count() % seats  # a remainder goes to kitties
     cycle = PASSING_CYCLES[chosen["passing"]] if "passing" in chosen else ()
-    if chosen.get("passing") == "cycle" and spec.seats in SEAT_CYCLES:
-        cycle = SEAT_CYCLES[spec.seats]
+    if chosen.get("passing") == "cycle" and seats in SEAT_CYCLES:
+        cycle = SEAT_CYCLES[seats]
     groups = spec.points(chosen)
     if chosen.get("jack_of_diamonds"):
         groups += ((_card("JD"), chosen["jack_of_diamonds"]),)
@@ -311,9 +358,12 @@ def build(options: Mapping[str, Any] | None) -> Rules:
         "start_chips": chosen.get("start_chips", 0),
         "ante": chosen.get("ante", 0),
         "hand_limit": chosen.get("hand_limit", 0),
-        "seats": spec.seats,
-        "kitty": spec.kitty,
+        "seats": seats,
+        "kitty": kitty,
         "kitty_rule": chosen.get("kitty", "first_trick"),
+        "decks": decks,
+        "jokers": spec.jokers,
+        "spade_ten": chosen.get("spade_ten", False),
         "options": {"variant": variant, **chosen},
     }
     fields.update(spec.fixed)

@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
 from .game import GAME_OVER, PASSING, PLAYING, Game
+from .multiset import LAYER0
 from .reasons import reason
 from .rules import Rules
 
@@ -71,7 +72,7 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
     for c in mask_cards(rules.no_pass):
         roles.setdefault(CARD_NAMES[c], []).append("no_pass")
     return {
-        "card_points": {CARD_NAMES[c]: points[c] for c in mask_cards(rules.deck) if points[c]},
+        "card_points": {CARD_NAMES[c]: points[c] for c in mask_cards(rules.deck & LAYER0) if points[c]},
         "card_roles": roles,
         "trick_doubler": RANK_LETTERS[rules.trick_doubler] if rules.trick_doubler >= 0 else None,
         "moon": rules.moon,
@@ -115,6 +116,7 @@ def common_view(game: Game) -> dict[str, Any]:
         "seats": rules.seats,
         "kitty_size": rules.kitty,
         "kitty_takers": list(game.kitty_takers) if rules.kitty else None,
+        "pending": game.names(game.pending) if rules.identical == "cancel" else None,
         "phase": phase,
         "hand_no": game.hand_no,
         "dealer": rules.dealer(game.hand_no) if game.hand_no >= 0 else None,
@@ -154,20 +156,21 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
     exchanged = bool(targets) and phase != PASSING
     hand = game.hands[seat]
     n = game.seats
+    names = game.names
     whole = game.hand_refusal(seat)
     refusals = {}
     if whole is None:  # the seat's turn: a reason for each card it may not play
         refusals = {CARD_NAMES[c]: _reason(code, params) for c, (code, params) in game.refusals(seat).items()}
     return {
         "seat": seat,
-        "kitty": mask_names(game.kitty_taken[seat]) if game.kitty else None,
+        "kitty": names(game.kitty_taken[seat]) if game.kitty else None,
         "pass_to": (seat + offset) % n if offset else None,
         "pass_from": (seat - offset) % n if offset else None,
         "pass_targets": [(seat + t) % n for t in targets] if targets and not pot else None,
-        "hand": mask_names(hand),
-        "passed": mask_names(passed) if passed is not None else None,
+        "hand": names(hand),
+        "passed": names(passed) if passed is not None else None,
         "passed_to": game.passed_to[seat] if passed is not None and not pot else None,
-        "received": mask_names(game.received[seat]) if exchanged else None,
+        "received": names(game.received[seat]) if exchanged else None,
         "received_from": game.received_from[seat] if exchanged and not pot else None,
         "pass_refusals": _pass_refusals(game, seat) if phase == PASSING and passed is None else {},
         "moon_choices": ["others", "self"] if game.moon_seat == seat else [],
@@ -179,5 +182,5 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
 
 def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, str]]:
     """A reason for every card of the hand that may not be passed (gentleman's rule 4)."""
-    kept = game.hands[seat] & game.rules.no_pass
+    kept = game.hands[seat] & game.rules.no_pass & LAYER0
     return {CARD_NAMES[c]: _reason("may_not_pass", {"card": CARD_NAMES[c]}) for c in mask_cards(kept)}

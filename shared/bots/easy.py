@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, mask_names, parse_mask
+from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, SUIT_OF, mask_names, parse_mask
 from .base import Player
 from .knowledge import Knowledge, low, rank_low, rank_top, top
 
@@ -20,7 +20,7 @@ class EasyPlayer(Player):
     def choose_pass(self, view: dict[str, Any]) -> list[str]:
         """Pass the highest-ranked cards, with an occasional random pick among them."""
         rng = self.rng_for(view)
-        hand = parse_mask(c for c in view["hand"] if c not in view.get("pass_refusals", {}))
+        hand = parse_mask({c for c in view["hand"] if c not in view.get("pass_refusals", {})})  # each card once
         chosen = 0
         for _ in range(view["pass_count"]):
             rest = hand & ~chosen
@@ -38,7 +38,7 @@ class EasyPlayer(Player):
         wanting = k.counting_down
         if not k.trick:
             return _name(rank_low(legal) if not wanting else rank_top(legal))
-        suit = k.trick[0][1] // 13
+        suit = SUIT_OF[k.trick[0][1]]
         if legal & SUIT_MASKS[suit]:
             return _name(top(legal) if wanting else low(legal))
         if wanting:

@@ -20,9 +20,11 @@ import time
 from itertools import cycle
 from typing import Any
 
-from ..cards import QS_BIT, SUIT_MASKS, mask_names
+from .. import multiset
+from ..cards import QS_BIT, mask_names
 from . import kernel
 from .base import Player
+from .counted import CountedSampler, counted_rollout
 from .knowledge import Knowledge, kept_qs
 from .pass_search import search_pass
 from .passing import choose_pass
@@ -34,6 +36,8 @@ from .value import value_spec, valuer
 DEFAULT_MS = 80.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
 PLAYS_PER_MS = 1200.0
+#: The same for decks where a card may appear twice (``counted.py``): a trick costs more to play out.
+COUNTED_PLAYS_PER_MS = 300.0
 #: Wall-clock stop, whatever the budget.
 MAX_MS = 800.0
 #: A pass searches with this many decisions' budget (it sets up the whole hand) ...
@@ -117,6 +121,8 @@ class HardPlayer(Player):
         plays a whole round in one call and gives the same values.
         """
         rules, seat = k.rules, k.seat
+        if rules.counted:
+            return self._evaluate_counted(k, cands, rng)
         sampler = Sampler(k)
         left = max(1, sum(k.sizes))
         plays = self.budget_ms * PLAYS_PER_MS
@@ -193,6 +199,52 @@ class HardPlayer(Player):
         return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(cands))]
 
 
+    def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
+        """``evaluate`` where a card may appear more than once: the same halving over sampled deals, in Python.
+
+        The budget is counted in plays at ``COUNTED_PLAYS_PER_MS`` per nominal millisecond (a layered hand's
+        trick costs more to play out), so the same view still gets the same decision on any machine.
+        """
+        rules, seat, n = k.rules, k.seat, k.seats
+        sampler = CountedSampler(k)
+        left = max(1, sum(k.sizes))
+        plays = self.budget_ms * COUNTED_PLAYS_PER_MS
+        value = valuer(k, value_spec(k))
+        played = [c for _, c in k.trick]
+        totals = [0.0] * len(cands)
+        counts = [0] * len(cands)
+        alive = list(range(len(cands)))
+        rounds = max(1, (len(cands) - 1).bit_length())
+        deadline = time.perf_counter() + self.max_ms / 1000.0
+        used = 0.0
+        for r in range(rounds):
+            share = (plays - used) / (rounds - r)
+            samples = max(2, min(MAX_SAMPLES, int(share / (left * len(alive)))))
+            for m in range(samples):
+                hands = sampler.sample(rng)
+                draws = [rng.random() for _ in range(DRAWS)]
+                for i in alive:
+                    hs = list(hands)
+                    hs[seat] = multiset.remove_card(hs[seat], cands[i])
+                    taken = counted_rollout(
+                        rules, hs, list(k.taken), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
+                        cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
+                    )  # fmt: skip
+                    totals[i] += value(taken, [0] * n)
+                    counts[i] += 1
+                used += left * len(alive)
+                if m >= 1 and time.perf_counter() > deadline:
+                    break
+            if len(alive) > 1 and r < rounds - 1:
+                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+            if time.perf_counter() > deadline:
+                break
+        means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(cands))]
+        survivors = set(alive)
+        return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(cands))]
+
+
 def _weight(hands: list[int], kept: list[int] | None) -> float:
     """Return the weight of a sampled deal: less where Q♠ sits with a seat that discarded instead of dropping her."""
     if kept is not None:
@@ -210,7 +262,7 @@ def candidates(k: Knowledge) -> list[int]:
     # cards still out, and the cards of the current trick, tell two of our cards apart
     gaps = k.unseen | sum(1 << c for _, c in k.trick)
     for s in range(4):
-        m = k.legal & SUIT_MASKS[s]
+        m = k.legal & k.rules.suit_masks[s]  # the joker with the hearts
         prev = -1
         while m:
             b = m & -m

@@ -45,8 +45,8 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
 
 
 def covers(rules: Rules) -> bool:
-    """Return True for rules the compiled look-ahead plays: four seats and no kitty (the others stay in Python)."""
-    return rules.seats == 4 and not rules.kitty
+    """Return True for rules the compiled look-ahead plays: four seats, one deck, no kitty (the rest: Python)."""
+    return rules.seats == 4 and not rules.kitty and not rules.counted
 
 
 def cache_folder() -> Path:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CARD_NAMES, QS, QS_BIT, SPADES, SUIT_MASKS, Mask, parse_card, parse_mask
+from .. import multiset
+from ..cards import CARD_NAMES, JOKER, QS, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, parse_card, parse_mask
+from ..multiset import LAYER0
 from ..rules import Rules, make_rules
 from ..scoring import seat_points
 
@@ -52,11 +54,18 @@ class Knowledge:
         "tricks_done",
         "seats",
         "kitty_out",
+        "hand_all",
+        "unseen_all",
+        "pending",
+        "jokers_played",
     )
 
     def __init__(self, view: dict[str, Any]) -> None:
         rules = self.rules = rules_of(view)
         seat = self.seat = view["seat"]
+        if rules.counted:
+            self._counted(view)
+            return
         self.hand: Mask = parse_mask(view["hand"])
         self.legal: Mask = parse_mask(view["legal"])
         self.totals: list[int] = list(view["totals"])
@@ -98,6 +107,67 @@ class Knowledge:
         mine = parse_mask(view.get("kitty") or [])  # the kitty cards this seat took and has seen
         self.unseen: Mask = rules.deck & ~self.hand & ~played & ~mine
         self.kitty_out: int = rules.kitty - mine.bit_count()  # kitty cards nobody holds in hand, unseen here
+        self.hand_all, self.unseen_all, self.pending, self.jokers_played = self.hand, self.unseen, 0, 0
+
+    def _counted(self, view: dict[str, Any]) -> None:
+        """The same facts where a card may appear more than once (two decks, jokers).
+
+        ``hand``, ``unseen`` and ``played`` say which cards (one layer: what the tips look at); ``hand_all`` and
+        ``unseen_all`` count the copies (layered, see multiset.py), and ``taken`` is layered for the scoring.
+        Cards of undecided tricks (``pending``) go to the next decided trick's winner.
+        """
+        rules, seat = self.rules, self.seat
+        n = self.seats = rules.seats
+        self.hand_all = multiset.parse(view["hand"])
+        self.hand = self.hand_all & LAYER0
+        self.legal = parse_mask(view["legal"])
+        self.totals = list(view["totals"])
+        self.counting_down = bool(view["counting_down"])
+        self.hearts_broken = bool(view["hearts_broken"])
+        self.sizes = list(view["hand_sizes"])
+        self.voids = [0] * n
+        self.taken = [0] * n
+        self.doubled = [0] * n
+        played = pending = jokers = 0
+        by_seat = [0] * n  # what each seat played this hand (layered)
+        tricks = view["tricks"] or []
+        for t in tricks + [view.get("trick") or {"cards": []}]:
+            for c in t["cards"]:
+                by_seat[c["seat"]] = multiset.add_card(by_seat[c["seat"]], _CARD[c["card"]])
+        for t in tricks:
+            cards = [(c["seat"], _CARD[c["card"]]) for c in t["cards"]]
+            _note_trick(cards, self.voids)
+            m = multiset.from_cards(c for _, c in cards)
+            played = multiset.add(played, m)
+            jokers += sum(1 for _, c in cards if c == JOKER)
+            if t["winner"] is None:  # undecided: its cards wait for the next decided trick
+                pending = multiset.add(pending, m)
+            else:
+                self.taken[t["winner"]] = multiset.add(self.taken[t["winner"]], multiset.add(m, pending))
+                pending = 0
+        current = view.get("trick") or {"leader": view.get("turn"), "cards": []}
+        self.trick = [(c["seat"], _CARD[c["card"]]) for c in current["cards"]]
+        _note_trick(self.trick, self.voids)
+        played = multiset.add(played, multiset.from_cards(c for _, c in self.trick))
+        self.leader = current["leader"] if current["leader"] is not None else seat
+        self.tricks_done = len(tricks)
+        self.first_trick = not tricks
+        self.played = played & LAYER0
+        self.pending, self.jokers_played = pending, jokers
+        self.pot = view.get("pot") or 0
+        mine = multiset.parse(view.get("kitty") or [])
+        self.unseen_all = multiset.subtract(rules.deck, multiset.add(multiset.add(self.hand_all, played), mine))
+        self.unseen = self.unseen_all & LAYER0
+        self.kitty_out = rules.kitty - mine.bit_count()
+        self.known = [0] * n
+        passed, passed_to = view.get("passed"), view.get("passed_to")
+        if passed and view.get("received") is not None and passed_to is not None:
+            for name, to in zip(passed, passed_to, strict=True):
+                c = _CARD[name]
+                if multiset.count(by_seat[to], c):  # the receiver played one: take it to be ours
+                    by_seat[to] = multiset.remove_card(by_seat[to], c)
+                else:
+                    self.known[to] = multiset.add_card(self.known[to], c)
 
     def points_taken(self) -> list[int]:
         """Return the points each seat has taken so far this hand (before any moon)."""
@@ -115,10 +185,10 @@ class Knowledge:
         """Return (seat, card) currently winning the trick, or (-1, -1) when the trick is empty."""
         if not self.trick:
             return -1, -1
-        suit = self.trick[0][1] // 13
+        suit = SUIT_OF[self.trick[0][1]]
         seat, card = self.trick[0]
         for s, c in self.trick[1:]:
-            if c // 13 == suit and c > card:
+            if SUIT_OF[c] == suit and c > card:
                 seat, card = s, c
         return seat, card
 
@@ -149,12 +219,12 @@ def kept_qs(view: dict[str, Any]) -> list[int]:
     for n, cards in enumerate(tricks):
         if not cards:
             continue
-        suit = _CARD[cards[0]["card"]] // 13
+        suit = SUIT_OF[_CARD[cards[0]["card"]]]
         for c in cards:
             card = _CARD[c["card"]]
             if card == QS:
                 return kept  # she is gone: nothing more to learn
-            if card // 13 != suit and (n > 0 or rules.first_trick_points):
+            if SUIT_OF[card] != suit and (n > 0 or rules.first_trick_points):
                 kept[c["seat"]] += 1
     return kept
 
@@ -164,10 +234,10 @@ def _note_trick(cards: list[tuple[int, int]], voids: list[Mask]) -> Mask:
     m = 0
     if not cards:
         return m
-    suit = cards[0][1] // 13
+    suit = SUIT_OF[cards[0][1]]
     for s, c in cards:
         m |= 1 << c
-        if c // 13 != suit:
+        if SUIT_OF[c] != suit:
             voids[s] |= SUIT_MASKS[suit]
     return m
 

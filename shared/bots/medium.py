@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, Mask, mask_cards, mask_names
+from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, SUIT_OF, Mask, mask_cards, mask_names
+from ..multiset import LAYER0
 from ..rules import Rules
 from .base import Player
 from .knowledge import Knowledge, low, rank_low, rank_top, top
@@ -54,7 +55,7 @@ def shooting(k: Knowledge) -> bool:
     if k.counting_down or any(k.taken[s] & pen for s in range(k.seats) if s != k.seat):
         return False
     mine = k.rules.points_of(k.taken[k.seat] & pen)
-    losers = sum(1 for c in mask_cards(k.hand) if k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1))
+    losers = sum(1 for c in mask_cards(k.hand) if k.unseen & SUIT_MASKS[SUIT_OF[c]] & ~((2 << c) - 1))
     if mine * 2 >= k.rules.moon_total and losers <= 1:
         return True
     return k.tricks_done <= 1 and losers <= 2 and is_moon_hand(k.rules, k.hand)
@@ -71,7 +72,7 @@ def play_card(k: Knowledge) -> int:
         return _shoot(k)
     if not k.trick:
         return _lead(k)
-    suit = k.trick[0][1] // 13
+    suit = SUIT_OF[k.trick[0][1]]
     if legal & SUIT_MASKS[suit]:
         return _follow(k, suit)
     return _discard(k)
@@ -184,11 +185,11 @@ def _shoot(k: Knowledge) -> int:
     """Going for the moon: win every trick with points, lead winners, throw away losers."""
     legal = k.legal
     if not k.trick:
-        winners = [c for c in mask_cards(legal) if not k.unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1)]
+        winners = [c for c in mask_cards(legal) if not k.unseen & SUIT_MASKS[SUIT_OF[c]] & ~((2 << c) - 1)]
         if winners:
-            return max(winners, key=lambda c: (c // 13 != HEARTS, c % 13))
+            return max(winners, key=lambda c: (SUIT_OF[c] != HEARTS, c % 13))
         return rank_top(legal)
-    suit = k.trick[0][1] // 13
+    suit = SUIT_OF[k.trick[0][1]]
     if legal & SUIT_MASKS[suit]:
         return top(legal)
     pointless = legal & ~k.rules.penalty_mask
@@ -203,7 +204,7 @@ def _want_points(k: Knowledge) -> int:
         if h and not k.unseen_in(HEARTS) >> top(h):
             return top(h)
         return rank_top(legal)
-    suit = k.trick[0][1] // 13
+    suit = SUIT_OF[k.trick[0][1]]
     _, win_card = k.winning()
     if legal & SUIT_MASKS[suit]:
         above = legal & ~((1 << win_card) - 1)
@@ -263,10 +264,10 @@ def _big_of(rules: Rules) -> tuple[int, int]:
     ``(-1, -1)`` when no card besides the hearts carries points (the chips game).
     """
     best, most = -1, 0
-    for c in mask_cards(rules.deck & ~HEARTS_MASK):
+    for c in mask_cards(rules.deck & ~rules.hearts_mask & LAYER0):
         if rules.card_points[c] > most:
             best, most = c, rules.card_points[c]
-    return best, (best // 13 if best >= 0 else -1)
+    return best, (SUIT_OF[best] if best >= 0 else -1)
 
 
 def _big(k: Knowledge) -> tuple[int, int]:

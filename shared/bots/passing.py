@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import CLUBS, DIAMONDS, HEARTS, QS, SPADES, SUIT_MASKS, Mask, mask_cards
+from ..cards import CLUBS, DIAMONDS, HEARTS, JOKER, QS, SPADES, SUIT_MASKS, SUIT_OF, Mask, mask_cards
 from ..rules import Rules
 
 AS, KS = QS + 2, QS + 1
@@ -59,7 +59,9 @@ def choose_pass(rules: Rules, hand: Mask, count: int) -> Mask:
 
 def _danger(c: int, hand: Mask, keeping_qs: bool) -> float:
     """Return how much a card hurts its holder: high cards, high hearts, A♠/K♠ while Q♠ is out."""
-    suit, rank = divmod(c, 13)
+    if c == JOKER:
+        return 15.0  # the first joker played takes its trick: as bad as a high heart
+    suit, rank = SUIT_OF[c], c % 13
     if suit == SPADES:
         if c == QS:
             return 30.0
@@ -74,7 +76,7 @@ def _danger(c: int, hand: Mask, keeping_qs: bool) -> float:
 
 def _lowest(rules: Rules, hand: Mask, count: int) -> Mask:
     """Return the lowest non-heart cards (a moon hand passes its losers)."""
-    cards = sorted(mask_cards(hand), key=lambda c: (c // 13 == HEARTS, c % 13))
+    cards = sorted(mask_cards(hand), key=lambda c: (SUIT_OF[c] == HEARTS, c % 13))
     m = 0
     for c in cards[:count]:
         m |= 1 << c

@@ -18,8 +18,15 @@ LEVELS = ["random", "easy", "medium", "hard"]
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(
     "options",
-    [{}, {"variant": "dutch"}, {"variant": "three_kitty"}, {"variant": "five_kitty", "kitty": "first_two"}],
-    ids=["classic", "dutch", "three_kitty", "five_kitty"],
+    [
+        {},
+        {"variant": "dutch"},
+        {"variant": "three_kitty"},
+        {"variant": "five_kitty", "kitty": "first_two"},
+        {"variant": "cancellation"},
+        {"variant": "three_jokers"},
+    ],
+    ids=["classic", "dutch", "three_kitty", "five_kitty", "cancellation", "three_jokers"],
 )
 def test_json_round_tripped_views_get_the_same_decisions(level, options):
     twin = {}

@@ -38,6 +38,11 @@ VARIANTS = [
     {"variant": "five", "end_score": 40, "gentleman_4": True},
     {"variant": "five_kitty", "end_score": 40, "kitty": "first_two", "moon": "self"},
     {"variant": "dutch5", "turn_score": 25},
+    # two and three decks, and jokers
+    {"variant": "three_jokers", "end_score": 50, "gentleman_3": True},
+    {"variant": "cancellation", "end_score": 40, "seats": 7, "spade_ten": True},
+    {"variant": "cancellation", "end_score": 40, "seats": 11, "kitty": "first_points"},
+    {"variant": "extreme", "end_score": 40},
 ]
 
 

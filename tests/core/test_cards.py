@@ -43,8 +43,8 @@ def test_anything_that_is_not_a_card_name_is_refused_with_its_value(text):
 
 
 def test_every_card_round_trips_through_its_name():
-    assert [parse_card(card_name(c)) for c in range(52)] == list(range(52))
-    assert len(set(CARD_NAMES)) == 52
+    assert [parse_card(card_name(c)) for c in range(53)] == list(range(53))  # the joker too: "JK"
+    assert len(set(CARD_NAMES)) == 53 and card_name(52) == "JK"
 
 
 def test_within_a_suit_a_higher_rank_is_a_higher_int():

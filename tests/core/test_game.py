@@ -151,7 +151,8 @@ def test_every_play_is_checked_and_a_refused_play_changes_nothing():
     assert "A♣" in err.reason["en"] and "A♣" in err.reason["nl"]
     err = _refused(game, "must_lead_first", game.play, 0, parse_card("7D"))
     assert "2♣" in err.reason["en"]
-    _refused(game, "bad_event", game.play, 0, 52)
+    _refused(game, "bad_event", game.play, 0, 53)
+    _refused(game, "not_in_hand", game.play, 0, 52)  # the joker: a card, but not of this deck
     _refused(game, "bad_event", game.play, 0, "2C")
     game.play(0, parse_card("2C"))
     err = _refused(game, "must_follow_suit", game.play, 1, parse_card("5D"))

@@ -5,6 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hartenjagen.shared import multiset
 from hartenjagen.shared.cards import CARD_NAMES, SUIT_MASKS, mask_cards, mask_names
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
 from hartenjagen.shared.reasons import IllegalAction
@@ -91,40 +92,45 @@ SEAT_OPTIONS = st.one_of(
     _variant("five", **_CLASSIC_FAMILY, **_FEW_PASSING, **_GENTLEMEN),
     _variant("five_kitty", **_CLASSIC_FAMILY, **_FEW_PASSING, kitty=st.sampled_from(["first_trick", "first_two"])),
     _variant("dutch5", turn_score=st.integers(25, 60), moon=st.sampled_from(["others", "self", "choose"])),
+    _variant("three_jokers", **_CLASSIC_FAMILY, **_FEW_PASSING, **_GENTLEMEN),
+    _variant(
+        "cancellation",
+        **_CLASSIC_FAMILY,
+        **_FEW_PASSING,
+        seats=st.integers(6, 12),
+        kitty=st.sampled_from(["first_trick", "first_points"]),
+        spade_ten=st.booleans(),
+    ),
+    _variant("extreme", **_CLASSIC_FAMILY, **_FEW_PASSING, **_GENTLEMEN),
 )
 MAX_HANDS = 40
 
 
 def _played(game: Game) -> int:
-    m = 0
-    for t in game.tricks + [game.trick]:
-        for c in t.cards:
-            m |= 1 << c
-    return m
+    """The cards played so far this hand, as a layered mask (a card twice where two decks have it twice)."""
+    return multiset.from_cards(c for t in game.tricks + [game.trick] for c in t.cards)
 
 
 def _check_cards_are_conserved(game: Game) -> None:
+    """Hands, played cards and the kitty hold the deck exactly, every card as often as the deck has it."""
     rules = game.rules
-    kitty = sum(1 << c for c in game.kitty)
-    assert not kitty & _played(game)
-    union, total = _played(game) | kitty, _played(game).bit_count() + len(game.kitty)
+    union = multiset.add(_played(game), multiset.from_cards(game.kitty))
     for h in game.hands:
-        assert not h & union
-        union |= h
-        total += h.bit_count()
-    assert union == rules.deck and total == rules.deck.bit_count()
+        assert h == multiset.from_cards(multiset.cards(h)), "a hand is a well-formed layered mask"
+        union = multiset.add(union, h)
+    assert union == rules.deck
 
 
 def _check_refusals(game: Game, rng: random.Random) -> None:
     seat = game.turn
-    hand, legal = game.hands[seat], game.legal(seat)
+    hand, legal = game.hands[seat] & multiset.LAYER0, game.legal(seat)  # each different card once
     assert legal and not legal & ~hand, "a seat on turn always has a legal card from its hand"
     refusals = game.refusals(seat)
     assert set(refusals) == set(mask_cards(hand & ~legal))
     for other in range(game.seats):
         if other != seat:
             assert game.legal(other) == 0
-    outside = game.rules.deck & ~hand
+    outside = game.rules.deck & ~hand & multiset.LAYER0
     if outside:
         _refused(game, seat, rng.choice(sorted(mask_cards(outside))), "not_in_hand")
     other = (seat + rng.randint(1, game.seats - 1)) % game.seats
@@ -162,6 +168,9 @@ def _check_view_leaks_nothing(game: Game, seat: int) -> None:
     """A seat's view names its own hand, its passes, what it received, the kitty it took, what was played: no more."""
     view = view_for(game, seat)
     known = game.hands[seat] | (game.passes[seat] or 0) | game.received[seat] | _played(game) | game.kitty_taken[seat]
+    for result in game.history:  # an earlier hand's undecided last tricks were played face up
+        known |= multiset.parse(result.get("voided") or [])
+    known &= multiset.LAYER0  # which cards, not how many
     scoring = view.pop("scoring")
     assert not {v for v in scoring.values() if isinstance(v, str) and v in CARD_NAMES}
     named = set()
@@ -183,15 +192,15 @@ def _check_variant_hand_end(game: Game, totals_before: list[int], pot_at_deal: i
     rules, last = game.rules, game.history[-1]
     scored = game.scored_taken()  # the tricks and, where there is one, the kitty
     assert last["points"] == seat_points(rules, scored, game.doubled)
-    assert sum(last["points"]) == sum(rules.points_of(m) for m, _ in rules.point_groups if m & rules.deck == m) or (
-        rules.trick_doubler >= 0 or rules.heart_doubler >= 0 or rules.cancel
-    ), "every point of the deck is taken by someone, the kitty's included"
-    taken = 0
+    assert sum(last["points"]) == rules.points_of(rules.deck & ~game.voided) or (
+        rules.trick_doubler >= 0 or rules.heart_doubler >= 0 or rules.cancel or rules.spade_ten
+    ), "every point of the deck is taken by someone, the kitty's included, less what cancelled tricks void"
+    taken = game.voided  # cards of undecided last tricks (cancellation) count for nobody
     for t, d in zip(scored, game.doubled, strict=True):
-        assert not t & taken and d & ~t == 0
-        taken |= t
+        assert (not t & taken or rules.counted) and d & ~t == 0
+        taken = multiset.add(taken, t)
     assert taken == rules.deck
-    assert -1 not in game.kitty_takers
+    assert -1 not in game.kitty_takers or game.voided
     choice = last["moon_choice"] if last["moon"] is not None else None
     if rules.moon in ("others", "self") and last["moon"] is not None:
         choice = rules.moon
@@ -299,7 +308,7 @@ def _play_variant_game(options: dict, seed: int) -> None:
             seat = rng.choice(game.to_act())
             if rng.random() < 0.2:
                 _check_view_leaks_nothing(game, rng.randrange(seats))
-            passable = sorted(mask_cards(game.hands[seat] & ~rules.no_pass))
+            passable = multiset.cards(game.hands[seat] & ~multiset.layers(rules.no_pass, 3))
             game.pass_cards(seat, rng.sample(passable, len(game.pass_targets)))
         assert all(h.bit_count() == rules.hand_size for h in game.hands)
         while game.phase == PLAYING:
