@@ -8,7 +8,6 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import secure_deal, seeded_deal
 from hartenjagen.shared.game import HAND_OVER, MOON_CHOICE, PASSING, PLAYING
 from hartenjagen.shared.reasons import IllegalAction
@@ -280,7 +279,7 @@ class Table(TableState):
             hands = self.deals[hand_no]
         else:
             hands = secure_deal(self.rules)
-        self._log("deal", hands=[mask_names(h) for h in hands])
+        self._log("deal", hands=[self.game.names(h) for h in hands])  # a card twice where two decks have it
 
     # ------------------------------------------------------------------ moves
 

@@ -15,6 +15,7 @@ from enum import StrEnum
 from itertools import islice
 from typing import Any, Self
 
+from hartenjagen.shared import multiset
 from hartenjagen.shared.cards import parse_card, parse_mask
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, PASSING, Game
 from hartenjagen.shared.reasons import IllegalAction
@@ -242,7 +243,8 @@ class TableState:
         self.emit("restart")
 
     def _apply_deal(self, e: dict[str, Any]) -> None:
-        hands = [parse_mask(h) for h in e["hands"]]
+        parse = multiset.parse if self.rules.counted else parse_mask
+        hands = [parse(h) for h in e["hands"]]
         self.game.deal(hands)
         if self.game.hand_no == len(self.deals):
             self.deals.append(hands)

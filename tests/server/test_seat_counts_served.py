@@ -3,6 +3,7 @@ table's tricks, and a watcher never sees the kitty."""
 
 from __future__ import annotations
 
+from .conftest import both_stores, my_move, start_server
 from .test_replays import drive, finished, get_json
 from .test_reviews import BUDGET_MS, answer
 
@@ -63,3 +64,32 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
     assert [s["kind"] for s in anna.table["seats"]] == ["human", "empty", "empty"]
     await bram.send("join", code=anna.joined["code"], seat=2)
     assert (await bram.expect("joined"))["seat"] == 2
+
+
+@both_stores
+async def test_a_six_seat_cancellation_table_comes_back_after_a_restart_with_the_same_view(tmp_path, db_url):
+    first = await start_server(tmp_path, db=db_url)
+    try:
+        anna = await first.host("Anna", options={"variant": "cancellation", "seats": 6, "deal": 31}, bot_level="easy")
+        await anna.send("fill_bots", level="easy")
+        await anna.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]) and len(t["seats"]) == 6)
+        await anna.send("start")
+        before = await drive(anna, lambda t: t["view"] is not None and len(t["view"]["tricks"]) >= 3 and my_move(t))
+        token, code, seat_token = anna.welcome["player_token"], anna.joined["code"], anna.joined["seat_token"]
+        await anna.drain()
+    finally:
+        await first.app.stop()
+    again = await start_server(tmp_path, db=db_url)
+    try:
+        anna2 = await again.connect("Anna", token=token)
+        await anna2.send("resume", code=code, seat_token=seat_token, last_seq=anna.table["seq"])
+        await anna2.expect("joined")
+        after = await anna2.expect("table")
+        assert after["view"] == anna.table["view"] == before["view"]
+        assert after["view"]["seats"] == 6 and after["view"]["hand"] == before["view"]["hand"]
+        final = await drive(anna2, finished)  # and the game plays on to its end
+        assert final["view"]["game_over"] and len(final["view"]["totals"]) == 6
+    finally:
+        for c in again.clients:
+            await c.ws.close()
+        await again.app.stop()

@@ -29,9 +29,13 @@ SHORT = {
     "five": {"end_score": 25},
     "five_kitty": {"end_score": 25, "kitty": "first_two"},
     "dutch5": {"turn_score": 25},
+    "three_jokers": {"end_score": 25},
+    "cancellation": {"end_score": 25, "seats": 6},
+    "extreme": {"end_score": 25},
 }
 LEVELS = ("easy", "medium")
-SEATS = {"three": 3, "three_kitty": 3, "five": 5, "five_kitty": 5, "dutch5": 5}
+SEATS = {"three": 3, "three_kitty": 3, "three_jokers": 3, "five": 5, "five_kitty": 5, "dutch5": 5, "cancellation": 6}
+SEATS["extreme"] = 8
 
 
 @pytest.mark.parametrize("variant", list(SHORT))
