@@ -50,6 +50,7 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     for d in task["deals"]:
         if game.phase == GAME_OVER:
             game = Game(rules)
+        chips = list(game.chips)
         game.deal(seeded_deal(rules, task["seed"], d))
         while game.phase in (PASSING, PLAYING, MOON_CHOICE):
             for seat in game.to_act():
@@ -61,7 +62,10 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
         last = game.history[-1]
         if last["moon"] is not None:
             moons[seat_names[last["moon"]]] += 1
-        deals.append({"deal": d, "rotation": rot, "seats": seat_names, "scores": last["scores"]})
+        scores = last["scores"]
+        if rules.start_chips:  # what a chips game is played for: chips lost this hand (the ante less the pot won)
+            scores = [before - after for before, after in zip(chips, game.chips, strict=True)]
+        deals.append({"deal": d, "rotation": rot, "seats": seat_names, "scores": scores})
         if game.phase == GAME_OVER:
             games.append({"seats": seat_names, "winners": list(game.winners)})
     return {"deals": deals, "games": games, "moons": moons, "times": times}

@@ -80,3 +80,12 @@ def test_a_five_seat_arena_rotates_every_deal_over_all_five_seats(capsys):
     assert main(["arena", "--variant", "three", "--players", "medium,easy,easy", "--hands", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["seatings"] == 3 and {p["name"]: p["seats"] for p in out["players"]} == {"medium": 1, "easy": 2}
+
+
+def test_the_chips_arena_counts_chips_lost_per_hand_not_hearts():
+    res = run_arena(["medium", "easy", "easy", "easy"], hands=8, seed=6, variant="chips", keep_log=True,
+                    options={"start_chips": 20, "ante": 2, "hand_limit": 0})  # fmt: skip
+    for d in res["log"]:
+        # a seat loses at most the ante it paid; the pot (with what stayed from before) goes to the clean seats
+        assert all(x <= 2 for x in d["scores"]), d["scores"]
+    assert any(x < 0 for d in res["log"] for x in d["scores"])  # someone took a pot: won more than the ante
