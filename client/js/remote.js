@@ -162,7 +162,7 @@ export function createRemote(state, request) {
     try {
       const res = await getJson(`/api/tables/${encodeURIComponent(session.code)}`, null, session.seat_token);
       if (res.ok && res.data && res.data.you !== null && res.data.you !== undefined) {
-        state.comeback = { code: session.code, seat: res.data.you };
+        state.comeback = { code: session.code, seat: res.data.you, seats: (res.data.seats || []).length || 4 };
       } else if (res.status === 404 || (res.ok && res.data && res.data.you === null)) {
         forget(session.code); // the table closed, or the seat went to someone else
       }

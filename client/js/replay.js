@@ -4,6 +4,16 @@
 // Where each seat passes to: as shared/rules.py's PASS_OFFSETS (replays from before pass_targets was sent).
 const PASS_OFFSETS = { hold: 0, left: 1, across: 2, right: 3 };
 
+/** The number of seats a hand was dealt to (four in a replay that does not say). */
+export function handSeats(hand) {
+  return hand.dealt && hand.dealt.length ? hand.dealt.length : 4;
+}
+
+/** One empty list per seat of the hand. */
+function perSeat(hand) {
+  return Array.from({ length: handSeats(hand) }, () => []);
+}
+
 /** Whether cards were passed in this hand of a replay. */
 export function hasPasses(hand) {
   return Boolean(hand.passes && hand.passes.some((p) => p && p.length));
@@ -31,7 +41,7 @@ function trickEnds(hand) {
 export function passTarget(hand, seat) {
   const targets = passOffsets(hand);
   if (!targets.length || new Set(targets).size > 1 || targets[0] === 0) return null;
-  return (seat + targets[0]) % 4;
+  return (seat + targets[0]) % handSeats(hand);
 }
 
 /** The offset each passed card goes to, in the order a seat listed them (0: into the pot). */
@@ -50,14 +60,15 @@ export function isPot(hand) {
 /** Where each card a seat passed went: [{card, to}] in the seat's order (to is null for the pot). */
 export function passedCards(hand, seat) {
   const targets = passOffsets(hand);
-  return (hand.passes[seat] || []).map((card, i) => ({ card, to: targets[i] ? (seat + targets[i]) % 4 : null }));
+  const n = handSeats(hand);
+  return ((hand.passes || [])[seat] || []).map((card, i) => ({ card, to: targets[i] ? (((seat + targets[i]) % n) + n) % n : null }));
 }
 
 /** What each seat received in the exchange: as the server says, else worked out from the passes. */
 function receivedCards(hand) {
   if (hand.received) return hand.received;
-  const received = [[], [], [], []];
-  for (let seat = 0; seat < 4; seat++) {
+  const received = perSeat(hand);
+  for (let seat = 0; seat < handSeats(hand); seat++) {
     for (const { card, to } of passedCards(hand, seat)) if (to !== null) received[to].push(card);
   }
   return received;
@@ -70,7 +81,7 @@ function receivedCards(hand) {
 export function snapshot(hand, step) {
   const { first } = stepRange(hand);
   const holds = hand.dealt.map((cards) => [...cards]);
-  const received = [[], [], [], []];
+  const received = perSeat(hand);
   const exchanged = hasPasses(hand) && step >= 1;
   if (exchanged) {
     const got = receivedCards(hand);
@@ -84,7 +95,7 @@ export function snapshot(hand, step) {
   }
   let left = Math.max(0, step - first);
   let trick = null;
-  const tricksWon = [0, 0, 0, 0];
+  const tricksWon = Array(handSeats(hand)).fill(0);
   for (const [index, t] of hand.tricks.entries()) {
     if (left <= 0) break;
     const cards = t.cards.slice(0, left);
@@ -97,7 +108,7 @@ export function snapshot(hand, step) {
   let stage = "play";
   if (step < first || (step === first && !exchanged)) stage = "dealt";
   else if (step === first) stage = "exchanged";
-  return { holds, received: exchanged && step === first ? received : [[], [], [], []], trick, tricksWon, stage };
+  return { holds, received: exchanged && step === first ? received : perSeat(hand), trick, tricksWon, stage };
 }
 
 /** The position one step from (hand, step) in `direction` (+1 or -1), crossing into the next or previous hand. */

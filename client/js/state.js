@@ -23,7 +23,7 @@ export function createState(prefs) {
     inFlight: false, // a move was sent and the server has not answered yet: taps wait
     playedAt: 0, // when we last sent a card (a tap right after it is a double tap)
     scoresAt: 0, // the score table that opened by itself waits until then (the last trick slides to its taker)
-    said: [], // news for screen readers: [{id, kind: play | trick | turn, seat, card}], the last few
+    said: [], // news for screen readers: [{id, kind: play | trick | kitty | turn, seat, card}], the last few
     trickShow: null, // {trick, until, slide} a finished trick kept visible briefly
     tricksSeen: { handNo: null, count: 0 },
     scoresSeen: 0, // number of hands whose score table the player has already been shown

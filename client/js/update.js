@@ -106,7 +106,9 @@ function applyTable(state, msg, now) {
   // A trick that has just been finished stays visible briefly, then slides to its taker.
   if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
     const last = v.tricks[v.tricks.length - 1];
-    state.trickShow = { trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS };
+    // the kitty the trick took stays on the table with it until the trick goes to its taker
+    const kittyBefore = before && before.hand_no === v.hand_no ? before.kitty_takers : null;
+    state.trickShow = { trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS, kittyBefore };
   }
   state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
   // After each hand, the score table opens by itself, once the last trick has gone to its taker.
@@ -170,7 +172,7 @@ export function leftTable(state) {
 }
 
 /**
- * News for screen readers: every card played, who took the trick and whose turn it is, as plain
+ * News for screen readers: every card played, who took the trick (and the kitty) and whose turn it is, as plain
  * data ({id, kind, seat, card}); render/ words it in the language of the moment.
  */
 function tellNews(state, msg, before) {
@@ -182,11 +184,19 @@ function tellNews(state, msg, before) {
     if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card });
     else if (e.type === "trick") said.push({ id: ++id, kind: "trick", seat: e.winner });
   }
+  for (const seat of kittyTaken(before, v)) said.push({ id: ++id, kind: "kitty", seat });
   const moved = id >= first;
   if (v.phase === "playing" && (moved || before.phase !== "playing" || before.turn !== v.turn)) {
     said.push({ id: ++id, kind: "turn", seat: v.turn });
   }
   state.said = said.slice(-SAID_KEEP);
+}
+
+/** The seats that took a kitty card between two views of the same hand. */
+function kittyTaken(before, v) {
+  if (!v.kitty_takers || !before.kitty_takers || before.hand_no !== v.hand_no) return [];
+  const seats = v.kitty_takers.filter((s, i) => s >= 0 && before.kitty_takers[i] !== s);
+  return [...new Set(seats)];
 }
 
 /** The hint's note; for a pass whose cards go several ways, the order the hinted cards go in ("1st 5♣, 2nd …"). */

@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName } from "../cards.js";
-import { seatName, takerText, variantName } from "./seats.js";
+import { seatName, takerText, variantName, chairOf, chairName } from "./seats.js";
 import { variantLine } from "./invite.js";
 
 /** The most recent complete trick of this hand: who played what, and who took it. Any tap closes it. */
@@ -15,7 +15,7 @@ export function lastTrickHtml(state) {
     const won = seat === trick.winner;
     const label = t("card_played", { name: seatName(table, seat), card: cardName(card) });
     return `<figure class="lt-card${won ? " won" : ""}" data-seat="${seat}">${cardFace(card, { label })}` +
-      `<figcaption><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(seatName(table, seat))}</span>` +
+      `<figcaption><span class="wind">${esc(chairOf(table, seat))}</span> <span class="name">${esc(seatName(table, seat))}</span>` +
       `${seat === trick.leader ? ` <span class="badge">${esc(t("last_trick_led"))}</span>` : ""}</figcaption></figure>`;
   }).join("");
   return `<div class="last-trick" data-action="close" data-trick="${v.tricks.length}">` +
@@ -51,7 +51,7 @@ export function gamesHtml(state) {
   if (!games.length) return `<p class="muted">${esc(t("games_none"))}</p>`;
   const items = games.map((g) => {
     const seats = [...(g.seats || [])].sort((a, b) => a.seat - b.seat).map((s) =>
-      `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || t("seat_names")[s.seat])} ${esc(seatResult(s))}${s.won ? " ★" : ""}</span>`).join("");
+      `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || chairName((g.seats || []).length || 4, s.seat))} ${esc(seatResult(s))}${s.won ? " ★" : ""}</span>`).join("");
     const facts = [when(g.finished_at), g.options ? variantLine(g.options) : variantName(g.variant), t("games_hands", { n: g.hands })];
     if (g.deal !== null && g.deal !== undefined) facts.push(t("deal_no", { n: g.deal }));
     return `<li class="game" data-game="${esc(g.id)}"><div class="g-facts">${esc(facts.filter(Boolean).join(" · "))}</div>` +

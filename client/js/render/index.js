@@ -4,9 +4,9 @@ import { headerHtml, connHtml } from "./header.js";
 import { startHtml, syncOptionFields } from "./start.js";
 import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
-import { TABLE_SKELETON, opponentHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
+import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
 import { overlayHtml, showRulesSection } from "./panels.js";
-import { position } from "./seats.js";
+import { seatCount, ringShape } from "./seats.js";
 import { replayHtml } from "./replay.js";
 import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
 import { writeNews } from "./news.js";
@@ -84,11 +84,9 @@ export function createRenderer(state, root) {
   function drawTable(now) {
     const table = state.table;
     const area = (name) => el.screen.querySelector(`[data-area="${name}"]`);
-    const watching = isWatching(table); // no seat: South sits where a hand would be
-    for (let seat = watching ? 1 : 0; seat < 4; seat++) {
-      if (seat === table.you) continue;
-      patch(area(position(seat, table.you)), opponentHtml(table, seat));
-    }
+    const watching = isWatching(table); // no seat: seat 0 sits where a hand would be
+    shapeTable(el.screen.querySelector(".table-screen"), seatCount(table));
+    for (const side of ["left", "top", "right"]) patch(area(side), areaHtml(table, side));
     patch(area("center"), centerHtml(state, now));
     patch(area("caption"), captionHtml(state, now));
     if (watching) {
@@ -107,6 +105,18 @@ export function createRenderer(state, root) {
     }
     patch(area("me"), meHtml(table));
     writeNews(area("news"), table, state.said);
+  }
+
+  /** The table's seat count and how many opponents sit on each side, for the stylesheet. */
+  function shapeTable(screenEl, n) {
+    if (!screenEl || screenEl.dataset.seats === String(n)) return;
+    const { side, top } = ringShape(n);
+    screenEl.dataset.seats = String(n);
+    screenEl.dataset.side = String(side);
+    screenEl.dataset.top = String(top);
+    screenEl.classList.toggle("ring", n !== 4);
+    screenEl.style.setProperty("--side", String(side));
+    screenEl.style.setProperty("--top", String(top));
   }
 
   // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen.

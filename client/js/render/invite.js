@@ -1,6 +1,7 @@
 // The invitation on /t/CODE, "Back to your table" on the start page, and the leave confirmation.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
+import { chairName, passingName } from "./seats.js";
 
 /** The game and when it ends, in words: "Omnibus Hearts, game ends at 100 points" (from the table's options). */
 export function variantLine(options) {
@@ -18,7 +19,7 @@ export function variantLine(options) {
 /** The table's rules in one line: game, when it ends, passing, how strong the computer players are. */
 export function rulesLine(options, level) {
   const parts = [variantLine(options)];
-  if (options.passing) parts.push(t(`passing_${options.passing}`));
+  if (options.passing) parts.push(passingName(options.variant, options.passing));
   if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_bots", { level: t(`level_${level}`) }));
   return parts.join(" · ");
 }
@@ -58,7 +59,7 @@ export function inviteHtml(state) {
 export function comebackHtml(state) {
   const back = state.comeback;
   if (!back || state.session || state.wantedCode) return "";
-  const seat = t("seat_names")[back.seat];
+  const seat = chairName(back.seats || 4, back.seat);
   return `<div class="panel comeback" data-comeback="${esc(back.code)}">
     <h2>${esc(t("comeback_title"))}</h2>
     <button type="button" class="primary" data-action="comeback">${esc(t("comeback_button", { code: back.code, seat }))}</button>

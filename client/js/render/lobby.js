@@ -1,7 +1,7 @@
 // The waiting room: the code, a copy-link button, the four seats, computer players and start.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatsFromMe, position } from "./seats.js";
+import { seatsFromMe, position, seatCount, chairName } from "./seats.js";
 import { watchCount } from "./watch.js";
 import { rulesLine } from "./invite.js";
 
@@ -48,7 +48,8 @@ export function lobbyHtml(state) {
   const table = state.table;
   const isHost = table.host === table.you;
   const manage = isHost && !table.daily; // a daily table's computer players stay
-  const seats = seatsFromMe(table.you).map((n) => {
+  const count = seatCount(table);
+  const seats = seatsFromMe(table.you, count).map((n) => {
     const s = table.seats[n];
     const empty = s.kind === "empty";
     let action = "";
@@ -59,8 +60,8 @@ export function lobbyHtml(state) {
       action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
     }
     const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
-    return `<li class="seat-card pos-${position(n, table.you)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
-      `<span class="wind">${esc(t("seat_names")[n])}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
+    return `<li class="seat-card pos-${position(n, table.you, count)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
+      `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
   }).join("");
   const full = table.seats.every((s) => s.kind !== "empty");
   const link = new URL(table.link || `/t/${table.code}`, location.href).href;
@@ -68,7 +69,7 @@ export function lobbyHtml(state) {
     ? `<div class="host-actions">
         ${manage ? `<button type="button" data-action="fill_bots"${full ? " disabled" : ""}>${esc(t("fill_bots"))}</button>` : ""}
         <button type="button" class="primary" data-action="start"${full ? "" : " disabled"}>${esc(t("start_game"))}</button>
-        ${full ? "" : `<p class="muted">${esc(t("need_four"))}</p>`}
+        ${full ? "" : `<p class="muted">${esc(count === 4 ? t("need_four") : t("need_players", { n: count }))}</p>`}
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
   const timer = timerHtml(table, isHost) + watchSetting(table, isHost);

@@ -2,12 +2,12 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
-import { seatName, plainName } from "./seats.js";
+import { seatName, plainName, chairOf } from "./seats.js";
 import { passForm, chosenCount, cardSeats } from "../passing.js";
 
-/** "Bram (West)": the name and wind of the seat a card goes to or comes from. */
+/** "Bram (West)": the name and chair of the seat a card goes to or comes from. */
 function seatWithWind(table, seat) {
-  return t("name_wind", { name: plainName(table, seat), wind: t("seat_names")[seat] });
+  return t("name_wind", { name: plainName(table, seat), wind: chairOf(table, seat) });
 }
 
 /** "Waiting for Ellen and Bram to pass…": the others the passing still waits for. */

@@ -1,20 +1,30 @@
-// The replay viewer: all four hands open, the passes, the trick being played, step by step.
+// The replay viewer: every hand open, the passes, the kitty, the trick being played, step by step.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName, shortName, sortHand } from "../cards.js";
-import { position } from "./seats.js";
-import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards } from "../replay.js";
+import { position, chairName } from "./seats.js";
+import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards, handSeats } from "../replay.js";
 import { rulesLine } from "./invite.js";
 import { reviewHtml, timelineHtml, highlightAt, reviewErrorText } from "./review.js";
 
+/** The number of seats of the replayed game: its hands say, else its seats. */
+function gameSeats(data) {
+  return data.hands && data.hands.length ? handSeats(data.hands[0]) : (data.seats || []).length || 4;
+}
+
+/** The seats of the replayed game, 0 to n - 1. */
+function allSeats(data) {
+  return Array.from({ length: gameSeats(data) }, (_, s) => s);
+}
+
 function seatLabel(data, seat) {
   const s = data.seats.find((x) => x.seat === seat) || {};
-  return s.name || t("seat_names")[seat];
+  return s.name || chairName(gameSeats(data), seat);
 }
 
 function who(data, seat, you) {
   const mine = seat === you ? ` <span class="badge you">${esc(t("you_suffix"))}</span>` : "";
-  return `<span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(seatLabel(data, seat))}</span>${mine}`;
+  return `<span class="wind">${esc(chairName(gameSeats(data), seat))}</span> <span class="name">${esc(seatLabel(data, seat))}</span>${mine}`;
 }
 
 function seatHtml(data, hand, snap, seat, you, marked) {
@@ -29,7 +39,7 @@ function seatHtml(data, hand, snap, seat, you, marked) {
     return cardFace(card, { classes, label: cardName(card) });
   }).join("");
   const score = hand.scores[seat];
-  return `<div class="rp-seat pos-${position(seat, you ?? 0)}" data-seat="${seat}">` +
+  return `<div class="rp-seat pos-${position(seat, you ?? 0, gameSeats(data))}" data-seat="${seat}">` +
     `<div class="rp-who">${who(data, seat, you)}</div>` +
     `<div class="rp-score"><span>${esc(t("replay_tricks", { n: snap.tricksWon[seat] }))}</span>` +
     ` <span data-score="${seat}">${esc(t("replay_hand_score", { n: `${score > 0 ? "+" : ""}${score}` }))}</span>` +
@@ -52,7 +62,18 @@ function centerHtml(data, hand, snap, step) {
   const moon = step === last && hand.moon !== null && hand.moon !== undefined
     ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatLabel(data, hand.moon) }))}</p>` : "";
   return `<div class="rp-center" aria-live="polite"><p class="rp-stage">${esc(title)}</p>` +
-    `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}</div>`;
+    `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}${kittyLine(data, hand)}</div>`;
+}
+
+/** The kitty of the hand, open as every hand is in a replay: "Kitty: Q♠ → Ellen" (taken, or still face down). */
+function kittyLine(data, hand) {
+  if (!hand.kitty || !hand.kitty.length) return "";
+  const takers = hand.kitty_takers || [];
+  const cards = hand.kitty.map((card, i) => {
+    const taker = takers[i];
+    return taker !== undefined && taker !== null && taker >= 0 ? `${shortName(card)} → ${seatLabel(data, taker)}` : shortName(card);
+  }).join(", ");
+  return `<p class="rp-kitty" data-kitty="${esc(hand.kitty.join(" "))}">${esc(t("replay_kitty", { cards }))}</p>`;
 }
 
 /** One seat's pass: "Anna to Bram: 5♣ 9♦ 3♠", "Anna: 5♣ → Bram, 9♦ → Carla, …" or "Anna into the pot: …". */
@@ -75,7 +96,7 @@ function potBackLines(data, hand) {
 
 function passesHtml(data, hand) {
   if (!hasPasses(hand)) return `<p class="muted">${esc(t("replay_no_pass"))}</p>`;
-  const lines = [0, 1, 2, 3].map((seat) => `<li>${esc(passLine(data, hand, seat))}</li>`).join("");
+  const lines = allSeats(data).map((seat) => `<li>${esc(passLine(data, hand, seat))}</li>`).join("");
   return `<p class="muted">${esc(t(`replay_passed_${hand.pass_direction}`))}</p><ul class="rp-pass-list">${lines}${potBackLines(data, hand)}</ul>`;
 }
 
@@ -89,7 +110,7 @@ function replayCell(h, s) {
 }
 
 function totalsHtml(data, current, you) {
-  const order = [0, 1, 2, 3];
+  const order = allSeats(data);
   const head = order.map((s) => `<th scope="col">${esc(seatLabel(data, s))}</th>`).join("");
   const rows = data.hands.map((h, i) => `<tr class="${i === current ? "current" : ""}">` +
     `<th scope="row"><button type="button" class="link-button" data-action="replay_hand" data-hand="${i}"` +
@@ -101,7 +122,7 @@ function totalsHtml(data, current, you) {
   const chips = Boolean(lastHand && lastHand.chips); // a chips game counts chips, not points
   const final = chips ? lastHand.chips : data.totals || [];
   const totals = order.map((s) => `<td class="grand${winners.includes(s) ? " winner" : ""}${s === you ? " you" : ""}">${final[s] ?? ""}</td>`).join("");
-  return `<div class="table-wrap"><table class="scores"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+  return `<div class="table-wrap"><table class="scores${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
     `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t(chips ? "chips" : "totals_row"))}</th>${totals}</tr></tfoot></table></div>`;
 }
 
@@ -176,12 +197,12 @@ export function replayHtml(state) {
   const review = r.reviews && r.reviews[r.hand];
   const reviewed = review && review.status === "ok" ? review.data.review : null;
   const marked = highlightAt(hand, reviewed, r.step);
-  const seats = [0, 1, 2, 3].map((s) => seatHtml(data, hand, snap, s, r.you, marked)).join("");
+  const seats = allSeats(data).map((s) => seatHtml(data, hand, snap, s, r.you, marked)).join("");
   return `<section class="replay" data-hand="${r.hand}" data-step="${r.step}">
   <div class="rp-head"><h2>${esc(t("replay_title"))}</h2>` +
     `<label for="replay-hand" class="sr-only">${esc(t("replay_hand"))}</label><select id="replay-hand" data-change="replay_hand">${hands}</select>` +
     `${back}<p class="muted rp-facts">${esc(facts(data))}</p></div>
-  <div class="rp-board">${seats}${centerHtml(data, hand, snap, r.step)}</div>
+  <div class="rp-board${gameSeats(data) !== 4 ? " ring" : ""}">${seats}${centerHtml(data, hand, snap, r.step)}</div>
   ${controlsHtml(data.hands, { hand: r.hand, step: r.step })}
   ${reviewed ? timelineHtml(reviewed, hand, r.step) : ""}
   <p class="muted rp-keys">${esc(t("replay_keys"))}</p>

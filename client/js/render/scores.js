@@ -2,7 +2,7 @@
 // team game, chips and the pot in a chips game, who lost, and the toppers at game end.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatName, plainName, seatsFromMe, teamName } from "./seats.js";
+import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf } from "./seats.js";
 import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
@@ -13,7 +13,7 @@ const has = (x) => x !== null && x !== undefined;
 /** The column head of a seat: wind, name, and in a team game its team's short mark. */
 function headCell(table, v, seat) {
   const team = v.teams ? ` <span class="team-mark team-${v.teams[seat]}">${esc(t(v.teams[seat] === v.teams[0] ? "team_ns_short" : "team_ew_short"))}</span>` : "";
-  return `<th scope="col"><span class="wind">${esc(t("seat_names")[seat])}</span>${esc(plainName(table, seat))}${team}</th>`;
+  return `<th scope="col"><span class="wind">${esc(chairOf(table, seat))}</span>${esc(plainName(table, seat))}${team}</th>`;
 }
 
 /** Whether `seat` plays on the side of `marked` (the seat itself, or its partner in a team game). */
@@ -136,12 +136,12 @@ export function scoresHtml(state) {
   const table = state.table;
   const v = table && table.view;
   if (!v) return `<p>${esc(t("no_hands_yet"))}</p>`;
-  const order = seatsFromMe(table.you);
+  const order = seatsFromMe(table.you, seatCount(table));
   const head = order.map((s) => headCell(table, v, s)).join("");
   const rows = v.history.map((h, i) =>
     `<tr${has(h.moon) ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${order.map((s) => handCell(v, h, s)).join("")}</tr>`).join("");
   const body = v.history.length
-    ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+    ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
       `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table></div>${potLine(v)}`
     : `<p>${esc(t("no_hands_yet"))}</p>`;
   const moonNote = v.phase !== "playing" ? lastHandNote(table, v) : "";

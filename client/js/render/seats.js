@@ -1,34 +1,89 @@
-// Seat helpers shared by the waiting room and the table: positions and names.
+// Seat helpers shared by the waiting room and the table: how many seats, where each sits, and names.
 import { t, TABLES } from "../i18n.js";
 
 export const POSITIONS = ["bottom", "left", "top", "right"];
 
-/** Where `seat` sits on `you`'s screen: bottom (you), left, top, right in play order. */
-export function position(seat, you) {
-  return POSITIONS[(seat - you + 4) % 4];
+/** The number of seats at a table: the view's own count, else the seats the table lists, else four. */
+export function seatCount(table) {
+  if (table && table.view && table.view.seats) return table.view.seats;
+  return table && table.seats && table.seats.length ? table.seats.length : 4;
+}
+
+/** How many seats after yours sit along each side: `side` up the left and down the right, `top` along the top. */
+export function ringShape(n) {
+  const others = n - 1;
+  let side = 3;
+  if (others <= 2) side = 0;
+  else if (others <= 5) side = 1;
+  else if (others <= 8) side = 2;
+  return { side, top: others - 2 * side };
+}
+
+/** How many seats `seat` comes after `you` in play order (0 for yourself; a watcher sees from seat 0). */
+export function offsetFrom(seat, you, n = 4) {
+  return (((seat - (you ?? 0)) % n) + n) % n;
+}
+
+/** Where `seat` sits on `you`'s screen: bottom (you), then in play order up the left, along the top, down the right. */
+export function position(seat, you, n = 4) {
+  const k = offsetFrom(seat, you, n);
+  const { side, top } = ringShape(n);
+  if (k === 0) return "bottom";
+  if (k <= side) return "left";
+  return k <= side + top ? "top" : "right";
+}
+
+/** The seats in the order the player sees them: self, then the others in play order (left, top, right). */
+export function seatsFromMe(you, n = 4) {
+  return Array.from({ length: n }, (_, i) => ((you ?? 0) + i) % n);
+}
+
+/** Where a card played from `seat` lies in a trick of n cards, in card widths from the trick's middle. */
+export function trickSpot(seat, you, n) {
+  const angle = (2 * Math.PI * offsetFrom(seat, you, n)) / n; // clockwise from the bottom
+  return { dx: -Math.sin(angle), dy: Math.cos(angle) };
+}
+
+/** The name of a chair: its wind at four seats (South, West, North, East), else "Seat 1" to "Seat n". */
+export function chairName(n, seat) {
+  return n === 4 ? t("seat_names")[seat] : t("seat_n", { n: seat + 1 });
+}
+
+/** The chair name of a seat at this table. */
+export function chairOf(table, seat) {
+  return chairName(seatCount(table), seat);
 }
 
 export function seatName(table, seat) {
   const s = table.seats[seat];
-  if (!s || s.kind === "empty" || !s.name) return `${t("seat_names")[seat]}`;
+  if (!s || s.kind === "empty" || !s.name) return chairOf(table, seat);
   const shared = table.seats.some((o) => o.seat !== seat && o.name === s.name);
-  return shared ? `${s.name} (${t("seat_names")[seat]})` : s.name;
+  return shared ? `${s.name} (${chairOf(table, seat)})` : s.name;
 }
 
-/** The name alone, for places that already show the seat's wind beside it. */
+/** The name alone, for places that already show the seat's chair beside it. */
 export function plainName(table, seat) {
   const s = table.seats[seat];
-  return s && s.kind !== "empty" && s.name ? s.name : t("seat_names")[seat];
-}
-
-/** The seats in the order the player sees them: self, left, top, right. */
-export function seatsFromMe(you) {
-  return [0, 1, 2, 3].map((i) => (you + i) % 4);
+  return s && s.kind !== "empty" && s.name ? s.name : chairOf(table, seat);
 }
 
 /** The points a moon is worth in this view's game (the core's scoring table says; 26 in an older view). */
 export function moonTotal(view) {
   return view.scoring ? view.scoring.moon_total : 26;
+}
+
+// The variants played at other tables than four, by their number of seats.
+const VARIANT_SEATS = { three: 3, three_kitty: 3, five: 5, five_kitty: 5, dutch5: 5 };
+
+/** The number of seats a variant is played with. */
+export function variantSeats(variant) {
+  return VARIANT_SEATS[variant] || 4;
+}
+
+/** A passing option in words; the cycle at three and five seats has its own hands (no across). */
+export function passingName(variant, passing) {
+  const n = variantSeats(variant);
+  return passing === "cycle" && n !== 4 ? t(`passing_cycle_${n}`) : t(`passing_${passing}`);
 }
 
 /** A variant's display name; a variant this client does not know keeps its own id. */

@@ -1,8 +1,8 @@
 // The table: opponents left, top and right in play order, the trick in the middle, your hand below.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { cardFace, cardBack, sortHand, cardName } from "../cards.js";
-import { position, seatName, plainName, moonTotal, takerText, teamName } from "./seats.js";
+import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
+import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
@@ -26,7 +26,24 @@ function seatFlags(table, seat) {
   if (s.kind === "bot") flags.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
   if (s.kind === "human" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
   if (v && v.teams) flags.push(teamBadge(v, seat));
+  if (v && tookKitty(v, seat)) flags.push(`<span class="badge kitty-badge" data-kitty="${seat}">${esc(t("kitty_badge"))}</span>`);
   return { acting, flags: flags.join(" ") };
+}
+
+/** Whether `seat` took a card of this hand's kitty (everyone may know who did). */
+export function tookKitty(v, seat) {
+  return Boolean(v.kitty_takers) && v.kitty_takers.includes(seat);
+}
+
+/** The opponents that sit in one area of the screen (left, top or right), in play order. */
+export function seatsIn(table, area) {
+  const n = seatCount(table);
+  return seatsFromMe(table.you, n).slice(1).filter((seat) => position(seat, table.you, n) === area);
+}
+
+/** Every opponent of one area, in play order. */
+export function areaHtml(table, area) {
+  return seatsIn(table, area).map((seat) => opponentHtml(table, seat)).join("");
 }
 
 /** In a team game, the small marker of the seat's team ("North–South"); partners share its colour. */
@@ -52,7 +69,7 @@ export function opponentHtml(table, seat) {
   const passed = hasPassed ? " has-passed" : "";
   const mark = hasPassed ? ` <span class="badge passed">✓<span class="passed-word"> ${esc(t("passed_badge"))}</span></span>` : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(t("seat_names")[seat])}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}${mark}</div>` +
+    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}${mark}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }
@@ -75,21 +92,81 @@ function entersNow(v, card, now) {
   return now - entering.since < ENTER_MS;
 }
 
+/**
+ * The slot of a played card: one of four sides at four seats, else a spot on a ring, toward its player. Where
+ * cards of a ring overlap (a short screen, many seats), the lower one lies on top and of two side by side the right
+ * one, so that every card's corner, with its rank and suit, stays in view.
+ */
+function slotOf(table, seat) {
+  const n = seatCount(table);
+  if (n === 4) return { pos: position(seat, table.you), style: "" };
+  const { dx, dy } = trickSpot(seat, table.you, n);
+  const z = 100 + Math.round(dy * 20) * 3 + Math.sign(Math.round(dx * 10)) + 1;
+  return { pos: "ring", style: ` style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};z-index:${z}"` };
+}
+
+// The trick at n seats other than four, in card widths: its width and height, the smallest in which no card covers
+// another (from seven seats on they overlap a little), and where the kitty lies (down from the middle); then the
+// same for a short screen, the ring wider and flatter (cards overlap a little, each one's corner in view).
+const RINGS = {
+  3: { w: 3.4, h: 2.6, ky: -0.65, ws: 3.4, hs: 2.6, kys: -0.65 },
+  5: { w: 3.2, h: 4.0, ky: 0.1, ws: 4.2, hs: 2.6, kys: -0.7 },
+  6: { w: 3.4, h: 4.3, ky: 0, ws: 4.4, hs: 3.0, kys: 0 },
+};
+const FOUR_HIGH = 3.15; // the four-seat trick's height: a ring taller than that gets smaller cards
+const FOUR_SHORT = 2.9; // the same on a short screen
+
+/** The trick's size at n seats (four seats keep their own layout), as style properties. */
+function ringStyle(n) {
+  const r = RINGS[n] || { w: 4.6, h: 4.4, ky: 0, ws: 4.6, hs: 3.4, kys: 0 };
+  const fit = (most, h) => Math.min(1, most / h).toFixed(3);
+  return `--tw:${r.w};--th:${r.h};--ky:${r.ky};--fit:${fit(FOUR_HIGH, r.h)};` +
+    `--tws:${r.ws};--ths:${r.hs};--kys:${r.kys};--fits:${fit(FOUR_SHORT, r.hs)}`;
+}
+
+/** The kitty cards still face down on the table: while a finished trick is held, as they lay before it was taken. */
+function kittyLying(state, done) {
+  const v = state.table.view;
+  const show = state.trickShow;
+  const takers = done && show && show.kittyBefore ? show.kittyBefore : v.kitty_takers;
+  return takers ? takers.filter((s) => s === -1).length : 0;
+}
+
+/** The face-down kitty in the middle of the table (under the trick's cards). */
+function kittyHtml(count) {
+  if (!count) return "";
+  const backs = Array.from({ length: count }, () => cardBack(["kitty-card"])).join("");
+  return `<div class="kitty" role="img" data-kitty-lying="${count}" aria-label="${esc(t("kitty_lying", { n: count }))}"` +
+    ` title="${esc(t("kitty_lying", { n: count }))}">${backs}</div>`;
+}
+
 export function centerHtml(state, now) {
   const table = state.table;
+  const n = seatCount(table);
   const { trick, sliding, done } = shownTrick(state, now);
   let cards = "";
   if (trick) {
-    const n = trick.cards.length;
+    const count = trick.cards.length;
     cards = trick.cards.map(({ seat, card }, i) => {
-      const pos = position(seat, table.you);
-      const enter = !done && i === n - 1 && entersNow(table.view, card, now) ? ` enter-${pos}` : "";
-      return `<div class="slot slot-${pos}">${cardFace(card, { classes: [`played${enter}`], label: t("card_played", { name: seatName(table, seat), card: cardName(card) }) })}</div>`;
+      const { pos, style } = slotOf(table, seat);
+      const enter = !done && i === count - 1 && entersNow(table.view, card, now) ? ` enter-${pos}` : "";
+      return `<div class="slot slot-${pos}"${style}>${cardFace(card, { classes: [`played${enter}`], label: t("card_played", { name: seatName(table, seat), card: cardName(card) }) })}</div>`;
     }).join("");
   }
   const winner = done && trick.winner !== null ? trick.winner : null;
-  const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
-  return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>`;
+  const kitty = kittyHtml(kittyLying(state, done));
+  if (n === 4 && !kitty) {
+    const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
+    return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>`;
+  }
+  let style = ringStyle(n);
+  let slide = "";
+  if (sliding && winner !== null) {
+    const { dx, dy } = trickSpot(winner, table.you, n);
+    style += `;--wx:${dx.toFixed(3)};--wy:${dy.toFixed(3)}`;
+    slide = " slide-ring";
+  }
+  return `<div class="trick ring${slide}" data-seats="${n}" style="${style}" aria-label="${esc(t("table_center"))}">${kitty}${cards}</div>`;
 }
 
 /** Under the trick, in a row of its own so it never lies over a card: who took the trick, and the hand number. */
@@ -104,7 +181,15 @@ export function captionHtml(state, now) {
   if (v.scoring && v.scoring.hearts_must_break && v.hearts_broken) info.push(t("hearts_broken"));
   if (v.counting_down) info.push(t("counting_down"));
   const pot = v.pot !== null && v.pot !== undefined ? ` · <span class="pot" data-pot="${v.pot}">${esc(t("pot_count", { n: v.pot }))}</span>` : "";
-  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}</p>`;
+  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}${kittyNote(table)}</p>`;
+}
+
+/** Who took the kitty, under the trick: "kitty: Ellen" (nothing while it lies on the table, where it is drawn). */
+function kittyNote(table) {
+  const takers = table.view.kitty_takers;
+  if (!takers || !takers.some((s) => s >= 0)) return "";
+  const names = [...new Set(takers.filter((s) => s >= 0))].map((s) => (s === table.you ? t("kitty_you") : seatName(table, s)));
+  return ` · <span class="kitty-note" data-kitty-takers="${takers.join(" ")}">${esc(t("kitty_taken_by", { names: joinNames(names) }))}</span>`;
 }
 
 /** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
@@ -246,6 +331,14 @@ export function meHtml(table) {
   const me = table.you;
   const { acting, flags } = seatFlags(table, me);
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
-    `<span class="wind">${esc(t("seat_names")[me])}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
-    ` <span class="score">${scoreLine(v, me)}</span></div>`;
+    `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
+    ` <span class="score">${scoreLine(v, me)}</span>${myKitty(v)}</div>`;
+}
+
+/** The kitty cards you took, face up for you alone: "Your kitty: Q♠ 5♥". */
+function myKitty(v) {
+  if (!v.kitty || !v.kitty.length) return "";
+  const cards = sortHand(v.kitty).map((c) => `<span class="kitty-face suit-${c[1]}" data-card="${c}">` +
+    `<span aria-hidden="true">${esc(shortName(c))}</span><span class="sr-only">${esc(cardName(c))}</span></span>`).join(" ");
+  return ` <span class="my-kitty" data-my-kitty="${v.kitty.join(" ")}">${esc(t("kitty_yours"))} ${cards}</span>`;
 }
