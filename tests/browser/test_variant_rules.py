@@ -22,6 +22,11 @@ VARIANTS = [
     "achterhoeks",
     "achterhoeks_bar",
     "chips",
+    "three",
+    "three_kitty",
+    "five",
+    "five_kitty",
+    "dutch5",
 ]
 OPEN_AT_FIRST = {"seats", "classic", "dutch", "playing"}
 LOCALES = {"nl": "nl-NL", "en": "en-GB"}
@@ -38,6 +43,7 @@ SHARED = {
     "teams",
     "topper",
     "toppers",
+    "kitty",
 }
 
 # Common words of one language that the other never uses: a rough check that no sentence stayed untranslated.

@@ -2,11 +2,13 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
+import { passingName } from "./seats.js";
 
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
 const PASSING = ["cycle", "off", "left", "right", "scatter", "left_right", "achterhoeks"];
-const passing = (def) => ["passing", [def, ...PASSING.filter((p) => p !== def)], def];
+const FEW_PASSING = ["cycle", "off", "left", "right"]; // three and five seats: no across
+const passing = (def, forms = PASSING) => ["passing", [def, ...forms.filter((p) => p !== def)], def];
 const GENTLEMEN = [["gentleman_3", "bool", false], ["gentleman_4", "bool", false]];
 const TIE_AND_FIRST = [["tie", ["share", "play_on"], "share"], ["first_trick_points", "bool", false]];
 const CLASSIC = [
@@ -31,6 +33,8 @@ const DUTCH = [
   ...GENTLEMEN,
 ];
 const without = (fields, ...names) => fields.filter(([option]) => !names.includes(option));
+// Three and five seats: classic's options without the jack of diamonds, passing without an across.
+const FEW_SEATS = [passing("cycle", FEW_PASSING), ...without(CLASSIC, "passing", "jack_of_diamonds")];
 const achterhoeks = (end) => [
   passing("achterhoeks"), ["end_score", "number:25:500", end], ["doubling_nine", "bool", true], ...TIE_AND_FIRST,
   ["gentleman_4", "bool", false],
@@ -49,6 +53,11 @@ export const VARIANT_OPTIONS = {
   achterhoeks_bar: achterhoeks(50),
   chips: [["start_chips", "number:4:200", 20], ["ante", "number:1:20", 1], ["hand_limit", "number:0:500", 20], ...TIE_AND_FIRST],
   dutch52: DUTCH,
+  three: [...FEW_SEATS, ["removed", ["two_of_diamonds", "three_of_clubs"], "two_of_diamonds"]],
+  three_kitty: [...FEW_SEATS, ["kitty", ["first_trick", "first_points"], "first_trick"]],
+  five: FEW_SEATS,
+  five_kitty: [...FEW_SEATS, ["kitty", ["first_trick", "first_two"], "first_trick"]],
+  dutch5: DUTCH.map((f) => (f[0] === "passing" ? passing("off", FEW_PASSING) : f)),
 };
 
 // The variants in the dropdown, in groups.
@@ -57,13 +66,15 @@ export const VARIANT_GROUPS = [
   ["dutch", ["dutch", "dutch52"]],
   ["house", ["belgian", "achterhoeks_bar"]],
   ["team", ["achterhoeks"]],
+  ["seats", ["three", "three_kitty", "five", "five_kitty", "dutch5"]],
 ];
 
 // A field whose label differs in one variant.
 const LABELS = { achterhoeks_bar: { end_score: "end_score_over" }, chips: { tie: "tie_chips" } };
 
-function valueLabel(option, value) {
+function valueLabel(variant, option, value) {
   if (typeof value === "number" && ["queen_value", "jack_of_clubs"].includes(option)) return t("points_unit", { n: value });
+  if (option === "passing") return passingName(variant, value);
   return t(`${option}_${value}`);
 }
 
@@ -84,7 +95,7 @@ function field(variant, [option, kind, def]) {
     return `<label for="${id}">${label}</label>` +
       `<input type="number" id="${id}" name="${name}" min="${min}" max="${max}" step="1" value="${def}" inputmode="numeric">`;
   }
-  const opts = kind.map((v) => `<option value="${v}"${v === def ? " selected" : ""}>${esc(valueLabel(option, v))}</option>`).join("");
+  const opts = kind.map((v) => `<option value="${v}"${v === def ? " selected" : ""}>${esc(valueLabel(variant, option, v))}</option>`).join("");
   return `<label for="${id}">${label}</label><select id="${id}" name="${name}">${opts}</select>`;
 }
 
