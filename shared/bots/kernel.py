@@ -21,6 +21,7 @@ from ..cards import Mask
 from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
 from .knowledge import Knowledge
+from .rollout import big_bits
 from .sampling import Sampler
 from .value import ValueSpec
 
@@ -41,6 +42,8 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
         int(rules.hearts_must_break),
         rules.first_lead,
         doubler_mask(rules),
+        *big_bits(rules),
+        int(rules.moon == "none"),
     )
 
 

@@ -124,6 +124,7 @@ def _rollout(
 ) -> None:
     """``shared.bots.rollout.rollout`` on arrays, drawing from ``draws`` in a cycle; fills ``taken``/``doubled``."""
     penalty, ftp, qb_breaks, qwait, qgo, nines = flags[0], flags[1], flags[2], flags[3], flags[4], flags[7]
+    big, big_suit = flags[8], flags[9]  # the card the rule of thumb dumps (Q♠ in Black Lady), and its suit
     nd = draws.shape[0]
     di = 0
     no_points_first = first_trick and not ftp
@@ -134,7 +135,7 @@ def _rollout(
     played = 0
     winner = leader
     done = ntrick
-    shooter = -1
+    shooter = -2 if flags[10] else -1  # without a moon rule nobody needs stopping
     for s in range(4):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
@@ -173,7 +174,7 @@ def _rollout(
                             sm = _suit_mask((k + i) & 3)
                             y = legal & sm
                             o = rest & sm
-                            if y and o and (y & -y) < (o & -o) and (y & -y) != QB:
+                            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
                                 x = y
                                 break
                     if not x:
@@ -185,7 +186,7 @@ def _rollout(
                         b = 1 << _msb(x)
                     else:
                         b = x & -x
-                        if b == QB and x != b:
+                        if b == big and x != b:
                             x ^= b
                             b = x & -x
             else:
@@ -225,22 +226,22 @@ def _rollout(
                     if greedy:
                         above = legal & ~(best - 1)
                         b = (1 << _msb(above)) if above else legal & -legal
-                    elif legal & QB and best > QB and winner != shooter:
-                        b = QB
+                    elif legal & big and best > big and winner != shooter:
+                        b = big
                     elif winner == shooter and legal > best and (played & penalty or suit == HM):
                         above = legal & ~(best - 1)
                         b = above & -above
                     else:
                         below = legal & (best - 1)
                         if done == 3 and not played & penalty:
-                            x = legal & ~QB
+                            x = legal & ~big
                             if not x:
                                 x = legal
                             b = 1 << _msb(x)
                         elif below:
                             b = 1 << _msb(below)
-                        elif suit == S2 and legal & QB:
-                            x = legal & ~QB
+                        elif suit == big_suit and legal & big:
+                            x = legal & ~big
                             b = 1 << _msb(x)
                         else:
                             b = 1 << _msb(legal)
@@ -251,8 +252,8 @@ def _rollout(
                     b = x & -x
                 elif winner == shooter and legal & ~penalty:
                     b = _top_rank(legal & ~penalty)
-                elif legal & QB:
-                    b = QB
+                elif legal & big:
+                    b = big
                 elif legal & HM:
                     b = 1 << _msb(legal & HM)
                 else:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import multiset
-from ..cards import CARD_NAMES, JOKER, QS, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, parse_card, parse_mask
+from ..cards import CARD_NAMES, JOKER, QS, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, mask_cards, parse_card, parse_mask
 from ..multiset import LAYER0
 from ..rules import Rules, make_rules
 from ..scoring import seat_points
@@ -274,3 +274,16 @@ def rank_low(mask: Mask) -> int:
             if c % 13 < best_rank:
                 best, best_rank = c, c % 13
     return best
+
+
+@lru_cache(maxsize=64)
+def big_card(rules: Rules) -> tuple[int, int]:
+    """The non-heart card worth the most penalty points (Q♠, J♣ in Achterhoeks, J♠ in the bar form), and its suit.
+
+    ``(-1, -1)`` when no card besides the hearts carries points (the chips game).
+    """
+    best, most = -1, 0
+    for c in mask_cards(rules.deck & ~rules.hearts_mask & LAYER0):
+        if rules.card_points[c] > most:
+            best, most = c, rules.card_points[c]
+    return best, (SUIT_OF[best] if best >= 0 else -1)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, SUIT_OF, Mask, mask_cards, mask_names
-from ..multiset import LAYER0
-from ..rules import Rules
 from .base import Player
-from .knowledge import Knowledge, low, rank_low, rank_top, top
+from .knowledge import Knowledge, big_card, low, rank_low, rank_top, top
 from .passing import choose_pass, is_moon_hand
 
 
@@ -257,22 +254,9 @@ def _bonus(k: Knowledge) -> Mask:
     return sum(1 << c for c, p in enumerate(k.rules.card_points) if p < 0)
 
 
-@lru_cache(maxsize=64)
-def _big_of(rules: Rules) -> tuple[int, int]:
-    """The non-heart card worth the most penalty points (Q♠, J♣ in Achterhoeks, J♠ in the bar form), and its suit.
-
-    ``(-1, -1)`` when no card besides the hearts carries points (the chips game).
-    """
-    best, most = -1, 0
-    for c in mask_cards(rules.deck & ~rules.hearts_mask & LAYER0):
-        if rules.card_points[c] > most:
-            best, most = c, rules.card_points[c]
-    return best, (SUIT_OF[best] if best >= 0 else -1)
-
-
 def _big(k: Knowledge) -> tuple[int, int]:
     """The big penalty card of these rules and its suit (see ``_big_of``)."""
-    return _big_of(k.rules)
+    return big_card(k.rules)
 
 
 def _big_out(k: Knowledge) -> bool:

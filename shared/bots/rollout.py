@@ -1,4 +1,6 @@
-"""A cheap rule-of-thumb playout for look-ahead: lead safe, duck under the winner, dump Q♠ and high hearts when void.
+"""A cheap rule-of-thumb playout for look-ahead: lead safe, duck under the winner, dump big cards and hearts when void.
+
+The big card is the non-heart card worth the most (Q♠ in Black Lady, J♠ in the bar form, none with chips).
 
 Same position format as ``shared.sim.playout`` (cards as single bits), a little slower
 per card and much closer to how people play, so Monte Carlo estimates are sharper.
@@ -14,6 +16,7 @@ from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask
 from ..legal import legal_mask
 from ..rules import Rules
 from ..sim import NEXTS, SUIT_OF_BIT, doubler_mask
+from .knowledge import big_card
 
 _SUITS = SUIT_MASKS
 _SPADES = SUIT_MASKS[2]
@@ -30,6 +33,12 @@ def _top_rank(m: Mask) -> Mask:
             if r >= best_rank:
                 best, best_rank = 1 << c, r
     return best
+
+
+def big_bits(rules: Rules) -> tuple[Mask, Mask]:
+    """The big card the rule of thumb dumps and keeps out of leads, and its suit (0, 0 where there is none)."""
+    c, suit = big_card(rules)
+    return (1 << c, SUIT_MASKS[suit]) if c >= 0 else (0, 0)
 
 
 def rollout(
@@ -56,6 +65,7 @@ def rollout(
     strict = rules.queen_waits or rules.queen_must_go
     nines = doubler_mask(rules)
     seats = len(hands)
+    big, big_suit = big_bits(rules)
     if doubled is None:
         doubled = [0] * seats
     suit_of = SUIT_OF_BIT
@@ -65,7 +75,7 @@ def rollout(
     winner = leader
     done = len(trick)
     # the only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several
-    shooter = -1
+    shooter = -2 if rules.moon == "none" else -1  # without a moon rule nobody needs stopping
     for s in range(seats):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
@@ -103,7 +113,7 @@ def rollout(
                             sm = _SUITS[(k + i) & 3]
                             y = legal & sm
                             o = rest & sm
-                            if y and o and (y & -y) < (o & -o) and (y & -y) != QS_BIT:
+                            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
                                 x = y
                                 break
                     if not x:
@@ -115,7 +125,7 @@ def rollout(
                         b = 1 << (x.bit_length() - 1)
                     else:
                         b = x & -x
-                        if b == QS_BIT and x != b:
+                        if b == big and x != b:
                             x ^= b
                             b = x & -x
             else:
@@ -150,20 +160,20 @@ def rollout(
                 if greedy:
                     above = legal & ~(best - 1)
                     b = 1 << (above.bit_length() - 1) if above else legal & -legal
-                elif legal & QS_BIT and best > QS_BIT and winner != shooter:
-                    b = QS_BIT
+                elif legal & big and best > big and winner != shooter:
+                    b = big
                 elif winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
                     above = legal & ~(best - 1)
                     b = above & -above  # take this trick from a seat that may be shooting the moon
                 else:
                     below = legal & (best - 1)
                     if done == seats - 1 and not played & penalty:
-                        x = legal & ~QS_BIT or legal
+                        x = legal & ~big or legal
                         b = 1 << (x.bit_length() - 1)
                     elif below:
                         b = 1 << (below.bit_length() - 1)
-                    elif suit == _SPADES and legal & QS_BIT:
-                        x = legal & ~QS_BIT
+                    elif suit == big_suit and legal & big:
+                        x = legal & ~big
                         b = 1 << (x.bit_length() - 1)
                     else:
                         b = 1 << (legal.bit_length() - 1)
@@ -172,8 +182,8 @@ def rollout(
                 b = x & -x
             elif winner == shooter and legal & ~penalty:
                 b = _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
-            elif legal & QS_BIT:
-                b = QS_BIT
+            elif legal & big:
+                b = big
             elif legal & HEARTS_MASK:
                 b = 1 << ((legal & HEARTS_MASK).bit_length() - 1)
             else:

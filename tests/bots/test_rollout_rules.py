@@ -1,0 +1,41 @@
+"""The look-ahead's rule of thumb follows the variant: its big card, the moon only where there is one, and which
+tables the compiled twin plays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hartenjagen.shared.bots import kernel
+from hartenjagen.shared.bots.knowledge import big_card
+from hartenjagen.shared.bots.rollout import rollout
+from hartenjagen.shared.cards import parse_card, parse_mask
+from hartenjagen.shared.rules import make_rules
+
+
+@pytest.mark.parametrize(
+    ("variant", "big"),
+    [("classic", "QS"), ("achterhoeks", "JC"), ("achterhoeks_bar", "JS"), ("dutch", "QS"), ("chips", None)],
+)
+def test_the_big_card_is_the_non_heart_card_worth_the_most(variant, big):
+    card, suit = big_card(make_rules({"variant": variant}))
+    assert card == (parse_card(big) if big else -1) and suit == (parse_card(big) // 13 if big else -1)
+
+
+def test_a_void_seat_dumps_the_big_card_of_its_variant():
+    # South leads 2♣; West, void in clubs, holds Q♠ and J♠: in the bar form it throws J♠ (8 points) on East's
+    # trick, in Black Lady Q♠ (13); North takes the second trick with A♥
+    hands = [parse_mask(["2C", "3H"]), parse_mask(["QS", "JS"]), parse_mask(["4C", "AH"]), parse_mask(["5C", "5H"])]
+    for variant, dumped, kept in (("achterhoeks_bar", "JS", "QS"), ("classic", "QS", "JS")):
+        rules = make_rules({"variant": variant})
+        taken = rollout(rules, list(hands), [0, 0, 0, 0], 0, [], False, False, random.Random(1).random, whim=0.0)
+        assert taken[3] == parse_mask(["2C", "4C", "5C", dumped]), variant
+        assert taken[2] == parse_mask(["3H", "5H", "AH", kept]), variant
+
+
+def test_the_compiled_twin_covers_four_seats_with_one_deck_and_no_kitty():
+    assert kernel.covers(make_rules({}))
+    assert kernel.covers(make_rules({"variant": "achterhoeks_bar"}))
+    for variant in ("three", "three_kitty", "five", "three_jokers", "cancellation", "extreme"):
+        assert not kernel.covers(make_rules({"variant": variant})), variant
