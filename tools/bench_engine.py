@@ -7,8 +7,10 @@ import statistics
 import time
 from typing import Any
 
+from hartenjagen.shared import multiset
 from hartenjagen.shared.bots import kernel, make_player
-from hartenjagen.shared.bots.hard import PLAYS_PER_MS, HardPlayer, candidates
+from hartenjagen.shared.bots.counted import counted_rollout
+from hartenjagen.shared.bots.hard import COUNTED_PLAYS_PER_MS, PLAYS_PER_MS, HardPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.game import PASSING, PLAYING, Game
@@ -23,9 +25,12 @@ def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
     game.deal_seeded(seed)
     rand = rng.random
     if game.phase == PASSING:
-        for seat in range(4):
+        for seat in range(rules.seats):
+            if rules.counted:  # a card may be there twice: pass a random few of the cards with their copies
+                game.pass_cards(seat, rng.sample(multiset.cards(game.hands[seat]), len(game.pass_targets)))
+                continue
             hand, chosen = game.hands[seat], 0
-            for _ in range(rules.pass_count):
+            for _ in range(len(game.pass_targets)):
                 b = pick(hand, rand)
                 hand ^= b
                 chosen |= b
@@ -36,18 +41,39 @@ def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
     return game
 
 
+def _deal_at_random(rules: Rules, rng: random.Random) -> tuple[list[int], int]:
+    """Hands (layered where the deck has copies) dealt from a shuffled deck, and who leads the first trick."""
+    cards = multiset.cards(rules.deck)
+    rng.shuffle(cards)
+    n = rules.hand_size
+    hands = [multiset.from_cards(cards[i * n : (i + 1) * n]) for i in range(rules.seats)]
+    if rules.first_lead >= 0:
+        holders = [s for s in range(rules.seats) if hands[s] >> rules.first_lead & 1]
+        leader = holders[0] if holders else (rules.dealer(0) + 1) % rules.seats
+    else:
+        leader = (rules.dealer(0) + 1) % rules.seats
+    return hands, leader
+
+
+def playout_hand(rules: Rules, rng: random.Random) -> list[int]:
+    """A hand dealt and played at random on the simulation path (where a card may appear twice: ``counted``)."""
+    if not rules.counted:
+        return random_hand(rules, rng)
+    hands, leader = _deal_at_random(rules, rng)
+    seats = rules.seats
+    taken = counted_rollout(rules, hands, [0] * seats, leader, [], True, False, rng.random, whim=1.0)
+    return hand_scorer(rules)(taken, [0] * seats)
+
+
 def lookahead_hand(rules: Rules, rng: random.Random) -> list[int]:
     """Deal at random and play the hand out as the hard player's look-ahead does: rule-of-thumb rollout, scoring."""
-    deck = [1 << c for c in range(52) if rules.deck >> c & 1]
-    rng.shuffle(deck)
-    n = rules.hand_size
-    hands = [sum(deck[i * n : (i + 1) * n]) for i in range(4)]
-    if rules.first_lead >= 0:
-        leader = next(s for s in range(4) if hands[s] >> rules.first_lead & 1)
+    hands, leader = _deal_at_random(rules, rng)
+    seats = rules.seats
+    doubled = [0] * seats
+    if rules.counted:
+        taken = counted_rollout(rules, hands, [0] * seats, leader, [], True, False, rng.random)
     else:
-        leader = (rules.dealer(0) + 1) % 4
-    doubled = [0, 0, 0, 0]
-    taken = rollout(rules, hands, [0, 0, 0, 0], leader, [], True, False, rng.random, doubled=doubled)
+        taken = rollout(rules, hands, [0] * seats, leader, [], True, False, rng.random, doubled=doubled)
     return hand_scorer(rules)(taken, doubled)
 
 
@@ -55,14 +81,14 @@ def search_position(rules: Rules, seed: int = 1) -> tuple[Knowledge, list[int]]:
     """Return the first position of a seeded hand (mediums pass and play) where the hard player has a choice."""
     game = Game(rules)
     game.deal_seeded(seed)
-    bots = [make_player("medium", seed * 4 + s) for s in range(4)]
+    bots = [make_player("medium", seed * 16 + s) for s in range(rules.seats)]
     while game.phase in (PASSING, PLAYING):
         seat = game.to_act()[0]
         view = view_for(game, seat)
         if game.phase == PLAYING:
             k = Knowledge(view)
             cands = candidates(k)
-            if len(cands) >= 2 and sum(k.sizes) >= 4 * rules.hand_size - 8:
+            if len(cands) >= 2 and sum(k.sizes) >= rules.seats * rules.hand_size - 8:
                 return k, cands
         game.apply({**bots[seat].decide(view), "seat": seat})
     raise RuntimeError("no position with a choice in this hand")
@@ -72,7 +98,8 @@ def search_rate(rules: Rules, use_kernel: bool, budget_ms: float, seconds: float
     """Return the hard player's simulated hands per second in its search (sampling, rollouts and scoring)."""
     k, cands = search_position(rules)
     player = HardPlayer(budget_ms=budget_ms, use_kernel=use_kernel)
-    hands = budget_ms * PLAYS_PER_MS / sum(k.sizes)  # the budget counts the cards each rollout plays
+    rate = COUNTED_PLAYS_PER_MS if rules.counted else PLAYS_PER_MS
+    hands = budget_ms * rate / sum(k.sizes)  # the budget counts the cards each rollout plays
     if use_kernel:
         kernel.warm()
     return hands * _rate(lambda n: player.evaluate(k, cands, random.Random(n)), seconds, rounds, batch=1)
@@ -93,29 +120,45 @@ def openspiel_hand(game: Any, rng: random.Random) -> list[float]:
 
 def _rate(step, seconds: float, rounds: int, batch: int = 50) -> float:
     """Return the median steps per second over ``rounds`` timed slices of ``seconds / rounds``."""
-    rates = []
+    return _rates([step], seconds, rounds, batch)[0]
+
+
+def _rates(steps: list, seconds: float, rounds: int, batch: int = 50) -> list[float]:
+    """Return each step's median rate over ``rounds`` slices, the steps' slices taken in turn.
+
+    Taking them in turn keeps a ratio between two steps fair on a machine whose speed changes from minute to
+    minute: both see the same stretches of it.
+    """
+    rates: list[list[float]] = [[] for _ in steps]
     n = 0
     for _ in range(rounds):
-        start = time.perf_counter()
-        end = start + seconds / rounds
-        count = 0
-        while True:
-            for _ in range(batch):
-                step(n)
-                n += 1
-                count += 1
-            now = time.perf_counter()
-            if now >= end:
-                break
-        rates.append(count / (now - start))
-    return statistics.median(rates)
+        for i, step in enumerate(steps):
+            start = time.perf_counter()
+            end = start + seconds / rounds
+            count = 0
+            while True:
+                for _ in range(batch):
+                    step(n)
+                    n += 1
+                    count += 1
+                now = time.perf_counter()
+                if now >= end:
+                    break
+            rates[i].append(count / (now - start))
+    return [statistics.median(r) for r in rates]
 
 
 def bench_engine(rules: Rules, seconds: float = 5.0, seed: int = 1, rounds: int = 5) -> dict[str, Any]:
     """Measure both paths for ``seconds`` each (median of ``rounds`` slices); return the figures."""
     rng = random.Random(seed)
-    api = _rate(lambda n: api_hand(rules, seed + n, rng), seconds, rounds)
-    sim = _rate(lambda n: random_hand(rules, rng), seconds, rounds)
+    spiel_game = _openspiel() if rules.variant == "classic" else None
+    if spiel_game is not None:  # the API and OpenSpiel in turns, so their ratio sees the same machine
+        api, spiel = _rates(
+            [lambda n: api_hand(rules, seed + n, rng), lambda n: openspiel_hand(spiel_game, rng)], seconds, rounds
+        )
+    else:
+        api, spiel = _rate(lambda n: api_hand(rules, seed + n, rng), seconds, rounds), None
+    sim = _rate(lambda n: playout_hand(rules, rng), seconds, rounds)
     look = _rate(lambda n: lookahead_hand(rules, rng), seconds, rounds)
     out = {
         "variant": rules.variant,
@@ -129,18 +172,22 @@ def bench_engine(rules: Rules, seconds: float = 5.0, seed: int = 1, rounds: int 
         "search_python_hands_per_s": round(search_rate(rules, False, 20.0, seconds, rounds), 1),
         "search_kernel_hands_per_s": None,
     }
-    if kernel.AVAILABLE:
+    if kernel.AVAILABLE and kernel.covers(rules):
         fast = search_rate(rules, True, 800.0, seconds, rounds)
         out["search_kernel_hands_per_s"] = round(fast, 1)
         out["kernel_over_python"] = round(fast / out["search_python_hands_per_s"], 1)
-    try:  # optional: OpenSpiel's Hearts, when installed (pip install open_spiel), for a ratio in the same run
-        import pyspiel
-    except ImportError:
-        return out
-    if rules.variant == "classic":
-        game = pyspiel.load_game("hearts")
-        spiel = _rate(lambda n: openspiel_hand(game, rng), seconds, rounds)
+    if spiel is not None:
         out["openspiel_hands_per_s"] = round(spiel, 1)
+        out["api_over_openspiel"] = round(api / spiel, 2)
         out["playout_over_openspiel"] = round(sim / spiel, 2)
         out["lookahead_over_openspiel"] = round(look / spiel, 2)
     return out
+
+
+def _openspiel() -> Any:
+    """OpenSpiel's ``hearts`` game when OpenSpiel is installed (pip install open_spiel), else None."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game("hearts")
