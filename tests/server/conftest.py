@@ -158,12 +158,12 @@ def state_of(table) -> tuple:
     return (table.seq, table.status, table.host, [s.public() for s in table.seats], game, sorted(table.ready))
 
 
-async def seat_four(server, options: dict | None = None) -> list[Player]:
-    """A host and three friends who join by code; returns the four clients (seat order)."""
+async def seat_four(server, options: dict | None = None, people: int = 4) -> list[Player]:
+    """A host and friends who join by code, one per seat (four unless said); returns the clients (seat order)."""
     host = await server.host("Anna", options=options)
     code = host.joined["code"]
     players = [host]
-    for name in ("Bram", "Cor", "Dirk"):
+    for name in ("Bram", "Cor", "Dirk", "Eva")[: people - 1]:
         p = await server.connect(name)
         await p.send("join", code=code)
         await p.expect("joined")

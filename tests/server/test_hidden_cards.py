@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from hartenjagen.shared.cards import CARD_NAMES, mask_names, parse_mask
 from hartenjagen.shared.game import Game
 
@@ -47,15 +49,23 @@ def hidden_from(events: list[dict[str, Any]], rules, seat: int, hand_no: int, pl
         game.apply(e)
     own_pass = game.passes[seat] or 0
     others = 0
-    for s in range(4):
+    for s in range(game.seats):
         if s != seat:
             others |= game.hands[s]
+    for card, taker in zip(game.kitty, game.kitty_takers, strict=True):
+        if taker != seat:  # the kitty lies face down, or another seat took it: hidden either way
+            others |= 1 << card
     return set(mask_names(others & ~own_pass & ~game.hands[seat]))
 
 
 class TestHiddenCards:
-    async def test_no_message_to_any_seat_names_a_card_another_seat_holds(self, server):
-        players = await seat_four(server, {"variant": "classic", "end_score": 25})
+    @pytest.mark.parametrize(
+        ("options", "people"),
+        [({"variant": "classic", "end_score": 25}, 4), ({"variant": "three_kitty", "end_score": 25}, 3)],
+        ids=["classic", "three_kitty"],
+    )
+    async def test_no_message_to_any_seat_names_a_card_another_seat_holds(self, server, options, people):
+        players = await seat_four(server, options, people)
         code = players[0].joined["code"]
         await players[0].send("start")
         # a hint and a dropped connection that resumes from a snapshot are part of the journey
@@ -86,7 +96,7 @@ class TestHiddenCards:
                     continue  # checked below against the hand it was asked for
                 if view["phase"] in ("hand_over", "game_over"):
                     continue  # every card of a finished hand has been played in public
-                plays = len(view["tricks"]) * 4 + (len(view["trick"]["cards"]) if view["trick"] else 0)
+                plays = len(view["tricks"]) * people + (len(view["trick"]["cards"]) if view["trick"] else 0)
                 hidden = hidden_from(events, rules, seat, view["hand_no"], plays)
                 assert not named & hidden, f"seat {seat} was shown {sorted(named & hidden)} in {msg['type']}"
                 assert set(view["hand"]) == set(mask_names(parse_mask(view["hand"])))
@@ -95,6 +105,10 @@ class TestHiddenCards:
         first_view = next(m["view"] for m in players[0].inbox if m["type"] == "table" and m["view"])
         assert set(hint["cards"]) <= set(first_view["hand"])  # a hint names only the asker's own cards
         assert checked > 100
+        if rules.kitty:  # the taker was shown the kitty, and only the taker
+            takers = {t for h in players[0].table["view"]["history"] for t in h["kitty_takers"]}
+            shown = {seat for seat, p in enumerate(players) for m in p.inbox if (m.get("view") or {}).get("kitty")}
+            assert shown and shown <= takers
 
 
 def played_before(events: list[dict[str, Any]], hand_no: int, plays: int) -> set[str]:
