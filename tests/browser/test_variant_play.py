@@ -172,6 +172,9 @@ SHORT = {
     "five": {"end_score": "25"},
     "five_kitty": {"end_score": "25", "kitty": "first_two"},
     "dutch5": {"turn_score": "25"},
+    "three_jokers": {"end_score": "25"},
+    "cancellation": {"end_score": "25", "seats": "7", "spade_ten": True},
+    "extreme": {"end_score": "25"},
 }
 
 

@@ -27,6 +27,9 @@ VARIANTS = [
     "five",
     "five_kitty",
     "dutch5",
+    "three_jokers",
+    "cancellation",
+    "extreme",
 ]
 OPEN_AT_FIRST = {"seats", "classic", "dutch", "playing"}
 LOCALES = {"nl": "nl-NL", "en": "en-GB"}
@@ -44,6 +47,8 @@ SHARED = {
     "topper",
     "toppers",
     "kitty",
+    "joker",
+    "jokers",
 }
 
 # Common words of one language that the other never uses: a rough check that no sentence stayed untranslated.

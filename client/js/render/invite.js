@@ -19,7 +19,7 @@ export function variantLine(options) {
 /** The table's rules in one line: game, when it ends, passing, how strong the computer players are. */
 export function rulesLine(options, level) {
   const parts = [variantLine(options)];
-  if (options.passing) parts.push(passingName(options.variant, options.passing));
+  if (options.passing) parts.push(passingName(options.variant, options.passing, options.seats));
   if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_bots", { level: t(`level_${level}`) }));
   return parts.join(" · ");
 }

@@ -72,18 +72,20 @@ export function moonTotal(view) {
   return view.scoring ? view.scoring.moon_total : 26;
 }
 
-// The variants played at other tables than four, by their number of seats.
-const VARIANT_SEATS = { three: 3, three_kitty: 3, five: 5, five_kitty: 5, dutch5: 5 };
+// The variants played at other tables than four, by their number of seats (Cancellation Hearts: its default).
+const VARIANT_SEATS = { three: 3, three_kitty: 3, five: 5, five_kitty: 5, dutch5: 5, three_jokers: 3, cancellation: 6, extreme: 8 };
 
-/** The number of seats a variant is played with. */
-export function variantSeats(variant) {
-  return VARIANT_SEATS[variant] || 4;
+/** The number of seats a variant is played with (a `seats` option, where the variant has one, says). */
+export function variantSeats(variant, seats = null) {
+  return seats || VARIANT_SEATS[variant] || 4;
 }
 
-/** A passing option in words; the cycle at three and five seats has its own hands (no across). */
-export function passingName(variant, passing) {
-  const n = variantSeats(variant);
-  return passing === "cycle" && n !== 4 ? t(`passing_cycle_${n}`) : t(`passing_${passing}`);
+/** A passing option in words; the cycle has its own hands where there is no across (three, five, an odd count). */
+export function passingName(variant, passing, seats = null) {
+  if (passing !== "cycle") return t(`passing_${passing}`);
+  const n = variantSeats(variant, seats);
+  if (n === 5) return t("passing_cycle_5");
+  return t(n % 2 ? "passing_cycle_3" : "passing_cycle");
 }
 
 /** A variant's display name; a variant this client does not know keeps its own id. */
@@ -97,7 +99,10 @@ export function teamName(view, team) {
   return t(team === view.teams[0] ? "team_ns" : "team_ew");
 }
 
-/** Who took a trick: "You take the trick" for your own, else "Ellen takes the trick". */
-export function takerText(table, seat) {
+/** Who took a trick: "You take the trick" for your own, else "Ellen takes the trick"; with the `waited` cards of undecided tricks. */
+export function takerText(table, seat, waited = 0) {
+  if (waited) {
+    return seat === table.you ? t("trick_won_pending_you", { n: waited }) : t("trick_won_pending", { name: seatName(table, seat), n: waited });
+  }
   return seat === table.you ? t("trick_won_by_you") : t("trick_won_by", { name: seatName(table, seat) });
 }

@@ -7,7 +7,7 @@ import { passingName } from "./seats.js";
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
 const PASSING = ["cycle", "off", "left", "right", "scatter", "left_right", "achterhoeks"];
-const FEW_PASSING = ["cycle", "off", "left", "right"]; // three and five seats: no across
+const FEW_PASSING = ["cycle", "off", "left", "right"]; // three and five seats (no across), and two decks
 const passing = (def, forms = PASSING) => ["passing", [def, ...forms.filter((p) => p !== def)], def];
 const GENTLEMEN = [["gentleman_3", "bool", false], ["gentleman_4", "bool", false]];
 const TIE_AND_FIRST = [["tie", ["share", "play_on"], "share"], ["first_trick_points", "bool", false]];
@@ -33,7 +33,8 @@ const DUTCH = [
   ...GENTLEMEN,
 ];
 const without = (fields, ...names) => fields.filter(([option]) => !names.includes(option));
-// Three and five seats: classic's options without the jack of diamonds, passing without an across.
+// Three and five seats (and two decks): classic's options without the jack of diamonds, passing as the core offers it
+// there (cycle, off, left, right).
 const FEW_SEATS = [passing("cycle", FEW_PASSING), ...without(CLASSIC, "passing", "jack_of_diamonds")];
 const achterhoeks = (end) => [
   passing("achterhoeks"), ["end_score", "number:25:500", end], ["doubling_nine", "bool", true], ...TIE_AND_FIRST,
@@ -58,6 +59,14 @@ export const VARIANT_OPTIONS = {
   five: FEW_SEATS,
   five_kitty: [...FEW_SEATS, ["kitty", ["first_trick", "first_two"], "first_trick"]],
   dutch5: DUTCH.map((f) => (f[0] === "passing" ? passing("off", FEW_PASSING) : f)),
+  three_jokers: FEW_SEATS,
+  cancellation: [
+    ["seats", "number:6:12", 6],
+    ...without(FEW_SEATS, "gentleman_3", "gentleman_4"),
+    ["kitty", ["first_trick", "first_points"], "first_trick"],
+    ["spade_ten", "bool", false],
+  ],
+  extreme: FEW_SEATS,
 };
 
 // The variants in the dropdown, in groups.
@@ -66,7 +75,8 @@ export const VARIANT_GROUPS = [
   ["dutch", ["dutch", "dutch52"]],
   ["house", ["belgian", "achterhoeks_bar"]],
   ["team", ["achterhoeks"]],
-  ["seats", ["three", "three_kitty", "five", "five_kitty", "dutch5"]],
+  ["seats", ["three", "three_kitty", "five", "five_kitty", "dutch5", "three_jokers"]],
+  ["decks", ["cancellation", "extreme"]],
 ];
 
 // A field whose label differs in one variant.
@@ -108,7 +118,8 @@ function variantSet(variant) {
 }
 
 /**
- * Show the chosen variant's options only; gentleman's rule 4 can be ticked only while cards are passed.
+ * Show the chosen variant's options only; gentleman's rule 4 can be ticked only while cards are passed; where the
+ * number of players is chosen, the passing cycle names its hands for that number (an across only when it is even).
  * Called when the form changes and after every redraw of it.
  */
 export function syncOptionFields(container) {
@@ -119,7 +130,18 @@ export function syncOptionFields(container) {
     const passes = set.querySelector(`[name="${set.dataset.variant}.passing"]`);
     const rule4 = set.querySelector(`[name="${set.dataset.variant}.gentleman_4"]`);
     if (passes && rule4) rule4.disabled = passes.value === "off";
+    nameCycle(set, passes);
   }
+}
+
+/** The passing cycle's name for the number of players a variant's own field says (Cancellation Hearts). */
+function nameCycle(set, passes) {
+  const seats = set.querySelector(`[name="${set.dataset.variant}.seats"]`);
+  const cycle = passes && seats ? passes.querySelector('option[value="cycle"]') : null;
+  const n = seats ? Number(seats.value) : 0;
+  if (!cycle || !Number.isInteger(n) || n < 3) return;
+  const text = passingName(set.dataset.variant, "cycle", n);
+  if (cycle.textContent !== text) cycle.textContent = text;
 }
 
 function variantChoices() {
