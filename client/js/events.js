@@ -2,6 +2,7 @@
 import { t } from "./i18n.js";
 import { toggleSelected, refusalText, momentKey } from "./update.js";
 import { formFields, syncOptionFields } from "./render/start.js";
+import { keyCard } from "./cards.js";
 
 // A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.
 const DOUBLE_TAP_MS = 500;
@@ -55,9 +56,9 @@ export function bindEvents({ state, app }) {
     const seat = Number(target.dataset.seat);
     switch (action) {
       case "card":
-        return cardClicked(target.dataset.card, target);
+        return cardClicked(target.dataset.card, target.dataset.key);
       case "pass":
-        return move({ type: "pass", cards: state.selected.filter(Boolean) });
+        return move({ type: "pass", cards: state.selected.filter(Boolean).map(keyCard) }); // a card chosen twice goes twice
       case "hint":
         return app.send({ type: "hint" });
       case "moon":
@@ -101,6 +102,11 @@ export function bindEvents({ state, app }) {
     }
   });
 
+  // the number of players names the passing cycle as it is typed
+  screen.addEventListener("input", (event) => {
+    if (event.target.closest("form[data-form=create]")) syncOptionFields(screen);
+  });
+
   screen.addEventListener("change", (event) => {
     const target = event.target;
     // the chosen variant's options; gentleman's rule 4 only while cards are passed
@@ -132,7 +138,7 @@ export function bindEvents({ state, app }) {
     if (!next) return;
     event.preventDefault();
     for (const c of cards) c.tabIndex = c === next ? 0 : -1;
-    state.focusCard = next.dataset.card;
+    state.focusCard = next.dataset.key;
     next.focus();
   });
 
@@ -180,12 +186,13 @@ export function bindEvents({ state, app }) {
     app.send(msg);
   }
 
-  function cardClicked(card) {
+  /** A card of the hand tapped: `card` its name, `key` which copy of it (with two decks a hand may hold it twice). */
+  function cardClicked(card, key) {
     const view = state.table && state.table.view;
     if (!view || state.inFlight) return;
-    state.focusCard = card;
+    state.focusCard = key;
     if (view.phase === "passing" && !view.passed && !(view.pass_refusals && view.pass_refusals[card])) {
-      const changed = toggleSelected(state, card);
+      const changed = toggleSelected(state, key);
       // every place taken: say how to change a choice (a card in its place goes only where that place goes)
       state.notice = changed ? null : { text: t("pass_full", { n: view.pass_count }), kind: "info", moment: momentKey(state.table) };
       app.request();

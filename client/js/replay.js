@@ -102,13 +102,19 @@ export function snapshot(hand, step) {
     for (const { seat, card } of cards) holds[seat].splice(holds[seat].indexOf(card), 1);
     const complete = cards.length === t.cards.length;
     if (complete && t.winner !== null && t.winner !== undefined) tricksWon[t.winner] += 1;
-    trick = { index, leader: t.leader, cards, complete, winner: complete ? t.winner : null };
+    const undecided = complete && Boolean(t.undecided);
+    trick = { index, leader: t.leader, cards: cancelledSoFar(cards), complete, winner: complete ? t.winner : null, undecided };
     left -= cards.length;
   }
   let stage = "play";
   if (step < first || (step === first && !exchanged)) stage = "dealt";
   else if (step === first) stage = "exchanged";
   return { holds, received: exchanged && step === first ? received : perSeat(hand), trick, tricksWon, stage };
+}
+
+/** The cards of a trick played so far, a card marked cancelled only once the identical card that cancels it is played. */
+function cancelledSoFar(cards) {
+  return cards.map((c) => (c.cancelled && cards.filter((o) => o.card === c.card).length < 2 ? { ...c, cancelled: false } : c));
 }
 
 /** The position one step from (hand, step) in `direction` (+1 or -1), crossing into the next or previous hand. */

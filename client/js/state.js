@@ -12,7 +12,8 @@ export function createState(prefs) {
     session: null, // {code, seat, seat_token, link} of the table we sit at
     table: null, // the last `table` message
     seq: 0,
-    selected: [], // cards chosen for passing
+    selected: [], // cards chosen for passing, as the keys of their copies ("AS#0"; see cards.js)
+    focusCard: null, // the key of the hand's card that has the keyboard focus
     hint: [], // cards the hint highlights
     hintKey: null, // the moment the hint belongs to
     review: null, // {hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game

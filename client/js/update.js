@@ -106,9 +106,13 @@ function applyTable(state, msg, now) {
   // A trick that has just been finished stays visible briefly, then slides to its taker.
   if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
     const last = v.tricks[v.tricks.length - 1];
-    // the kitty the trick took stays on the table with it until the trick goes to its taker
-    const kittyBefore = before && before.hand_no === v.hand_no ? before.kitty_takers : null;
-    state.trickShow = { trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS, kittyBefore };
+    // the kitty the trick took, and the cards of undecided tricks, stay on the table with it until it goes to its taker
+    const same = before && before.hand_no === v.hand_no;
+    const kittyBefore = same ? before.kitty_takers : null;
+    const pendingBefore = same && before.pending ? before.pending : null;
+    state.trickShow = {
+      trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS, kittyBefore, pendingBefore,
+    };
   }
   state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
   // After each hand, the score table opens by itself, once the last trick has gone to its taker.
@@ -172,17 +176,25 @@ export function leftTable(state) {
 }
 
 /**
- * News for screen readers: every card played, who took the trick (and the kitty) and whose turn it is, as plain
- * data ({id, kind, seat, card}); render/ words it in the language of the moment.
+ * News for screen readers: every card played (and whether an identical card cancelled it), who took the trick (with
+ * the cards that waited for it), that no one did, who took the kitty and whose turn it is, as plain data
+ * ({id, kind, seat, card, waited}); render/ words it in the language of the moment.
  */
 function tellNews(state, msg, before) {
   const v = msg.view;
   const said = [...state.said];
   const first = said.length ? said[said.length - 1].id + 1 : 1;
   let id = first - 1;
+  let waited = before.hand_no === v.hand_no && before.pending ? before.pending.length : 0;
   for (const e of msg.events || []) {
-    if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card });
-    else if (e.type === "trick") said.push({ id: ++id, kind: "trick", seat: e.winner });
+    if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card, cancelled: cancelledNow(v, e.seat) });
+    else if (e.type === "trick" && e.winner === null) {
+      said.push({ id: ++id, kind: "undecided" });
+      waited += v.seats || 4; // every seat's card waits
+    } else if (e.type === "trick") {
+      said.push({ id: ++id, kind: "trick", seat: e.winner, waited });
+      waited = 0;
+    }
   }
   for (const seat of kittyTaken(before, v)) said.push({ id: ++id, kind: "kitty", seat });
   const moved = id >= first;
@@ -190,6 +202,13 @@ function tellNews(state, msg, before) {
     said.push({ id: ++id, kind: "turn", seat: v.turn });
   }
   state.said = said.slice(-SAID_KEEP);
+}
+
+/** Whether the card `seat` played to the trick on the table (or the trick just finished) is cancelled (two decks). */
+function cancelledNow(v, seat) {
+  const trick = v.trick && v.trick.cards.some((c) => c.seat === seat) ? v.trick : v.tricks[v.tricks.length - 1];
+  const played = trick ? trick.cards.find((c) => c.seat === seat) : null;
+  return Boolean(played && played.cancelled);
 }
 
 /** The seats that took a kitty card between two views of the same hand. */
@@ -209,8 +228,9 @@ function hintText(state) {
 }
 
 /**
- * Choose or unchoose a card to pass; never more than the pass count. When each card goes its own way
- * the cards keep their places; returns false when every place is taken (nothing changed).
+ * Choose or unchoose a card to pass (`card`: the key of its copy, so that both copies of a card can go); never more
+ * than the pass count. When each card goes its own way the cards keep their places; returns false when every place
+ * is taken (nothing changed).
  */
 export function toggleSelected(state, card) {
   const view = state.table.view;

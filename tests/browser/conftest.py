@@ -198,17 +198,29 @@ def hand_cards(page: Page) -> list[str]:
     return page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
 
 
+def hand_keys(page: Page) -> list[str]:
+    """The hand's cards as the keys of their copies ("AS#0", "AS#1": with two decks a hand may hold a card twice)."""
+    return page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.key)")
+
+
 def click_card(page: Page, card: str) -> None:
-    page.locator(f'.hand .card[data-card="{card}"]').click()
+    """Click a card of the hand: by the key of one copy ("AS#1"), or by its name (its first copy)."""
+    attr = "data-key" if "#" in card else "data-card"
+    page.locator(f'.hand .card[{attr}="{card}"]').first.click()
 
 
 def play_one_legal(page: Page) -> str:
-    """Wait for my turn, click the first card that stands up, and wait until it has left my hand."""
+    """Wait for my turn, click the first card that stands up, and wait until it (one copy of it) has left my hand."""
     page.wait_for_selector(".hand .card.legal")
     card = page.locator(".hand .card.legal").first.get_attribute("data-card")
+    copies = page.locator(f'.hand .card[data-card="{card}"]').count()
     click_card(page, card)
-    page.wait_for_function("c => !window.hartenjagen.state.table.view.hand.includes(c)", arg=card)
-    page.wait_for_selector(f'.hand .card[data-card="{card}"]', state="detached")
+    page.wait_for_function(
+        "([c, n]) => window.hartenjagen.state.table.view.hand.filter(x => x === c).length < n", arg=[card, copies]
+    )
+    page.wait_for_function(
+        "([c, n]) => document.querySelectorAll(`.hand .card[data-card='${c}']`).length < n", arg=[card, copies]
+    )
     return card
 
 
@@ -229,15 +241,16 @@ NEXT_MOVE = """() => {
 
 def pass_cards(page: Page) -> list[str]:
     """Choose the first ``pass_count`` cards of the hand that may be passed (not in ``pass_refusals``), in
-    hand order, and pass them; return them in the order chosen (the order the places of a pass go in)."""
+    hand order (both copies of a card held twice, one after the other), and pass them; return them in the order
+    chosen (the order the places of a pass go in)."""
     v = view(page)
     refused = v.get("pass_refusals") or {}
-    cards = [c for c in hand_cards(page) if c not in refused][: v["pass_count"]]
-    for card in cards:
-        click_card(page, card)
+    keys = [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]
+    for key in keys:
+        click_card(page, key)
     page.click("[data-action=pass]")
     page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
-    return cards
+    return [k.split("#")[0] for k in keys]
 
 
 def play_until_game_over(page: Page, hands: int = 20, stop: Callable[[dict], bool] | None = None) -> dict:

@@ -1,7 +1,7 @@
 // Dialogs of the table: the last trick, the start-over confirmation, and the list of my finished games.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
-import { cardFace, cardName } from "../cards.js";
+import { playedFace, cardName } from "../cards.js";
 import { seatName, takerText, variantName, chairOf, chairName } from "./seats.js";
 import { variantLine } from "./invite.js";
 
@@ -11,18 +11,23 @@ export function lastTrickHtml(state) {
   const v = table && table.view;
   const trick = v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   if (!trick) return `<p>${esc(t("last_trick_none"))}</p>`;
-  const cards = trick.cards.map(({ seat, card }) => {
+  const cards = trick.cards.map(({ seat, card, cancelled }) => {
     const won = seat === trick.winner;
     const label = t("card_played", { name: seatName(table, seat), card: cardName(card) });
-    return `<figure class="lt-card${won ? " won" : ""}" data-seat="${seat}">${cardFace(card, { label })}` +
+    return `<figure class="lt-card${won ? " won" : ""}" data-seat="${seat}">${playedFace(card, { cancelled, label })}` +
       `<figcaption><span class="wind">${esc(chairOf(table, seat))}</span> <span class="name">${esc(seatName(table, seat))}</span>` +
       `${seat === trick.leader ? ` <span class="badge">${esc(t("last_trick_led"))}</span>` : ""}</figcaption></figure>`;
   }).join("");
   return `<div class="last-trick" data-action="close" data-trick="${v.tricks.length}">` +
     `<p class="lt-no">${esc(t("last_trick_no", { n: v.tricks.length }))}</p>` +
     `<div class="lt-cards">${cards}</div>` +
-    `<p class="lt-taker" data-winner="${trick.winner}"><strong>${esc(takerText(table, trick.winner))}</strong></p>` +
+    `<p class="lt-taker" data-winner="${trick.winner}"><strong>${esc(trickOutcome(table, trick))}</strong></p>` +
     `<p class="muted">${esc(t("last_trick_close"))}</p></div>`;
+}
+
+/** Who took a trick, or that no one did (every card of the suit led cancelled: its cards wait for the next one). */
+function trickOutcome(table, trick) {
+  return trick.undecided || trick.winner === null ? t("trick_undecided") : takerText(table, trick.winner);
 }
 
 /** Asked before the host starts the game over: the same deals, from the first hand. */

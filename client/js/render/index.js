@@ -98,9 +98,9 @@ export function createRenderer(state, root) {
     }
     patch(area("status"), statusHtml(state));
     const handEl = area("hand");
-    const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     if (patch(handEl, handHtml(state, now, window.innerWidth)) && focused) {
-      const again = handEl.querySelector(`[data-card="${focused}"]`) || handEl.querySelector('[tabindex="0"]');
+      const again = handEl.querySelector(`[data-key="${focused}"]`) || handEl.querySelector('[tabindex="0"]');
       if (again) again.focus();
     }
     patch(area("me"), meHtml(table));

@@ -1,5 +1,5 @@
 // News for screen readers beside the trick (a polite live region): each card played, who took
-// the trick and the kitty, whose turn it is. Lines are appended, never redrawn, so each is read out once.
+// the trick (or that no one did) and the kitty, whose turn it is. Lines are appended, never redrawn, so each is read out once.
 import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
 import { seatName, takerText } from "./seats.js";
@@ -7,8 +7,12 @@ import { seatName, takerText } from "./seats.js";
 const KEEP = 12; // lines kept in the region (older ones have been read)
 
 function newsText(table, item) {
-  if (item.kind === "play") return t("card_played", { name: seatName(table, item.seat), card: cardName(item.card) });
-  if (item.kind === "trick") return takerText(table, item.seat);
+  if (item.kind === "play") {
+    const line = t("card_played", { name: seatName(table, item.seat), card: cardName(item.card) });
+    return item.cancelled ? `${line}, ${t("card_cancelled")}` : line;
+  }
+  if (item.kind === "trick") return takerText(table, item.seat, item.waited || 0);
+  if (item.kind === "undecided") return t("trick_undecided");
   if (item.kind === "kitty") return item.seat === table.you ? t("kitty_taken_you") : t("kitty_taken_other", { name: seatName(table, item.seat) });
   return item.seat === table.you ? t("your_turn") : t("turn_of", { name: seatName(table, item.seat) });
 }

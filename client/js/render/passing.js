@@ -1,7 +1,7 @@
 // Passing at the table: what to choose and where each chosen card goes, and afterwards what went where.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { sortHand, shortName } from "../cards.js";
+import { sortHand, shortName, keyCard, keyed } from "../cards.js";
 import { seatName, plainName, chairOf } from "./seats.js";
 import { passForm, chosenCount, cardSeats } from "../passing.js";
 
@@ -22,7 +22,7 @@ function planHtml(state) {
   const table = state.table;
   const ordinals = t("ordinals");
   const items = table.view.pass_targets.map((seat, i) => {
-    const card = state.selected[i];
+    const card = state.selected[i] ? keyCard(state.selected[i]) : null;
     const chosen = card ? `<span class="plan-card">${esc(shortName(card))}</span>` : `<span class="plan-open">${esc(t("pass_open"))}</span>`;
     return `<li data-place="${i + 1}" data-to="${seat}"${card ? ` data-card="${card}"` : ""}>` +
       `${esc(t("pass_place", { n: ordinals[i], name: seatWithWind(table, seat) }))}: ${chosen}</li>`;
@@ -56,10 +56,10 @@ export function passStatus(state) {
   return { lines: [line], plan: form === "several" ? planHtml(state) : "", buttons };
 }
 
-/** Where a chosen card goes, for its accessible name and its badge: {place: 1.., to: seat} or null. */
-export function chosenPlace(state, card) {
+/** Where a chosen card (the key of its copy) goes, for its accessible name and its badge: {place: 1.., to: seat} or null. */
+export function chosenPlace(state, key) {
   const v = state.table.view;
-  const at = state.selected.indexOf(card);
+  const at = state.selected.indexOf(key);
   if (at < 0 || passForm(v) !== "several") return null;
   return { place: at + 1, to: v.pass_targets[at] };
 }
@@ -112,9 +112,9 @@ export function exchangeLines(table) {
   return out;
 }
 
-/** Who a received card came from (null from the pot, or when not known). */
-export function receivedFrom(v, card) {
+/** Who a received card (the key of its copy: the second copy is the second one received) came from (null from the pot, or when not known). */
+export function receivedFrom(v, key) {
   if (!v.received_from) return null;
-  const at = v.received.indexOf(card);
+  const at = keyed(v.received).findIndex(([, k]) => k === key);
   return at >= 0 ? v.received_from[at] : null;
 }

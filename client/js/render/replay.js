@@ -1,7 +1,7 @@
 // The replay viewer: every hand open, the passes, the kitty, the trick being played, step by step.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
-import { cardFace, cardName, shortName, sortHand } from "../cards.js";
+import { cardFace, cardName, shortName, sortHand, keyed, copiesOf, playedFace } from "../cards.js";
 import { position, chairName } from "./seats.js";
 import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards, handSeats } from "../replay.js";
 import { rulesLine } from "./invite.js";
@@ -28,13 +28,13 @@ function who(data, seat, you) {
 }
 
 function seatHtml(data, hand, snap, seat, you, marked) {
-  const cards = sortHand(snap.holds[seat]);
-  const received = new Set(snap.received[seat]);
-  const passing = snap.stage === "dealt" && hasPasses(hand) ? new Set(hand.passes[seat] || []) : new Set();
+  const cards = keyed(sortHand(snap.holds[seat])); // a card held twice (two decks): each copy marked on its own
+  const received = copiesOf(snap.received[seat]);
+  const passing = copiesOf(snap.stage === "dealt" && hasPasses(hand) ? hand.passes[seat] : []);
   const better = seat === you ? marked.better : new Set();
   const worse = seat === you ? marked.worse : new Set();
-  const faces = cards.map((card) => {
-    const classes = [received.has(card) ? "received" : "", passing.has(card) ? "passing" : "",
+  const faces = cards.map(([card, key]) => {
+    const classes = [received.has(key) ? "received" : "", passing.has(key) ? "passing" : "",
       better.has(card) ? "better" : "", worse.has(card) ? "worse" : ""].filter(Boolean);
     return cardFace(card, { classes, label: cardName(card) });
   }).join("");
@@ -52,17 +52,31 @@ function centerHtml(data, hand, snap, step) {
   if (snap.stage === "dealt") title = t("replay_dealt");
   else if (snap.stage === "exchanged") title = t("replay_exchanged");
   else title = t("replay_trick_no", { n: snap.trick.index + 1, of: hand.tricks.length });
-  const cards = snap.stage === "play" ? snap.trick.cards.map(({ seat, card }) =>
+  const cards = snap.stage === "play" ? snap.trick.cards.map(({ seat, card, cancelled }) =>
     `<figure class="lt-card${snap.trick.complete && seat === snap.trick.winner ? " won" : ""}" data-seat="${seat}">` +
-    `${cardFace(card, { label: t("card_played", { name: seatLabel(data, seat), card: cardName(card) }) })}` +
+    `${playedFace(card, { cancelled, label: t("card_played", { name: seatLabel(data, seat), card: cardName(card) }) })}` +
     `<figcaption>${esc(seatLabel(data, seat))}</figcaption></figure>`).join("") : "";
-  const taker = snap.stage === "play" && snap.trick.complete && snap.trick.winner !== null
-    ? `<p class="rp-taker">${esc(t("trick_won_by", { name: seatLabel(data, snap.trick.winner) }))}</p>` : "";
+  const taker = snap.stage === "play" && snap.trick.complete ? takerLine(data, snap.trick) : "";
   const { last } = stepRange(hand);
   const moon = step === last && hand.moon !== null && hand.moon !== undefined
     ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatLabel(data, hand.moon) }))}</p>` : "";
+  const voided = step === last ? voidedLine(hand) : "";
   return `<div class="rp-center" aria-live="polite"><p class="rp-stage">${esc(title)}</p>` +
-    `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}${kittyLine(data, hand)}</div>`;
+    `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}${voided}${kittyLine(data, hand)}</div>`;
+}
+
+/** Who took a complete trick, or that no one did (every card of the suit led cancelled). */
+function takerLine(data, trick) {
+  if (trick.undecided) return `<p class="rp-taker undecided">${esc(t("trick_undecided"))}</p>`;
+  if (trick.winner === null || trick.winner === undefined) return "";
+  return `<p class="rp-taker">${esc(t("trick_won_by", { name: seatLabel(data, trick.winner) }))}</p>`;
+}
+
+/** At the end of a hand: the cards of tricks still undecided, which counted for nobody. */
+function voidedLine(hand) {
+  if (!hand.voided || !hand.voided.length) return "";
+  const cards = sortHand(hand.voided).map(shortName).join(" ");
+  return `<p class="rp-voided" data-voided="${esc(hand.voided.join(" "))}">${esc(t("replay_voided", { cards }))}</p>`;
 }
 
 /** The kitty of the hand, open as every hand is in a replay: "Kitty: Q♠ → Ellen" (taken, or still face down). */

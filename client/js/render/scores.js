@@ -1,7 +1,8 @@
 // The score table ("Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
-// team game, chips and the pot in a chips game, who lost, and the toppers at game end.
+// team game, chips and the pot in a chips game, cards that counted for nobody, who lost, and the toppers at game end.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
+import { sortHand, shortName } from "../cards.js";
 import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf } from "./seats.js";
 import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
@@ -92,6 +93,14 @@ function lastHandNote(table, v) {
   return "";
 }
 
+/** Cards of tricks still undecided when a hand ended count for nobody (Cancellation Hearts): named per hand. */
+function voidedLines(v) {
+  const lines = v.history.map((h, i) => [i, h.voided || []]).filter(([, cards]) => cards.length)
+    .map(([i, cards]) => `<li data-hand="${i}" data-voided="${esc(cards.join(" "))}">` +
+      `${esc(t("voided_line", { n: i + 1, cards: sortHand(cards).map(shortName).join(" ") }))}</li>`);
+  return lines.length ? `<ul class="voided-lines">${lines.join("")}</ul>` : "";
+}
+
 function gameOverFooter(state) {
   const table = state.table;
   const v = table.view;
@@ -142,7 +151,7 @@ export function scoresHtml(state) {
     `<tr${has(h.moon) ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${order.map((s) => handCell(v, h, s)).join("")}</tr>`).join("");
   const body = v.history.length
     ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
-      `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table></div>${potLine(v)}`
+      `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table></div>${potLine(v)}${voidedLines(v)}`
     : `<p>${esc(t("no_hands_yet"))}</p>`;
   const moonNote = v.phase !== "playing" ? lastHandNote(table, v) : "";
   let footer = "";

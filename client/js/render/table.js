@@ -1,7 +1,7 @@
 // The table: opponents left, top and right in play order, the trick in the middle, your hand below.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { cardFace, cardBack, sortHand, cardName, shortName } from "../cards.js";
+import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
 import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 
@@ -86,8 +86,8 @@ function shownTrick(state, now) {
 const ENTER_MS = 300;
 let entering = { key: null, since: 0 };
 
-function entersNow(v, card, now) {
-  const key = `${v.hand_no}:${v.tricks.length}:${card}`;
+function entersNow(v, card, count, now) {
+  const key = `${v.hand_no}:${v.tricks.length}:${count}:${card}`; // the count: two decks may play a card twice
   if (entering.key !== key) entering = { key, since: now };
   return now - entering.since < ENTER_MS;
 }
@@ -140,6 +140,30 @@ function kittyHtml(count) {
     ` title="${esc(t("kitty_lying", { n: count }))}">${backs}</div>`;
 }
 
+/** The cards of undecided tricks that wait on the table: while a finished trick is held, as they lay before it. */
+function pendingLying(state, done) {
+  const show = state.trickShow;
+  if (done && show && show.pendingBefore) return show.pendingBefore;
+  return state.table.view.pending || [];
+}
+
+/** The waiting cards of undecided tricks (Cancellation Hearts): a small stack in the middle, with how many. */
+function pendingHtml(cards) {
+  if (!cards.length) return "";
+  const backs = Array.from({ length: Math.min(cards.length, 3) }, () => cardBack(["pending-card"])).join("");
+  const label = t("pending_lying", { n: cards.length, cards: sortHand(cards).map(shortName).join(" ") });
+  return `<div class="pending" role="img" data-pending="${cards.length}" aria-label="${esc(label)}" title="${esc(label)}">` +
+    `<div class="pending-stack">${backs}</div><span class="pending-count" aria-hidden="true">${esc(t("pending_short", { n: cards.length }))}</span></div>`;
+}
+
+/** One card of the trick in its slot; a card an identical one cancelled is struck through and says so. */
+function playedHtml(table, { seat, card, cancelled }, enter) {
+  const { pos, style } = slotOf(table, seat);
+  const label = t("card_played", { name: seatName(table, seat), card: cardName(card) });
+  const classes = [`played${enter ? ` enter-${pos}` : ""}`];
+  return `<div class="slot slot-${pos}"${style}>${playedFace(card, { cancelled, classes, label })}</div>`;
+}
+
 export function centerHtml(state, now) {
   const table = state.table;
   const n = seatCount(table);
@@ -147,15 +171,15 @@ export function centerHtml(state, now) {
   let cards = "";
   if (trick) {
     const count = trick.cards.length;
-    cards = trick.cards.map(({ seat, card }, i) => {
-      const { pos, style } = slotOf(table, seat);
-      const enter = !done && i === count - 1 && entersNow(table.view, card, now) ? ` enter-${pos}` : "";
-      return `<div class="slot slot-${pos}"${style}>${cardFace(card, { classes: [`played${enter}`], label: t("card_played", { name: seatName(table, seat), card: cardName(card) }) })}</div>`;
+    cards = trick.cards.map((played, i) => {
+      const enter = !done && i === count - 1 && entersNow(table.view, played.card, count, now);
+      return playedHtml(table, played, enter);
     }).join("");
   }
   const winner = done && trick.winner !== null ? trick.winner : null;
   const kitty = kittyHtml(kittyLying(state, done));
-  if (n === 4 && !kitty) {
+  const pending = pendingHtml(pendingLying(state, done));
+  if (n === 4 && !kitty && !pending) {
     const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
     return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>`;
   }
@@ -165,8 +189,20 @@ export function centerHtml(state, now) {
     const { dx, dy } = trickSpot(winner, table.you, n);
     style += `;--wx:${dx.toFixed(3)};--wy:${dy.toFixed(3)}`;
     slide = " slide-ring";
+  } else if (sliding && trick.undecided) {
+    slide = " slide-pending"; // no one takes it: its cards go to the middle, to wait there
   }
-  return `<div class="trick ring${slide}" data-seats="${n}" style="${style}" aria-label="${esc(t("table_center"))}">${kitty}${cards}</div>`;
+  const both = kitty && pending ? " kitty-and-pending" : "";
+  return `<div class="trick ring${slide}${both}" data-seats="${n}" style="${style}" aria-label="${esc(t("table_center"))}">${kitty}${pending}${cards}</div>`;
+}
+
+/** What the trick just finished did: who took it (with the cards that waited for it), or that no one did. */
+function trickCaption(state, table, trick, done) {
+  if (!done) return "";
+  if (trick.undecided) return `<p class="trick-caption undecided">${esc(t("trick_undecided"))}</p>`;
+  if (trick.winner === null) return "";
+  const waited = state.trickShow && state.trickShow.pendingBefore ? state.trickShow.pendingBefore.length : 0;
+  return `<p class="trick-caption">${esc(takerText(table, trick.winner, waited))}</p>`;
 }
 
 /** Under the trick, in a row of its own so it never lies over a card: who took the trick, and the hand number. */
@@ -174,14 +210,20 @@ export function captionHtml(state, now) {
   const table = state.table;
   const v = table.view;
   const { trick, done } = shownTrick(state, now);
-  const winner = done && trick.winner !== null ? trick.winner : null;
   // (screen readers hear who took it from the news beside the trick)
-  const caption = winner !== null ? `<p class="trick-caption">${esc(takerText(table, winner))}</p>` : "";
+  const caption = trickCaption(state, table, trick, done);
   const info = [];
   if (v.scoring && v.scoring.hearts_must_break && v.hearts_broken) info.push(t("hearts_broken"));
   if (v.counting_down) info.push(t("counting_down"));
   const pot = v.pot !== null && v.pot !== undefined ? ` · <span class="pot" data-pot="${v.pot}">${esc(t("pot_count", { n: v.pot }))}</span>` : "";
-  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}${kittyNote(table)}</p>`;
+  return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}` +
+    `${kittyNote(table)}${pendingNote(pendingLying(state, done))}</p>`;
+}
+
+/** How many cards of undecided tricks wait, under the trick too (on a short screen the trick's cards cover the stack). */
+function pendingNote(cards) {
+  if (!cards.length) return "";
+  return ` · <span class="pending-note" data-pending="${cards.length}">${esc(t("pending_note", { n: cards.length }))}</span>`;
 }
 
 /** Who took the kitty, under the trick: "kitty: Ellen" (nothing while it lies on the table, where it is drawn). */
@@ -282,27 +324,35 @@ function rows(cards, width) {
   return [cards.slice(0, half), cards.slice(half)];
 }
 
+/** The key of the card that takes the keyboard focus: the one that had it, else the first playable, else the first. */
+function focusedKey(state, cards, legal) {
+  if (state.focusCard && cards.some(([, key]) => key === state.focusCard)) return state.focusCard;
+  const playable = cards.find(([card]) => legal.has(card));
+  return (playable || cards[0] || [null, null])[1];
+}
+
 export function handHtml(state, now, width) {
   const table = state.table;
   const v = table.view;
-  const hand = sortHand(v.hand);
+  const cards = keyed(sortHand(v.hand)); // each copy of a card (two decks) its own key: "AS#0", "AS#1"
   const legal = new Set(v.legal);
   const passing = v.phase === "passing" && !v.passed;
   const myTurn = v.phase === "playing" && v.turn === table.you;
-  const received = new Set(receivedShown(v) ? v.received : []);
-  const focus = state.focusCard && hand.includes(state.focusCard) ? state.focusCard : (hand.find((c) => legal.has(c)) || hand[0]);
-  const html = rows(hand, width).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map((card) => {
+  const received = copiesOf(receivedShown(v) ? v.received : []);
+  const hinted = copiesOf(state.hint);
+  const focus = focusedKey(state, cards, legal);
+  const html = rows(cards, width).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map(([card, key]) => {
     const classes = [];
-    const extra = [];
+    const extra = [`data-key="${key}"`];
     let label = cardName(card);
     if (passing && v.pass_refusals && v.pass_refusals[card]) {
       classes.push("dimmed"); // gentleman's rule 4: a tap says why
       label += `, ${t("card_not_passable")}`;
     } else if (passing) {
       classes.push("choosable");
-      const on = state.selected.includes(card);
+      const on = state.selected.includes(key);
       if (on) { classes.push("selected"); label += `, ${t("card_selected")}`; }
-      const place = on ? chosenPlace(state, card) : null;
+      const place = on ? chosenPlace(state, key) : null;
       if (place) {
         label += `, ${t("card_goes_to", { name: seatName(table, place.to) })}`;
         extra.push(`data-place="${place.place}"`);
@@ -314,16 +364,16 @@ export function handHtml(state, now, width) {
       classes.push("dimmed");
       label += `, ${t("card_not_playable")}`;
     }
-    if (received.has(card)) {
+    if (received.has(key)) {
       classes.push("received");
-      const from = receivedFrom(v, card);
+      const from = receivedFrom(v, key);
       label += `, ${from === null ? t("card_received") : t("card_received_from", { name: seatName(table, from) })}`;
     }
-    if (state.hint.includes(card)) classes.push("hint");
-    extra.push(`tabindex="${card === focus ? 0 : -1}"`, 'type="button"', 'data-action="card"');
+    if (hinted.has(key)) classes.push("hint");
+    extra.push(`tabindex="${key === focus ? 0 : -1}"`, 'type="button"', 'data-action="card"');
     return cardFace(card, { tag: "button", classes, attrs: extra.join(" "), label });
   }).join("") + "</div>").join("");
-  return `<div class="hand" role="group" aria-label="${esc(t("your_hand"))}" data-count="${hand.length}">${html}</div>`;
+  return `<div class="hand" role="group" aria-label="${esc(t("your_hand"))}" data-count="${cards.length}">${html}</div>`;
 }
 
 export function meHtml(table) {
