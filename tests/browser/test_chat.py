@@ -47,12 +47,15 @@ def test_two_people_chat_and_hostile_text_stays_text_announced_politely(open_pag
     expect(bram.locator(".chat-unread")).to_have_text("1")
     _open_chat(bram)
     expect(bram.locator(".chat-line").last).to_contain_text("Anna:")
-    expect(bram.locator(".chat-line time").last).to_have_text(
-        bram.evaluate(
-            "() => { const d = new Date(); return String(d.getHours()).padStart(2, '0') + ':' "
-            "+ String(d.getMinutes()).padStart(2, '0'); }"
-        )
+    # the line's time is the sending moment in local hours and minutes (from its own datetime, so a minute turning
+    # over between the line and this check cannot fail it), and that moment is now
+    stamp = bram.locator(".chat-line time").last
+    local = stamp.evaluate(
+        "t => { const d = new Date(t.dateTime); return [String(d.getHours()).padStart(2, '0') + ':' "
+        "+ String(d.getMinutes()).padStart(2, '0'), Date.now() - d.getTime()]; }"
     )
+    expect(stamp).to_have_text(local[0])
+    assert 0 <= local[1] < 60_000
     expect(bram.locator("#chat-input")).to_have_attribute("maxlength", "200")
 
     # Bram is typing when hostile lines arrive: the focus and what he typed stay where they were.
