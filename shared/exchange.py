@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import multiset
-from .cards import CARD_NAMES, JOKER, Mask
+from .cards import CARD_NAMES, JOKER, Mask, mask_list
 from .deal import keyed_shuffle
 from .reasons import IllegalAction
 from .rules import Rules
@@ -28,18 +28,23 @@ def chosen_cards(
 
     Raise IllegalAction when they are not cards of the hand that may be passed, as many as the targets.
     """
+    counted = rules.counted  # a card may be passed twice where the deck has it twice
     if type(cards) is int and cards >= 0:
-        order, mask = multiset.cards(cards), cards  # a mask lists its cards low to high
+        order, mask = (multiset.cards(cards) if counted else mask_list(cards)), cards  # low to high
     else:
-        order = _list_strict(cards, rules.counted)
+        order = _list_strict(cards, counted)
         mask = 0
-        try:
-            mask = multiset.from_cards(order or ())
-        except ValueError:
-            order = None
+        if counted:
+            try:
+                mask = multiset.from_cards(order or ())
+            except ValueError:
+                order = None
+        else:
+            for c in order or ():
+                mask |= 1 << c
         if order is not None and not _order_matters(targets):
             order.sort()
-    if order is None or len(order) != len(targets) or not _holds(hand, mask):
+    if order is None or len(order) != len(targets) or not (_holds(hand, mask) if counted else not mask & ~hand):
         raise IllegalAction("bad_pass", seat, count=len(targets))
     kept = mask & rules.no_pass
     if kept:
@@ -67,20 +72,32 @@ def event_cards(targets: Sequence[int], order: list[int]) -> list[str]:
 
 
 def exchange(
-    targets: Sequence[int], orders: Sequence[list[int]], hands: list[Mask], key: str
+    targets: Sequence[int], orders: Sequence[list[int]], hands: list[Mask], key: str, counted: bool = False
 ) -> tuple[list[Mask], list[list[Mask]]]:
     """Move the passed cards (``hands`` changes in place); return what each seat received and from whom.
 
     The second value is ``sent[s][to]``: the cards seat ``s`` gave seat ``to`` (all zero in a pot).
-    ``key`` names the hand (its deal), for the pot's shuffle.
+    ``key`` names the hand (its deal), for the pot's shuffle; ``counted``: hands are layered (a card twice).
     """
     seats = len(hands)
     received = [0] * seats
     sent = [[0] * seats for _ in range(seats)]
-    add = multiset.add_card
+    if not counted and any(targets):  # one deck, each card to a seat: bits, as fast as a pass can be
+        for s in range(seats):
+            for c, off in zip(orders[s], targets, strict=True):
+                b = 1 << c
+                to = (s + off) % seats
+                hands[s] &= ~b
+                received[to] |= b
+                sent[s][to] |= b
+        for s in range(seats):
+            hands[s] |= received[s]
+        return received, sent
+    add = multiset.add_card if counted else _add_bit
+    remove = multiset.remove_card if counted else _remove_bit
     for s in range(seats):
         for c in orders[s]:
-            hands[s] = multiset.remove_card(hands[s], c)
+            hands[s] = remove(hands[s], c)
     if all(t == 0 for t in targets):  # the pot
         pot = sorted(c for o in orders for c in o)
         keyed_shuffle(pot, key)
@@ -95,8 +112,18 @@ def exchange(
                 received[to] = add(received[to], c)
                 sent[s][to] = add(sent[s][to], c)
     for s in range(seats):
-        hands[s] = multiset.add(hands[s], received[s])
+        hands[s] = multiset.add(hands[s], received[s]) if counted else hands[s] | received[s]
     return received, sent
+
+
+def _add_bit(m: Mask, c: int) -> Mask:
+    """One-deck ``add_card``: a bit set."""
+    return m | 1 << c
+
+
+def _remove_bit(m: Mask, c: int) -> Mask:
+    """One-deck ``remove_card``: a bit cleared."""
+    return m & ~(1 << c)
 
 
 def _list_strict(cards: Iterable[int], copies: bool = False) -> list[int] | None:

@@ -37,6 +37,11 @@ from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points,
 from .trick import CountedTrick, Trick
 
 
+def _part(i: int, seats: int) -> str:
+    """What the i-th mask of a deal is: a hand, or the kitty after the hands."""
+    return "hand" if i < seats else "kitty"
+
+
 class Phase(StrEnum):
     """Where a game is: each value is the plain string the views and the protocol carry."""
 
@@ -205,21 +210,20 @@ class Game:
         union = 0
         for i, h in enumerate(hands):
             size = rules.hand_size if i < n else rules.kitty
-            what = "hand" if i < n else "kitty"
             if rules.counted:
                 if h.bit_count() != size or h < 0 or h != multiset.from_cards(multiset.cards(h)):
-                    raise IllegalAction("bad_deal", detail=f"the {what} needs {size} cards of the deck")
+                    raise IllegalAction("bad_deal", detail=f"the {_part(i, n)} needs {size} cards of the deck")
                 try:
                     union = multiset.add(union, h)
                 except ValueError:
                     union = -1
                 continue
             if h.bit_count() != size or h & union or h & ~rules.deck:
-                raise IllegalAction("bad_deal", detail=f"the {what} needs {size} distinct cards of the deck")
+                raise IllegalAction("bad_deal", detail=f"the {_part(i, n)} needs {size} distinct cards of the deck")
             union |= h
         if rules.counted and union != rules.deck:
             raise IllegalAction("bad_deal", detail="the hands and the kitty must hold the deck exactly")
-        names = self.names
+        names = multiset.names if rules.counted else mask_names
         event: dict[str, Any] = {
             "type": "deal",
             "hand_no": self.hand_no + 1,
@@ -276,7 +280,7 @@ class Game:
             self.passed_to[seat] = [(seat + t) % n for _, t in sorted(zip(order, targets, strict=True))]
         if None not in self.passes:
             key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt) if pot else ""
-            self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key)
+            self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key, self.rules.counted)
             if not pot and self.rules.counted:  # two identical cards may come from two seats: listed by card, then seat
                 got: list[list[tuple[int, int]]] = [[] for _ in range(n)]
                 for s in range(n):
@@ -308,7 +312,7 @@ class Game:
             raise IllegalAction("wrong_phase", seat, phase=self.phase)
         if type(seat) is not int or seat != self.turn:
             raise IllegalAction("not_your_turn", seat)
-        if type(card) is not int or not 0 <= card <= JOKER:
+        if type(card) is not int or not 0 <= card <= 52:  # 52: the joker
             raise IllegalAction("bad_event", seat, detail=f"not a card: {card!r}")
         hand = self.hands[seat]
         bit = 1 << card

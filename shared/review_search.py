@@ -130,7 +130,7 @@ def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: fl
         for i, mine in enumerate(passes):
             hands = list(dealt)
             orders = [mine if s == seat else theirs[s] for s in range(seats)]
-            exchange(targets, orders, hands, f"review:{j}")
+            exchange(targets, orders, hands, f"review:{j}", rules.counted)
             if rules.first_lead >= 0:
                 leader = next(s for s in range(seats) if hands[s] >> rules.first_lead & 1)
             else:
