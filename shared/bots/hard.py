@@ -190,13 +190,10 @@ class HardPlayer(Player):
                     if m >= MIN_SAMPLES - 1 and time.perf_counter() > deadline:
                         break
             if len(alive) > 1 and r < rounds - 1:
-                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
-                alive = sorted(alive[: (len(alive) + 1) // 2])
+                alive = _better_half(alive, totals, counts)
             if time.perf_counter() > deadline:
                 break
-        means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(cands))]
-        survivors = set(alive)
-        return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(cands))]
+        return _values(totals, counts, alive)
 
 
     def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
@@ -236,13 +233,23 @@ class HardPlayer(Player):
                 if m >= 1 and time.perf_counter() > deadline:
                     break
             if len(alive) > 1 and r < rounds - 1:
-                alive.sort(key=lambda i: (-totals[i] / counts[i], i))
-                alive = sorted(alive[: (len(alive) + 1) // 2])
+                alive = _better_half(alive, totals, counts)
             if time.perf_counter() > deadline:
                 break
-        means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(cands))]
-        survivors = set(alive)
-        return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(cands))]
+        return _values(totals, counts, alive)
+
+
+def _better_half(alive: list[int], totals: list[float], counts: list[float]) -> list[int]:
+    """The candidates of the better half by mean so far (sequential halving), in their first order."""
+    alive = sorted(alive, key=lambda i: (-totals[i] / counts[i], i))
+    return sorted(alive[: (len(alive) + 1) // 2])
+
+
+def _values(totals: list[float], counts: list[float], alive: list[int]) -> list[float]:
+    """Each candidate's mean; one dropped in an early round gets its mean less ``DROPPED``, so a survivor wins."""
+    means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(totals))]
+    survivors = set(alive)
+    return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(totals))]
 
 
 def _weight(hands: list[int], kept: list[int] | None) -> float:
