@@ -106,6 +106,7 @@ def test_the_first_trick_takes_the_kitty_and_only_its_taker_sees_it_until_the_ha
     for other in {0, 1, 2} - {taker}:
         assert view_for(game, other)["kitty"] == [] and "QS" not in _shown(view_for(game, other))
     assert "QS" not in _shown(spectator_view(game))
+    assert spectator_view(game)["pending"] is None  # no undecided tricks without two decks
     assert game.points_taken()[taker] == 0  # the kitty's 13 are not counted in the open before the hand ends
     _finish_hand(game, random.Random(2))
     last = game.history[-1]
