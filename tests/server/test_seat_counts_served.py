@@ -16,7 +16,8 @@ async def test_a_three_seat_kitty_game_is_replayed_with_the_kitty_and_reviewed_b
     await anna.send("fill_bots", level="easy")
     await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["human", "bot", "bot"])
     await anna.send("start")
-    await drive(anna, lambda t: t["view"] is not None and t["view"]["phase"] == "hand_over")
+    # the computer players' seeds differ from server to server: the first hand may end the game as well
+    await drive(anna, lambda t: t["view"] is not None and t["view"]["phase"] in ("hand_over", "game_over"))
     hand0 = anna.table["view"]["history"][0]
     await anna.send("review", hand_no=0)
     got = await answer(anna, "review")
