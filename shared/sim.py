@@ -17,7 +17,6 @@ from .scoring import hand_deltas
 
 #: The suit mask of each single-card bit.
 SUIT_OF_BIT: dict[int, Mask] = {1 << c: SUIT_MASKS[c // 13] for c in range(52)}
-NEXT = (1, 2, 3, 0)
 #: The next seat round a table of n seats, for every table size.
 NEXTS: dict[int, tuple[int, ...]] = {n: tuple(range(1, n)) + (0,) for n in range(3, 13)}
 
