@@ -172,3 +172,13 @@ def test_a_joker_breaks_hearts_as_a_heart_does():
 
 
 _HEARTS = set(multiset.cards(make_rules({"variant": "three_jokers"}).hearts_mask))
+
+
+def test_when_both_twos_of_clubs_lie_in_the_kitty_the_player_left_of_the_dealer_leads():
+    rules = make_rules({"variant": "cancellation", "passing": "off"})
+    game = Game(rules)
+    game.deal_seeded(3663)  # a numbered deal whose two-card kitty holds both 2♣
+    assert multiset.count(multiset.from_cards(game.kitty), parse_card("2C")) == 2
+    assert game.turn == (rules.dealer(0) + 1) % 6
+    lead = game.legal(game.turn)
+    assert lead and not lead & rules.penalty_mask  # any card but a point card: it is still the first trick
