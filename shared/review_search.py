@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .bots.base import Player
+from .bots.counted import CountedSampler, counted_rollout
 from .bots.hard import PLAYS_PER_MS, candidates
 from .bots.knowledge import Knowledge
 from .bots.passing import choose_pass
@@ -20,6 +21,7 @@ from .bots.rollout import rollout
 from .bots.sampling import Sampler
 from .cards import SUIT_MASKS, Mask, mask_cards
 from .exchange import exchange
+from .multiset import LAYER0, remove_card
 from .rules import Rules
 from .scoring import chip_shares
 from .sim import score_hand
@@ -82,21 +84,27 @@ def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
 def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable) -> list[float]:
     """Average points of each candidate over the same sampled deals, each rollout with the same random stream."""
     rules, seat = k.rules, k.seat
-    sampler = Sampler(k)
+    sampler = CountedSampler(k) if rules.counted else Sampler(k)  # layered hands where a card may appear twice
     rng = rng_for(view, budget_ms)
     n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(cands))
     trick = k.trick_bits()
+    played = [c for _, c in k.trick]
     totals = [0.0] * len(cands)
     for _ in range(n):
         hands = sampler.sample(rng)
         stream = rng.getrandbits(64)
         for i, c in enumerate(cands):
             hs = list(hands)
-            hs[seat] ^= 1 << c
             doubled = list(k.doubled)
             rand = random.Random(stream).random  # common random numbers: the candidates differ, not the luck
-            taken = rollout(rules, hs, list(k.taken), k.leader, trick + [1 << c], k.first_trick, k.hearts_broken,
-                            rand, k.counting_down, doubled=doubled)  # fmt: skip
+            if rules.counted:
+                hs[seat] = remove_card(hs[seat], c)
+                taken = counted_rollout(rules, hs, list(k.taken), k.leader, played + [c], k.first_trick,
+                                        k.hearts_broken, rand, k.pending, k.jokers_played, k.counting_down)  # fmt: skip
+            else:
+                hs[seat] ^= 1 << c
+                taken = rollout(rules, hs, list(k.taken), k.leader, trick + [1 << c], k.first_trick,
+                                k.hearts_broken, rand, k.counting_down, doubled=doubled)  # fmt: skip
             totals[i] += value(taken, doubled)
     return [t / n for t in totals]
 
@@ -117,7 +125,7 @@ def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: fl
     rules, seat = k.rules, k.seat
     targets = rules.pass_targets(view["hand_no"])
     value = points_valuer(rules, seat, k.counting_down, k.pot)
-    sampler = Sampler(k)
+    sampler = CountedSampler(k) if rules.counted else Sampler(k)  # layered hands where a card may appear twice
     rng = rng_for(view, budget_ms)
     n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(passes))
     count = len(targets)
@@ -126,18 +134,24 @@ def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: fl
         dealt = sampler.sample(rng)
         stream = rng.getrandbits(64)
         seats = rules.seats
-        theirs = {s: list(mask_cards(choose_pass(rules, dealt[s], count))) for s in range(seats) if s != seat}
+        theirs = {s: mask_cards(choose_pass(rules, dealt[s] & LAYER0, count)) for s in range(seats) if s != seat}
+        theirs = {s: list(cards) for s, cards in theirs.items()}
         for i, mine in enumerate(passes):
             hands = list(dealt)
             orders = [mine if s == seat else theirs[s] for s in range(seats)]
             exchange(targets, orders, hands, f"review:{j}", rules.counted)
+            after = rules.dealer(view["hand_no"]) + 1
+            leader = after % seats  # also where the leading card lies in the kitty
             if rules.first_lead >= 0:
-                leader = next(s for s in range(seats) if hands[s] >> rules.first_lead & 1)
-            else:
-                leader = (rules.dealer(view["hand_no"]) + 1) % seats
+                lead = 1 << rules.first_lead
+                leader = next((s % seats for s in range(after, after + seats) if hands[s % seats] & lead), leader)
             doubled = [0] * seats
             rand = random.Random(stream).random
-            taken = rollout(rules, hands, [0] * seats, leader, [], True, False, rand, k.counting_down,
-                            doubled=doubled)  # fmt: skip
+            if rules.counted:
+                taken = counted_rollout(rules, hands, [0] * seats, leader, [], True, False, rand,
+                                        greedy=k.counting_down)  # fmt: skip
+            else:
+                taken = rollout(rules, hands, [0] * seats, leader, [], True, False, rand, k.counting_down,
+                                doubled=doubled)  # fmt: skip
             totals[i] += value(taken, doubled)
     return [t / n for t in totals]

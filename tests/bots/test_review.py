@@ -177,3 +177,19 @@ def test_hearts_review_prints_a_stored_games_review(tmp_path):
     assert all(len(h["decisions"]) >= 13 for h in body["hands"])
     missing = subprocess.run([*cmd[:4], "999", "0", "--db", path], capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2 and "no finished game 999" in missing.stderr
+
+
+@pytest.mark.parametrize("variant", ["three_kitty", "five", "three_jokers", "cancellation", "extreme"])
+def test_a_hand_of_every_seat_count_and_deck_is_reviewed_pass_and_every_card(variant):
+    # the pass and each of the seat's plays, judged with the sampler and rollout its deck needs (copies, kitty)
+    rules = make_rules({"variant": variant})
+    players = [make_player("medium", s) for s in range(rules.seats)]
+    game = Game(rules)
+    game.deal_seeded(3663)  # in Cancellation this deal leaves both 2♣ in the kitty
+    while game.phase not in ("hand_over", "game_over"):
+        for seat in game.to_act():
+            game.apply({**players[seat].decide(view_for(game, seat)), "seat": seat})
+    review = review_hand(rules, game.events, 0, 0, budget_ms=5)
+    kinds = [d["kind"] for d in review["decisions"]]
+    assert kinds == ["pass"] + ["play"] * rules.hand_size
+    assert all(d["cost"] >= 0 for d in review["decisions"])
