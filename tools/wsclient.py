@@ -98,7 +98,8 @@ class ScriptedClient:
         while not pred():
             left = deadline - loop.time()
             if left <= 0 or self.closed:
-                raise TimeoutError(f"{self.label}: waited for {what}; closed={self.closed}; last {self.inbox[-3:]}")
+                closed = f"closed={self.closed}" + (f" (code {self.close_code})" if self.closed else "")
+                raise TimeoutError(f"{self.label}: waited for {what}; {closed}; last {self.inbox[-3:]}")
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), left)
