@@ -13,15 +13,14 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import random
 import secrets
 import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from hartenjagen.shared.bots import kernel, make_player
+from hartenjagen.shared.bots import kernel
+from hartenjagen.shared.bots.choice import decide, fallback
 from hartenjagen.shared.bots.hard import DEFAULT_MS
-from hartenjagen.shared.game import Phase
 
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
@@ -33,12 +32,6 @@ STEPS = (
     4000.0, 2800.0, 2000.0, 1400.0, 1000.0, 700.0, 560.0, 400.0, 280.0, 200.0, 140.0, 100.0, 70.0, 50.0, 35.0, 25.0,
     18.0, 12.0, 10.0,
 )
-
-
-def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
-    """Return the intent a fresh computer player of ``level`` makes from ``view`` (runs in a worker)."""
-    options = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
-    return make_player(level, seed, **options).decide(view)
 
 
 def _prepare_worker() -> None:
@@ -101,32 +94,6 @@ class Budgets:
         if budget_ms > 0 and seconds > 0:
             rate = min(seconds / budget_ms, 0.02)
             self.seconds_per_ms += 0.1 * (rate - self.seconds_per_ms)
-
-
-def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
-    """Return a simple legal intent from ``view``: used when a computer player fails or errs."""
-    return make_player("random", random.randrange(2**32)).decide(view)
-
-
-def fits(intent: Any, view: dict[str, Any]) -> bool:
-    """Return True if ``intent`` is a move the game accepts from the seat of ``view`` (its own cards only)."""
-    if not isinstance(intent, dict):
-        return False
-    kind, phase = intent.get("type"), view.get("phase")
-    if kind == "pass" and phase == Phase.PASSING:
-        cards = intent.get("cards")
-        hand = view["hand"]
-        return (
-            isinstance(cards, list)
-            and len(cards) == view["pass_count"]
-            and all(isinstance(c, str) and c in hand for c in cards)
-            and len(set(cards)) == len(cards)
-        )
-    if kind == "play" and phase == Phase.PLAYING:
-        return isinstance(intent.get("card"), str) and intent["card"] in view["legal"]
-    if kind == "moon" and phase == Phase.MOON_CHOICE:
-        return intent.get("choice") in view["moon_choices"]
-    return False
 
 
 def _timed(level: str, seed: int, view: dict[str, Any], budget_ms: float | None) -> tuple[Any, float]:

@@ -12,15 +12,17 @@ from typing import Any
 
 from websockets.asyncio.server import broadcast
 
+from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.rules import RulesError, make_rules
 from hartenjagen.shared.view import view_for
 
 from . import chat
 from .closing import Close
 from .codes import new_code, table_code
-from .computer import Thinker, fallback, fits
+from .computer import Thinker
 from .config import Config
 from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
+from .engine_bundle import shared_hash
 from .errors import ProtocolError
 from .jsontext import compact
 from .messages import PROTOCOL_VERSION, TIMER_MAX
@@ -527,6 +529,7 @@ class Hub:
         """Return the ``/healthz`` body (``allocated_blocks``: the interpreter's live memory blocks, for leak watch)."""
         return {
             "status": "ok",
+            "engine": shared_hash(),  # the shared/ files this server runs (the offline worker reports its own)
             "store": self.store.kind,
             "node": self.cluster.node if self.cluster is not None else None,
             "tables": len(self.tables),

@@ -82,6 +82,57 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def player_stats(
+    name: str | None,
+    games: list[tuple[int, int]],
+    hands: int,
+    scored: int,
+    moons: int,
+    toppers: dict[str, int],
+) -> dict[str, Any]:
+    """Return a player's figures from (final total, won) per game in finishing order and their hands' sums."""
+    streak = best = 0
+    for _, won in games:
+        streak = streak + 1 if won else 0
+        best = max(best, streak)
+    played = len(games)
+    won = sum(g[1] for g in games)
+    return {
+        "name": name,
+        "games_played": played,
+        "games_won": won,
+        "win_pct": round(100 * won / played, 1) if played else 0.0,
+        "lowest_score": min((g[0] for g in games), default=None),
+        "current_streak": streak,
+        "best_streak": best,
+        "moons": moons,
+        "hands": hands,
+        "avg_points_per_hand": round(scored / hands, 2) if hands else None,
+        "toppers": toppers,
+    }
+
+
+def stats_of_records(records: list[dict[str, Any]], name: str | None = None) -> dict[str, Any]:
+    """Return the figures of the person in each finished game record (an offline game has one person)."""
+    games: list[tuple[int, int]] = []
+    hands = scored = moons = 0
+    toppers: dict[str, int] = {}
+    for record in sorted(records, key=lambda r: (r["finished_at"], r["id"])):
+        rows = game_rows(record)
+        person = next((s for s in rows["seats"] if s["kind"] == SeatKind.HUMAN), None)
+        if person is None:
+            continue
+        games.append((person["final_total"], person["won"]))
+        mine = [h for h in rows["hands"] if h["seat"] == person["seat"]]
+        hands += len(mine)
+        scored += sum(h["score"] for h in mine)
+        moons += sum(h["moon"] for h in mine)
+        for t in rows["toppers"]:
+            if t["seat"] == person["seat"]:
+                toppers[t["kind"]] = toppers.get(t["kind"], 0) + 1
+    return player_stats(name, games, hands, scored, moons, toppers)
+
+
 def games_list_item(game: dict[str, Any], seats: list[dict[str, Any]], player_id: int) -> dict[str, Any]:
     """Return one entry of ``GET /api/games``: the game, its options, its final table, the asker's seat at the end.
 

@@ -12,9 +12,10 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.view import view_for
 
-from .computer import Thinker, fallback, fits
+from .computer import Thinker
 from .table import SeatKind, Table
 from .table_step import Step
 

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from . import sql
-from .records import daily_place, game_rows, games_list_item
+from .records import daily_place, game_rows, games_list_item, player_stats
 from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
 
 T = TypeVar("T")
@@ -258,25 +258,7 @@ class SqlStore(Store):
         games = await q.rows(sql.STATS_GAMES, pid)
         hands, scored, moons = await q.one(sql.STATS_HANDS, pid)
         toppers = {kind: n for kind, n in await q.rows(sql.STATS_TOPPERS, pid)}
-        streak = best = 0
-        for g in games:
-            streak = streak + 1 if g[1] else 0
-            best = max(best, streak)
-        played = len(games)
-        won = sum(g[1] for g in games)
-        return {
-            "name": name,
-            "games_played": played,
-            "games_won": won,
-            "win_pct": round(100 * won / played, 1) if played else 0.0,
-            "lowest_score": min((g[0] for g in games), default=None),
-            "current_streak": streak,
-            "best_streak": best,
-            "moons": moons,
-            "hands": hands,
-            "avg_points_per_hand": round(scored / hands, 2) if hands else None,
-            "toppers": toppers,
-        }
+        return player_stats(name, [(g[0], g[1]) for g in games], hands, scored, moons, toppers)
 
     async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
         """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""

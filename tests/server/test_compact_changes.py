@@ -114,10 +114,10 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     """Every seat's text is exactly the compact JSON of its update, through a whole game of four people."""
     from types import SimpleNamespace
 
-    from hartenjagen.server.computer import fallback
     from hartenjagen.server.jsontext import compact as encode
     from hartenjagen.server.seat_view import Moment, seat_update, seat_update_text
     from hartenjagen.server.table import Table
+    from hartenjagen.shared.bots.choice import fallback
     from hartenjagen.shared.rules import make_rules
     from hartenjagen.shared.view import view_for
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from hartenjagen.server.computer import STEPS, Budgets, Thinker, decide, fits
+from hartenjagen.server.computer import STEPS, Budgets, Thinker
+from hartenjagen.shared.bots.choice import decide, fits
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.rules import make_rules
