@@ -278,3 +278,8 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
 
     add_arena_parser(sub)
     add_review_parsers(sub, bench_sub)
+    from . import runtime_fetch
+
+    fetch = sub.add_parser("fetch-runtime", help="fetch the offline game's Python runtime (Pyodide) once, checked")
+    runtime_fetch.add_arguments(fetch)
+    fetch.set_defaults(func=runtime_fetch.run)
