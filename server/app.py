@@ -23,6 +23,7 @@ from .closing import Close
 from .compression import serve_options
 from .computer import Thinker
 from .config import Config, client_dir
+from .engine_bundle import BUNDLE_PATH, bundle_bytes
 from .errors import ProtocolError
 from .hub import Client, Hub
 from .liveness import ReadWatch
@@ -45,11 +46,17 @@ CONTENT_TYPES = {
     ".png": "image/png",
     ".ico": "image/x-icon",
     ".txt": "text/plain; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
 }
+#: The offline game's runtime files: their folder names the pinned version, so a browser may keep them for a year.
+RUNTIME_PREFIX = "/runtime/"
+IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
 #: Every path the server answers, as docs/protocol.md lists them (``{...}`` a part of the path; a test keeps both).
 ENDPOINTS = (
-    "/", "/t/{code}", "/r/{share}", "/{file}", "/healthz", "/api/cluster", TABLE_INFO + "{code}", *API_ENDPOINTS, "/ws",
+    "/", "/t/{code}", "/r/{share}", "/offline", "/{file}", "/runtime/{file}", BUNDLE_PATH, "/healthz", "/api/cluster",
+    TABLE_INFO + "{code}", *API_ENDPOINTS, "/ws",
 )  # fmt: skip
 
 
@@ -73,9 +80,9 @@ def json_response(status: HTTPStatus, data: Any) -> Response:
 
 
 def static_file(root: Path, path: str) -> Response:
-    """Return the file under ``root`` for a URL path (``/`` and ``/t/CODE`` give index.html), or a 404."""
+    """Return the file under ``root`` for a URL path (``/``, ``/offline``, ``/t/CODE`` give index.html), or a 404."""
     path = path.split("?", 1)[0].split("#", 1)[0]
-    if path == "/" or path.startswith("/t/") or path.startswith("/r/"):
+    if path in ("/", "/offline") or path.startswith("/t/") or path.startswith("/r/"):
         rel = "index.html"
     else:
         rel = path.lstrip("/")
@@ -91,7 +98,7 @@ def static_file(root: Path, path: str) -> Response:
     except (OSError, ValueError):
         return not_found
     kind = CONTENT_TYPES.get(target.suffix.lower(), "application/octet-stream")
-    return _response(HTTPStatus.OK, body, kind)
+    return _response(HTTPStatus.OK, body, kind, IMMUTABLE if path.startswith(RUNTIME_PREFIX) else None)
 
 
 GC_THRESHOLDS = (50_000, 20, 10)
@@ -154,6 +161,8 @@ class App:
             seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
             status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
             return json_response(HTTPStatus(status), body)
+        if path == BUNDLE_PATH:  # the offline game's Python: the project's own files, built once
+            return _response(HTTPStatus.OK, bundle_bytes(), "application/json")
         if path == "/api/cluster":
             return json_response(*await self.cluster_info())
         if path.startswith("/api/"):

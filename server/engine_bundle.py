@@ -1,0 +1,78 @@
+"""The offline game's Python: the project's own files the browser's worker runs, and the hash that names them.
+
+The worker (``client/js/offline/worker.js``) runs on Pyodide the same ``shared/`` core and computer players the server
+runs, and the few I/O-free table modules of ``server/`` an online table is built from (``table``, ``table_step``,
+``seat_view`` and what they import), with ``server/solo.py`` in the place of the hub. ``GET /engine/python.json``
+sends them in one answer, with the runtime's files and ``shared_hash``: the SHA-256 of every ``shared/`` file, which
+``/healthz`` reports too and the worker computes again from the files it loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SERVER = Path(__file__).resolve().parent
+#: The server's modules the browser's table needs: I/O-free, importing nothing outside this list and ``shared/``.
+SERVER_MODULES = (
+    "__init__", "changes", "chat", "codes", "engine_bundle", "errors", "jsontext", "messages", "records", "seat_view",
+    "solo", "store", "table", "table_state", "table_step",
+)  # fmt: skip
+BUNDLE_PATH = "/engine/python.json"
+
+
+def shared_files() -> dict[str, bytes]:
+    """Return every ``shared/`` Python file by its path under the package (``hartenjagen/shared/...``)."""
+    from hartenjagen import shared
+
+    folder = Path(shared.__file__).resolve().parent
+    return {
+        "hartenjagen/shared/" + path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*.py"))
+    }
+
+
+def files_hash(files: dict[str, bytes]) -> str:
+    """Return the SHA-256 that names a set of files: each path, a zero byte, its bytes, a zero byte, in path order."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + files[path] + b"\0")
+    return digest.hexdigest()
+
+
+@cache
+def shared_hash() -> str:
+    """Return the hash of the ``shared/`` files this server runs."""
+    return files_hash(shared_files())
+
+
+def server_files() -> dict[str, bytes]:
+    """Return the server modules the browser's table runs, by their path under the package."""
+    return {f"hartenjagen/server/{name}.py": (SERVER / f"{name}.py").read_bytes() for name in SERVER_MODULES}
+
+
+def runtime_files() -> dict[str, Any]:
+    """Return the pinned runtime's URL folder and files (from ``tools/pyodide.lock.json``)."""
+    from hartenjagen.tools.runtime_fetch import lock
+
+    pinned = lock()
+    return {
+        "base": f"/runtime/{pinned['package']}-{pinned['version']}/",
+        "files": [name for name in pinned["files"] if name != "package.json"],
+        "version": pinned["version"],
+    }
+
+
+@cache
+def bundle_bytes() -> bytes:
+    """Return the JSON answer of ``/engine/python.json`` (built once: the files do not change while serving)."""
+    files = {**shared_files(), **server_files(), "hartenjagen/__init__.py": b""}
+    body = {
+        "shared_hash": shared_hash(),
+        "runtime": runtime_files(),
+        "files": {path: data.decode("utf-8") for path, data in sorted(files.items())},
+    }
+    return json.dumps(body, separators=(",", ":")).encode()

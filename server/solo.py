@@ -1,0 +1,235 @@
+"""One person's table against computer players with no network: what the browser's offline worker runs.
+
+It plays the part of the hub for one connection, over the same I/O-free table an online game uses: ``Table``'s
+checked commands, ``table_step.settle`` after every change, and the same ``table``/``update`` messages cut by
+``seat_view``. The worker (``client/js/offline/worker.js``) hands it the person's messages as JSON text and gets back
+an ``Outcome``: the messages for the page, the log entries to keep in the browser (IndexedDB) before the page sees
+them, a finished game's record, and the seats whose computer player moves next. Computer players decide with
+``shared.bots.choice``, as the server's do; a stored log folds back into the table with ``TableState.restore``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hartenjagen.shared.bots.choice import checked
+from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.view import view_for
+
+from .errors import ProtocolError
+from .messages import PROTOCOL_VERSION, parse_message
+from .records import stats_of_records
+from .seat_view import Moment, hint_message
+from .table import PLAYING_STATUS, Table, check_seat
+from .table_state import DamagedLog, SeatKind
+from .table_step import settle
+
+CODE = "OFFLINE"  # an offline table has no code anyone could join by
+LINK = "/offline"
+DEAL_MAX = 999_999_999_999  # as online: a numbered deal is a whole number of up to twelve digits
+#: What a person can send to an offline table; the rest (chat, watching, seats, timers) needs other people.
+OFFLINE_TYPES = frozenset({"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping"})
+NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
+
+
+class Person:
+    """The one connection at an offline table: the attributes ``seat_view`` reads and writes."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.seen = 0
+        self.shown: dict[str, Any] | None = None
+        self.shown_moment: Any = None
+
+
+@dataclass
+class Outcome:
+    """What one call calls for: messages for the page (JSON texts) after the entries are kept, computer moves next."""
+
+    messages: list[str] = field(default_factory=list)
+    entries: list[list[Any]] = field(default_factory=list)  # [n, JSON text] log entries, in order
+    record: dict[str, Any] | None = None  # a finished game, for the device's statistics
+    computers: list[int] = field(default_factory=list)
+    table_id: str | None = None
+
+    def to_json(self) -> str:
+        """Return the outcome as one JSON text (what crosses from Python to the worker's JavaScript)."""
+        return json.dumps(
+            {
+                "messages": self.messages,
+                "entries": self.entries,
+                "record": self.record,
+                "computers": self.computers,
+                "table_id": self.table_id,
+            }
+        )
+
+
+class Solo:
+    """An offline table: one person, computer players in every other seat, the online table's rules and views."""
+
+    def __init__(self, name: str = "", bot_delay: float = 0.6) -> None:
+        self.name = name
+        self.person = Person()
+        self.table: Table | None = None
+        self.moment: Moment | None = None
+        self.bot_delay = bot_delay
+
+    # ------------------------------------------------------------------ the person's messages
+
+    def handle(self, text: str) -> Outcome:
+        """Take one message from the page (JSON text); a refusal comes back as the online ``error`` message."""
+        out = Outcome()
+        try:
+            msg = parse_message(text)
+            kind = msg["type"]
+            if kind == "review":
+                raise ProtocolError("not_now", detail=NO_REVIEW)
+            if kind not in OFFLINE_TYPES:
+                raise ProtocolError(
+                    "not_now", detail=("not at an offline table", "niet aan een tafel zonder verbinding")
+                )
+            getattr(self, f"_on_{kind}")(msg, out)
+        except ProtocolError as exc:
+            out.messages.append(json.dumps(exc.to_message()))
+            return out
+        if self.table is not None and kind not in ("hello", "ping", "hint"):
+            self._settle(out)
+        return out
+
+    def _on_ping(self, msg: dict[str, Any], out: Outcome) -> None:
+        out.messages.append(json.dumps({"type": "pong"}))
+
+    def _on_hello(self, msg: dict[str, Any], out: Outcome) -> None:
+        self.name = msg["name"]
+        welcome = {"type": "welcome", "version": PROTOCOL_VERSION, "player_token": None, "name": self.name}
+        out.messages.append(json.dumps(welcome))
+
+    def _on_create(self, msg: dict[str, Any], out: Outcome) -> None:
+        options = dict(msg["options"])
+        deal = options.pop("deal", None)
+        if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
+            detail = (
+                f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
+                f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
+            )
+            raise ProtocolError("bad_option", field="deal", detail=detail)
+        try:
+            rules = make_rules(options)
+        except RulesError as exc:
+            raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
+        except (TypeError, ValueError):
+            detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
+            raise ProtocolError("bad_option", field="options", detail=detail) from None
+        seat = check_seat(rules.seats, msg.get("seat", 0))
+        level = msg.get("bot_level", "medium")
+        at = time.time()
+        table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
+        self.person = Person()
+        person, token = table.seat_human(self.person, None, self.name, seat)
+        table.fill_bots(person.index, level)
+        table.start(person.index, at)
+        self.table, self.moment = table, None
+        self._joined(out, person.index, token)
+
+    def _joined(self, out: Outcome, seat: int, token: str) -> None:
+        self.person.seat = seat
+        joined = {
+            "type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True, "offline": True,
+        }  # fmt: skip
+        out.messages.append(json.dumps(joined))
+        out.table_id = self.table.table_id
+
+    def _seated(self) -> Table:
+        if self.table is None or self.person.seat is None:
+            raise ProtocolError("not_seated")
+        return self.table
+
+    def _on_pass(self, msg: dict[str, Any], out: Outcome) -> None:
+        self._seated().act(self.person.seat, msg)
+
+    _on_play = _on_moon = _on_pass
+
+    def _on_ready(self, msg: dict[str, Any], out: Outcome) -> None:
+        self._seated().set_ready(self.person.seat)
+
+    def _on_restart(self, msg: dict[str, Any], out: Outcome) -> None:
+        self._seated().restart(self.person.seat, time.time())
+
+    def _on_new_game(self, msg: dict[str, Any], out: Outcome) -> None:
+        table = self._seated()
+        table.new_game(self.person.seat)
+        table.start(self.person.seat, time.time())  # nobody else to wait for: the next game starts at once
+
+    def _on_hint(self, msg: dict[str, Any], out: Outcome) -> None:
+        table = self._seated()
+        game, seat = table.game, self.person.seat
+        if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
+            raise ProtocolError(
+                "not_now", detail=("a hint only when it is your move", "een tip alleen als jij aan zet bent")
+            )
+        if seat not in table.hints:  # one hard-player search per decision, however often it is asked
+            intent = checked("hard", secrets.randbits(32), view_for(game, seat))
+            if intent["type"] == "pass":
+                table.hints[seat] = hint_message(list(intent["cards"]), None)
+            elif intent["type"] == "play":
+                table.hints[seat] = hint_message([intent["card"]], None)
+            else:
+                table.hints[seat] = hint_message([], intent["choice"])
+        out.messages.append(json.dumps(table.hints[seat]))
+
+    # ------------------------------------------------------------------ computer players
+
+    def computer(self, seat: int) -> Outcome:
+        """Make the move of the computer player at ``seat``, if it is still that seat's turn to move automatically."""
+        out = Outcome()
+        table = self.table
+        if table is None or seat not in table.auto_seats():
+            return out  # the table moved on since this move was asked for
+        s = table.seats[seat]
+        level = s.level if s.kind == SeatKind.BOT else table.bot_level
+        intent = checked(level, secrets.randbits(32), view_for(table.game, seat))
+        table.act(seat, intent, auto=s.kind == SeatKind.HUMAN)
+        self._settle(out)
+        return out
+
+    def _settle(self, out: Outcome) -> None:
+        table = self.table
+        step = settle(table, time.monotonic(), time.time(), self.moment)
+        self.moment = step.moment
+        out.messages += [m if isinstance(m, str) else json.dumps(m) for _, m in step.messages]
+        out.entries += [[n, text] for n, text in step.entries]
+        out.record = step.record
+        out.computers = step.computers  # the worker asks for each move after its pause, once per seat
+
+    # ------------------------------------------------------------------ a stored game
+
+    @staticmethod
+    def stats(records_json: str) -> str:
+        """Return the statistics of this device's finished offline games (JSON in, JSON out), as online."""
+        return json.dumps(stats_of_records(json.loads(records_json)))
+
+    def restore(self, table_id: str, entries: list[str], token: str) -> Outcome:
+        """Fold a stored log back into the table and show it to the person again (raise DamagedLog if it fails)."""
+        try:
+            table = Table.restore(table_id, entries)
+        except DamagedLog:
+            raise
+        except Exception as exc:  # a log this code cannot fold: the same answer as a damaged one
+            raise DamagedLog(f"{type(exc).__name__}: {exc}") from None
+        seat = table.seat_by_token(token)
+        if seat is None:
+            raise DamagedLog("the stored seat token fits no seat of the stored table")
+        self.table, self.moment = table, None
+        self.person = Person()
+        table.restored(time.monotonic())
+        table.reconnect(seat.index, self.person)
+        out = Outcome()
+        self._joined(out, seat.index, token)
+        self.person.seen = table.seq
+        self._settle(out)  # the person was shown nothing yet: the full table message
+        return out
