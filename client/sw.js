@@ -1,5 +1,7 @@
 // The service worker: keeps the client's own files (HTML, CSS, JS, icons, manifest) so that the app
-// installs on a home screen and the start page and the rules open offline.
+// installs on a home screen and the start page and the rules open offline, and the offline game's engine: the
+// project's Python (/engine/python.json) and the Python runtime it names (/runtime/..., kept until its version
+// changes), so that a game against computer players plays with no network at all.
 // It never touches the websocket (/ws), the API (/api/...) or /healthz: those always go to the server.
 // Online every file comes from the network (the server says no-cache) and the copy is refreshed;
 // offline the last copy is served, and any page of the app (/, /t/CODE, /r/SHARE) gets index.html.
@@ -14,8 +16,11 @@ function isServerAnswer(path) {
 
 /** The paths the server answers with index.html. */
 function isPage(path) {
-  return path === "/" || path === "/index.html" || path.startsWith("/t/") || path.startsWith("/r/");
+  return path === "/" || path === "/index.html" || path === "/offline" || path.startsWith("/t/") || path.startsWith("/r/");
 }
+
+const ENGINE = "/engine/python.json"; // the offline game's Python, with the runtime's files it needs
+const RUNTIME = "/runtime/"; // the runtime's folder names its version: a kept copy never goes stale
 
 /** The key a file is kept under: its path without a query; every page is the one shell. */
 function keyOf(url) {
@@ -30,10 +35,30 @@ const REFS = [
   /\bfrom\s+"(\.{1,2}\/[^"]+)"/g, // import ... from "./x.js"
   /\bimport\s*\(?\s*"(\.{1,2}\/[^"]+)"/g, // import "./x.js", import("./x.js")
   /"src"\s*:\s*"([^"]+)"/g, // manifest icons
+  /\bnew URL\(\s*"(\.{1,2}\/[^"]+)"/g, // new URL("./offline/worker.js", import.meta.url): the worker
 ];
+
+/** Keep the offline game's engine: its Python, then each runtime file not kept yet. */
+async function keepEngine(cache) {
+  const res = await fetch(ENGINE, { cache: "no-cache" });
+  if (!res.ok) return; // a server without the engine: the rest of the app still works offline
+  await cache.put(ENGINE, res.clone());
+  const { runtime } = await res.json();
+  for (const request of await cache.keys()) {  // an older runtime's files, after an update
+    const path = new URL(request.url).pathname;
+    if (path.startsWith(RUNTIME) && !path.startsWith(runtime.base)) await cache.delete(request);
+  }
+  for (const name of runtime.files) {
+    const path = runtime.base + name;
+    if (await cache.match(path)) continue;
+    const file = await fetch(path);
+    if (file.ok) await cache.put(path, file);
+  }
+}
 
 async function keepAll() {
   const cache = await caches.open(CACHE);
+  await keepEngine(cache);
   const seen = new Set();
   const queue = [SHELL];
   while (queue.length) {
@@ -81,11 +106,24 @@ async function networkFirst(request) {
   }
 }
 
+/** The runtime's files: the kept copy when there is one (it cannot change under its versioned path). */
+async function keptFirst(request) {
+  const key = keyOf(request.url);
+  const kept = await caches.match(key);
+  if (kept) return kept;
+  const res = await fetch(request);
+  if (res.ok && res.type === "basic") {
+    const copy = res.clone();
+    caches.open(CACHE).then((cache) => cache.put(key, copy)).catch(() => {});
+  }
+  return res;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || isServerAnswer(url.pathname)) return; // the browser's own way
   if (request.mode === "navigate" && !isPage(url.pathname) && !url.pathname.includes(".")) return;
-  event.respondWith(networkFirst(request));
+  event.respondWith(url.pathname.startsWith(RUNTIME) ? keptFirst(request) : networkFirst(request));
 });

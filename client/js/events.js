@@ -96,7 +96,10 @@ export function bindEvents({ state, app }) {
     } else if (form.dataset.form === "create") {
       const variant = form.elements.variant.value;
       app.setPref("level", form.elements.level.value);
-      app.createTable({ ...readOptions(form, variant), ...readDeal(form) }, form.elements.level.value);
+      const options = { ...readOptions(form, variant), ...readDeal(form) };
+      const offline = event.submitter ? event.submitter.value === "offline" : navigator.onLine === false;
+      if (offline) app.createOffline(options, form.elements.level.value);
+      else app.createTable(options, form.elements.level.value);
     } else if (form.dataset.form === "daily") {
       app.createDaily();
     }
@@ -157,6 +160,7 @@ export function bindEvents({ state, app }) {
     else if (action === "leave") app.leave();
     else if (action === "leave_confirm") app.leave(true);
     else if (action === "comeback") app.comeback();
+    else if (action === "offline_continue") app.continueOffline();
     else if (action === "own_table") app.ownTable();
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") app.restart();

@@ -11,6 +11,8 @@ import { soundFor, yourTurnSound } from "./sound.js";
 import { createRemote } from "./remote.js";
 import { createViewer, shareInPath } from "./viewer.js";
 import { bindChat } from "./chat.js";
+import { createOfflineEngine } from "./offline/engine.js";
+import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
 
 const prefs = loadPrefs(browserLanguage());
 setLanguage(prefs.lang);
@@ -45,6 +47,64 @@ const conn = createConnection({
   },
 });
 
+// The offline game: the same table, played by the project's Python in a worker (offline/), kept in IndexedDB.
+// state.offline: {status: idle | starting | ready | failed, playing, saved (the kept game), facts (from the worker)}.
+const offlineInPath = location.pathname === "/offline";
+const engine = createOfflineEngine({
+  onMessage(msg) {
+    if (!state.offline.playing) return; // a computer move of a game the person has left for the start page
+    onMessage(msg);
+  },
+  onStatus(status, facts) {
+    if (status === "damaged") {
+      dropGame(facts.table_id).catch(() => {});
+      leftTable(state);
+      state.offline.playing = false;
+      state.offline.saved = null;
+      state.notice = { text: t("offline_damaged"), kind: "error" };
+      if (location.pathname === "/offline") history.replaceState(null, "", "/");
+    } else if (status === "finished") {
+      state.offline.saved = null;
+    } else {
+      state.offline.status = status;
+      if (status === "ready") state.offline.facts = facts;
+      if (status === "failed") {
+        state.offline.playing = false;
+        state.notice = { text: t("offline_failed"), kind: "error" };
+      }
+    }
+    renderer.request();
+  },
+});
+
+/** Look for an offline game kept in this browser (the start page offers to continue it). */
+async function findKept() {
+  try {
+    const game = await currentGame();
+    state.offline.saved = game && !game.finished ? game : null;
+  } catch {
+    state.offline.saved = null; // no IndexedDB here (a private window of some browsers): nothing kept
+  }
+  renderer.request();
+  return state.offline.saved;
+}
+
+/** Sit down again at the kept offline game, folded back from its log by the worker. */
+async function continueOffline() {
+  const game = state.offline.saved || (await findKept());
+  if (!game) {
+    state.notice = { text: t("offline_none"), kind: "info" };
+    if (location.pathname === "/offline") history.replaceState(null, "", "/");
+    renderer.request();
+    return;
+  }
+  state.notice = null;
+  state.offline.playing = true;
+  state.screen = "joining";
+  renderer.request();
+  engine.restore(game, await entriesOf(game.table_id), prefs.name);
+}
+
 function hello() {
   helloName = prefs.name;
   conn.send({ type: "hello", version: 1, name: prefs.name, ...(state.playerToken ? { player_token: state.playerToken } : {}) });
@@ -54,6 +114,7 @@ function onMessage(msg) {
   const before = state.table && state.table.view;
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();
+  if (msg.type === "joined" && msg.offline) state.offline.saved = null; // the kept game is the one on screen
   if (msg.type === "joined" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
   if (msg.type === "watching" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
   if (msg.type === "error") watchWhenFull(msg);
@@ -107,8 +168,12 @@ function afterWelcome() {
   }
 }
 
-/** Send an intent to the server; create/join wait for the connection if needed. */
+/** Send an intent to the server (or to the offline table); create/join wait for the connection if needed. */
 function send(msg) {
+  if (state.offline.playing) {
+    engine.send(msg);
+    return;
+  }
   if (greeted && conn.send(msg)) return;
   if (["create", "join", "resume", "watch"].includes(msg.type)) {
     pending = msg;
@@ -146,6 +211,16 @@ const app = {
     send({ type: "create", options, bot_level: level });
     renderer.request();
   },
+  /** A game against computer players in this browser, with or without a network. */
+  createOffline(options, level) {
+    state.notice = null;
+    state.fieldError = null;
+    state.offline.playing = true;
+    state.screen = "joining";
+    engine.create({ type: "create", options, bot_level: level }, prefs.name);
+    renderer.request();
+  },
+  continueOffline,
   createDaily() {
     state.notice = null;
     state.fieldError = null;
@@ -170,6 +245,17 @@ const app = {
   },
   /** Stand up; during a game only after the player confirmed it (a computer player takes the seat). */
   leave(confirmed = false) {
+    if (state.offline.playing) {
+      // The offline game stays kept in this browser: the start page offers to continue it.
+      state.overlay = null;
+      state.offline.playing = false;
+      leftTable(state);
+      history.pushState(null, "", "/");
+      findKept();
+      remote.loadDaily();
+      renderer.request();
+      return;
+    }
     const table = state.table;
     if (!confirmed && state.session && table && table.status === "playing") {
       state.overlay = "leave";
@@ -199,7 +285,10 @@ const app = {
   },
   openOverlay(kind) {
     state.overlay = kind;
-    if (kind === "stats") remote.loadStats();
+    if (kind === "stats") {
+      remote.loadStats();
+      loadOfflineStats();
+    }
     if (kind === "games") remote.loadGames();
     renderer.request();
   },
@@ -247,6 +336,29 @@ const app = {
   },
 };
 
+/** This device's finished offline games, figured by the worker's Python as the server figures online games. */
+async function loadOfflineStats() {
+  let kept = [];
+  try {
+    kept = await offlineRecords();
+  } catch {
+    kept = [];
+  }
+  if (!kept.length) {
+    state.offlineStats = null;
+    renderer.request();
+    return;
+  }
+  state.offlineStats = "loading";
+  renderer.request();
+  try {
+    state.offlineStats = await engine.stats(kept);
+  } catch {
+    state.offlineStats = "error";
+  }
+  renderer.request();
+}
+
 /** Put text on the clipboard; where the browser refuses, copy it from a hidden field. */
 async function copyText(text) {
   try {
@@ -289,11 +401,15 @@ if (shareInPath()) {
       if (name && !state.session) name.focus();
     });
   }
+} else if (offlineInPath) {
+  continueOffline();
 } else {
   remote.loadDaily();
   remote.checkComeback(latestSession(), forgetSession);
+  findKept();
 }
 renderer.drawNow();
 
-// A handle for tests and curious players: the state and the connection (drop() simulates a network failure).
-window.hartenjagen = { state, connection: conn };
+// A handle for tests and curious players: the state, the connection (drop() simulates a network failure) and the
+// offline engine (its facts: the hash of the shared/ files its worker loaded).
+window.hartenjagen = { state, connection: conn, offline: engine };

@@ -42,5 +42,9 @@ export function createState(prefs) {
     chat: createChat(), // table chat: {code, lines, open, unread, error, muted} (see chat.js)
     myName: null, // the name the server welcomed us with
     replay: null, // the replay viewer: {status: loading | ok | not_found | error, data, hand, pos, you}
+    // the offline game (offline/): the engine's status, whether we sit at the offline table, the game kept in
+    // IndexedDB (the start page offers to continue it), the worker's facts (its shared/ hash, boot time)
+    offline: { status: "idle", playing: false, saved: null, facts: null },
+    offlineStats: null, // this device's finished offline games' figures, "loading", "error", or null (none)
   };
 }

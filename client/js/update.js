@@ -23,7 +23,7 @@ export function applyMessage(state, msg, now = Date.now()) {
       return;
     case "joined":
       state.session = { code: msg.code, seat: msg.seat, seat_token: msg.seat_token, link: msg.link };
-      saveSession(state.session);
+      if (!msg.offline) saveSession(state.session); // the offline table is kept in IndexedDB by its worker
       state.screen = "table";
       state.wantedCode = null;
       seatedNow(state);
@@ -59,6 +59,10 @@ export function applyMessage(state, msg, now = Date.now()) {
       if (chatError(state, msg)) return;
       if (state.review && state.review.status === "loading" && REVIEW_ERRORS.includes(msg.code)) {
         Object.assign(state.review, { status: "error", code: msg.code });
+        return;
+      }
+      if (state.review && state.review.status === "loading" && state.offline.playing && msg.code === "not_now") {
+        Object.assign(state.review, { status: "error", code: "offline" }); // a review needs the server
         return;
       }
       applyError(state, msg);

@@ -2,6 +2,22 @@
 export default {
   lang_name: "English",
 
+  // the offline game (played in this browser, by the same engine as the server)
+  offline_badge: "Offline game",
+  offline_badge_help: "Played in this browser against computer players: nothing goes to the server.",
+  offline_button: "Play offline",
+  offline_help: "Against computer players in this browser, also without a network. The game is kept on this device.",
+  offline_no_network: "No network: play offline against computer players in this browser.",
+  offline_continue_title: "Your offline game",
+  offline_continue: "Continue the offline game",
+  offline_starting: "Starting the offline game…",
+  offline_failed: "The offline game could not start in this browser. Open the site once with a network so that it can keep its files.",
+  offline_damaged: "The offline game kept in this browser could not be read, so it was removed. Start a new one.",
+  offline_none: "No offline game is kept in this browser.",
+  offline_review: "Hand review needs the server; it is not available in an offline game.",
+  stats_offline_games: "Offline games on this device",
+  stats_online_games: "Online games",
+
   // table chat
   chat_title: "Chat",
   chat_close: "Close the chat",

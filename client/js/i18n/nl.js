@@ -1,6 +1,22 @@
 // Nederlandse teksten. Elke tekst die de client toont komt hiervandaan of uit en.js.
 export default {
   lang_name: "Nederlands",
+  // het spel zonder verbinding (in deze browser, door dezelfde spelregels als de server)
+  offline_badge: "Spel zonder verbinding",
+  offline_badge_help: "Gespeeld in deze browser tegen computerspelers: er gaat niets naar de server.",
+  offline_button: "Offline spelen",
+  offline_help: "Tegen computerspelers in deze browser, ook zonder netwerk. Het spel blijft op dit apparaat bewaard.",
+  offline_no_network: "Geen netwerk: speel offline tegen computerspelers in deze browser.",
+  offline_continue_title: "Je spel zonder verbinding",
+  offline_continue: "Verder met het offline spel",
+  offline_starting: "Het offline spel start…",
+  offline_failed: "Het offline spel kon in deze browser niet starten. Open de site één keer met netwerk, zodat hij zijn bestanden kan bewaren.",
+  offline_damaged: "Het offline spel in deze browser kon niet worden gelezen en is verwijderd. Begin een nieuw spel.",
+  offline_none: "Er is geen offline spel bewaard in deze browser.",
+  offline_review: "Een analyse van een ronde heeft de server nodig; in een offline spel kan dat niet.",
+  stats_offline_games: "Offline spellen op dit apparaat",
+  stats_online_games: "Online spellen",
+
 
   // tafelchat
   chat_title: "Chat",

@@ -91,7 +91,8 @@ export function drawChat(state, doc) {
   const root = doc.getElementById("chat");
   if (!root) return;
   const table = state.table;
-  const here = Boolean(table) && state.screen === "table" && !state.replay;
+  // not at the offline table: nobody else is there to read it
+  const here = Boolean(table) && state.screen === "table" && !state.replay && !state.offline.playing;
   root.hidden = !here;
   if (!here) return;
   if (!root.dataset.built) build(root);

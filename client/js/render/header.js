@@ -13,7 +13,9 @@ export function headerHtml(state) {
   const table = state.screen === "table" && !state.replay ? state.table : null;
   const deal = table && table.deal !== null && table.deal !== undefined
     ? `<span class="deal-no" data-deal="${esc(table.deal)}">${esc(t("deal_no", { n: table.deal }))}</span>` : "";
-  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${deal}` +
+  const offline = state.offline.playing && !state.replay
+    ? `<span class="offline-badge" data-offline-badge title="${esc(t("offline_badge_help"))}">${esc(t("offline_badge"))}</span>` : "";
+  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${offline}${deal}` +
     `<nav aria-label="${esc(t("app_title"))}">` +
     `<button type="button" data-action="open" data-overlay="rules">${esc(t("nav_rules"))}</button>` +
     `<button type="button" data-action="open" data-overlay="stats">${esc(t("nav_stats"))}</button>` +
@@ -22,6 +24,7 @@ export function headerHtml(state) {
 }
 
 export function connHtml(state) {
+  if (state.offline.playing) return ""; // the offline table needs no connection (the header says it is offline)
   if (state.restarting && state.conn !== "online") {
     return `<p class="conn restarting" data-conn="restarting" role="status">${esc(t("conn_restarting"))}</p>`;
   }

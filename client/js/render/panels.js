@@ -51,18 +51,34 @@ function followRulesLink(event) {
 if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
 function statsHtml(state) {
-  return `${statsBody(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
+  return `${statsBody(state)}${offlineStatsHtml(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
 }
 
 function statsBody(state) {
   const s = state.stats;
   if (s === "error") return `<p>${esc(t("stats_error"))}</p>`;
   if (!s) return `<p>${esc(t("conn_connecting"))}</p>`;
-  const row = (key, value) => `<dt>${esc(t(key))}</dt><dd data-stat="${key}">${esc(value ?? "–")}</dd>`;
   const none = s.games_played ? "" : `<p class="muted">${esc(t("stats_none"))}</p>`;
   const offline = s.offlineAt
     ? `<p class="notice info" role="status" data-stats-offline="${s.offlineAt}">${esc(t("stats_offline", { when: whenText(s.offlineAt) }))}</p>` : "";
-  return `${offline}${none}<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
+  const title = state.offlineStats ? `<h3>${esc(t("stats_online_games"))}</h3>` : "";
+  return `${title}${offline}${none}${figuresHtml(s, "data-stat")}`;
+}
+
+/** This device's finished offline games (kept in the browser), under their own heading. */
+function offlineStatsHtml(state) {
+  const s = state.offlineStats;
+  if (!s) return "";
+  const title = `<h3>${esc(t("stats_offline_games"))}</h3>`;
+  if (s === "loading") return `<section data-offline-stats="loading">${title}<p>${esc(t("offline_starting"))}</p></section>`;
+  if (s === "error") return `<section data-offline-stats="error">${title}<p>${esc(t("offline_failed"))}</p></section>`;
+  return `<section data-offline-stats="ok">${title}${figuresHtml(s, "data-offline-stat")}</section>`;
+}
+
+/** The figures of a stats answer as a list; `attr` names each figure for tests and styles. */
+function figuresHtml(s, attr) {
+  const row = (key, value) => `<dt>${esc(t(key))}</dt><dd ${attr}="${key}">${esc(value ?? "–")}</dd>`;
+  return `<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
     `${row("stats_win_pct", s.games_played ? `${s.win_pct}%` : null)}${row("stats_lowest", s.lowest_score)}` +
     `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}` +
     `${TOPPERS.filter((k) => s.toppers && s.toppers[k]).map((k) => row(`topper_${k}`, s.toppers[k])).join("")}</dl>`;

@@ -50,7 +50,7 @@ function itemHtml(d, hand, current) {
 
 /** What to say when a review was refused or failed (`code`: the server's error code). */
 export function reviewErrorText(code) {
-  const known = { review_limited: "review_limited", review_busy: "review_busy", server_busy: "review_server_busy" };
+  const known = { review_limited: "review_limited", review_busy: "review_busy", server_busy: "review_server_busy", offline: "offline_review" };
   return t(known[code] || "review_error");
 }
 

@@ -162,6 +162,15 @@ function dealField(state) {
     </div>`;
 }
 
+/** The offline game kept in this browser, to continue where it was. */
+function keptHtml(state) {
+  if (!state.offline.saved || state.offline.playing) return "";
+  return `<div class="panel comeback" data-offline-kept="${esc(state.offline.saved.table_id)}">
+    <h2>${esc(t("offline_continue_title"))}</h2>
+    <button type="button" class="primary" data-action="offline_continue">${esc(t("offline_continue"))}</button>
+  </div>`;
+}
+
 export function startHtml(state) {
   if (showsInvite(state)) return inviteHtml(state);
   const p = state.prefs;
@@ -171,10 +180,15 @@ export function startHtml(state) {
   const variants = variantChoices();
   const sets = Object.keys(VARIANT_OPTIONS).map(variantSet).join("");
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
-  const joining = state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
+  const offline = typeof navigator !== "undefined" && navigator.onLine === false; // no network: play here
+  const joining = state.screen === "joining" && state.offline.playing
+    ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))}</p>`
+    : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
+  const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
-  ${notice}${joining}
+  ${notice}${joining}${noNetwork}
+  ${keptHtml(state)}
   ${comebackHtml(state)}
   <div class="panel name-panel">
     <label for="name">${esc(t("your_name"))}</label>
@@ -201,7 +215,11 @@ export function startHtml(state) {
       <select id="level" name="level">${levels}</select>
     </div>
     ${dealField(state)}
-    <button type="submit" class="primary">${esc(t("create_button"))}</button>
+    ${offline ? "" : `<button type="submit" class="primary">${esc(t("create_button"))}</button>`}
+    <p class="offline-play">
+      <button type="submit" name="where" value="offline" data-offline-play${offline ? ' class="primary"' : ""} aria-describedby="offline-help">${esc(t("offline_button"))}</button>
+      <span id="offline-help" class="field-help">${esc(t("offline_help"))}</span>
+    </p>
   </form>
 </section>`;
 }

@@ -1,0 +1,144 @@
+// The offline game's engine: Pyodide in a Web Worker, running the project's own Python (the same shared/ core and
+// computer players as the server, and the server's I/O-free table with server/solo.py in the place of the hub).
+// The page talks to it as it talks to the server: it sends the same messages and gets the same answers. Every
+// change's log entries are kept in IndexedDB (store.js) before its messages go to the page.
+import { keep, startGame } from "./store.js";
+
+const BOT_DELAY_MS = 600; // the pause before a computer player's move, as `hearts serve --bot-delay` has it
+let py = null;
+let solo = null;
+let booting = null;
+let tableId = null;
+let botDelay = BOT_DELAY_MS;
+const due = new Set(); // computer seats whose move is asked for
+let chain = Promise.resolve(); // every call into Python, one after another
+
+function post(msg) {
+  self.postMessage(msg);
+}
+
+async function boot() {
+  const started = performance.now();
+  const bundle = await (await fetch("/engine/python.json")).json();
+  const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
+  py = await loadPyodide({ indexURL: bundle.runtime.base });
+  for (const [path, text] of Object.entries(bundle.files)) {
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i += 1) {
+      const dir = "/engine/" + parts.slice(0, i).join("/");
+      if (!py.FS.analyzePath(dir).exists) py.FS.mkdirTree(dir);
+    }
+    py.FS.writeFile("/engine/" + path, text);
+  }
+  const facts = JSON.parse(py.runPython(`
+import json, sys
+sys.path.insert(0, "/engine")
+from hartenjagen.server import solo as _solo
+from hartenjagen.server.engine_bundle import shared_hash
+_loaded = sorted(n for n in sys.modules if n.startswith("hartenjagen.shared"))
+_outside = [n for n in _loaded if not (getattr(sys.modules[n], "__file__", "") or "").startswith("/engine/hartenjagen/shared/")]
+json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
+`));
+  solo = py.pyimport("hartenjagen.server.solo");
+  return { ...facts, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
+}
+
+function call(fn) {
+  const next = chain.then(fn);
+  chain = next.catch(() => {});
+  return next;
+}
+
+/** Carry out one outcome of the table: keep its entries, then show its messages; ask for computer moves. */
+async function apply(outJson) {
+  const out = JSON.parse(outJson);
+  if (out.table_id) tableId = out.table_id;
+  if (tableId && (out.entries.length || out.record)) await keep(tableId, out.entries, out.record);
+  for (const text of out.messages) post({ op: "message", text });
+  if (out.record) post({ op: "finished", record: out.record });
+  for (const seat of out.computers) {
+    if (due.has(seat)) continue;
+    due.add(seat);
+    setTimeout(() => call(() => computerMove(seat)), botDelay);
+  }
+}
+
+let table = null; // the Python Solo object
+
+async function computerMove(seat) {
+  due.delete(seat);
+  if (!table) return;
+  await apply(outcome(table.computer(seat)));
+}
+
+/** The JSON text of a Python Outcome, the Python object let go. */
+function outcome(proxy) {
+  const text = proxy.to_json();
+  proxy.destroy();
+  return text;
+}
+
+async function handle(msg) {
+  if (msg.op === "boot") {
+    if (!booting) booting = boot();
+    try {
+      post({ op: "ready", ...(await booting) });
+    } catch (err) {
+      post({ op: "failed", error: String(err && err.message ? err.message : err) });
+    }
+    return;
+  }
+  await booting;
+  if (msg.op === "delay") {
+    botDelay = msg.ms;
+  } else if (msg.op === "create") {
+    const fresh = solo.Solo(msg.name || "");
+    const out = outcome(fresh.handle(msg.text));
+    const joined = JSON.parse(out).messages.map((text) => JSON.parse(text)).find((m) => m.type === "joined");
+    if (joined) {
+      // a new game replaces the kept one (its first entries are kept by apply, below)
+      await startGame({ table_id: JSON.parse(out).table_id, token: joined.seat_token, seat: joined.seat });
+      if (table) table.destroy();
+      table = fresh;
+      due.clear();
+    } else {
+      fresh.destroy();
+    }
+    await apply(out);
+  } else if (msg.op === "send") {
+    if (!table) {
+      post({ op: "message", text: JSON.stringify({ type: "error", code: "not_seated", message: "Start an offline game first.", nl: "Begin eerst een spel zonder verbinding." }) });
+      return;
+    }
+    await apply(outcome(table.handle(msg.text)));
+  } else if (msg.op === "restore") {
+    if (table) table.destroy();
+    table = solo.Solo(msg.name || "");
+    tableId = msg.table_id;
+    due.clear();
+    try {
+      const entries = py.toPy(msg.entries);
+      await apply(outcome(table.restore(msg.table_id, entries, msg.token)));
+      entries.destroy();
+    } catch (err) {
+      table = null;
+      tableId = null;
+      post({ op: "damaged", table_id: msg.table_id, error: String(err && err.message ? err.message : err).slice(-300) });
+    }
+  } else if (msg.op === "stats") {
+    post({ op: "stats", id: msg.id, stats: JSON.parse(solo.Solo.stats(JSON.stringify(msg.records))) });
+  } else if (msg.op === "decide") {
+    // One computer decision from a view and a seed, timed here (the tests and `hearts bench offline` use it).
+    const choice = py.pyimport("hartenjagen.shared.bots.choice");
+    const view = py.runPython("import json; json.loads").call(null, JSON.stringify(msg.view));
+    const started = performance.now();
+    const intent = choice.decide(msg.level, msg.seed, view, msg.budget_ms ?? null);
+    const ms = performance.now() - started;
+    const text = py.runPython("import json; json.dumps").call(null, intent);
+    post({ op: "decision", id: msg.id, intent: JSON.parse(text), ms });
+  }
+}
+
+self.onmessage = (event) => {
+  call(() => handle(event.data)).catch((err) => post({ op: "error", error: String(err && err.message ? err.message : err) }));
+};
