@@ -303,7 +303,7 @@ export function statusHtml(state) {
 export function gameButtons(state) {
   const table = state.table;
   const out = [];
-  if (table.status === "finished" && table.replay) {
+  if (table.status === "finished" && table.replay && !state.offline.playing) { // an offline game is on no server
     // a watcher sat in no seat: "my" replay (/api/games/{id}) is not theirs; the share link works for anyone
     if (table.you !== null) out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
     out.push(`<button type="button" data-action="copy_share" data-share="${esc(table.replay.share)}">` +

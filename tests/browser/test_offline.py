@@ -1,0 +1,216 @@
+"""Play offline: the project's own Python (shared/ and the server's table) runs in a Web Worker on Pyodide, the
+service worker keeps it, the game is kept in IndexedDB, and the same numbered deal deals the same cards."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+
+from playwright.sync_api import Page, expect
+
+from hartenjagen.server.engine_bundle import shared_hash
+from hartenjagen.shared.bots.choice import decide
+from hartenjagen.shared.cards import parse_card
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.game import Game
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
+
+from .conftest import (
+    DESKTOP,
+    NEXT_MOVE,
+    create_table,
+    fill_and_start,
+    no_horizontal_scroll,
+    pass_cards,
+    play_one_legal,
+    play_until_game_over,
+    view,
+)
+
+PHONE_TALL = {"width": 390, "height": 844}
+BOOT_MS = 60_000  # the first start on a shared machine reads 13 MB of runtime; a warm one takes a few seconds
+
+# Wait until the service worker controls the page and has kept the offline engine: its Python and every runtime file.
+ENGINE_KEPT = """async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+        await new Promise((done) => navigator.serviceWorker.addEventListener('controllerchange', done, {once: true}));
+    }
+    for (;;) {
+        const engine = await caches.match('/engine/python.json');
+        if (engine) {
+            const {runtime} = await engine.json();
+            const kept = await Promise.all(runtime.files.map((f) => caches.match(runtime.base + f)));
+            if (kept.every(Boolean)) return runtime.files.map((f) => runtime.base + f);
+        }
+        await new Promise((done) => setTimeout(done, 200));
+    }
+}"""
+
+
+def start_offline(page: Page, options: dict | None = None) -> None:
+    """Press Play offline in the new-table form (with the variant's ``options``) and wait for the hand."""
+    page.evaluate("() => window.hartenjagen.offline.setDelay(20)")
+    for option, value in (options or {}).items():
+        page.fill(f"#opt-classic-{option}", str(value))
+    page.click("[data-offline-play]")
+    page.wait_for_selector(".hand .card", timeout=BOOT_MS)
+
+
+def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online_again(open_page, shot, server_url):
+    page = open_page("/", viewport=PHONE_TALL, name="Anna", expected=("ERR_INTERNET_DISCONNECTED",))
+    kept = page.evaluate(ENGINE_KEPT)
+    assert any(path.endswith(".wasm") for path in kept), kept
+    context = page.context
+
+    # No network from here: the page comes from the service worker, and so does the engine.
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("[data-no-network]")).to_be_visible()
+    page.fill("#name", "Anna")
+    start_offline(page, {"end_score": 40})
+    expect(page.locator("[data-offline-badge]")).to_be_visible()
+    expect(page.locator("p.conn")).to_have_count(0)  # no "connecting": the offline table needs no server
+    expect(page.locator("#chat")).to_be_hidden()
+    assert page.url.endswith("/offline")
+    assert no_horizontal_scroll(page)
+    shot(page, "phone-offline-pass")
+
+    # A hint (the hard computer player, thinking in the worker), then the pass and a whole hand, the last trick too.
+    page.click("[data-action=hint]")
+    page.wait_for_function("() => window.hartenjagen.state.hint.length === 3")
+    hinted = page.evaluate("() => window.hartenjagen.state.hint")
+    assert set(hinted) <= set(view(page)["hand"])
+    pass_cards(page)
+    play_one_legal(page)
+    page.wait_for_function("() => window.hartenjagen.state.table.view.tricks.length >= 1")
+    page.click("[data-action=open][data-overlay=last_trick]")
+    page.wait_for_selector(".dialog .card")
+    shot(page, "phone-offline-last-trick")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".dialog", state="detached")
+    while view(page)["phase"] == "playing":
+        move = page.wait_for_function(NEXT_MOVE).json_value()
+        if move != "play":
+            break
+        play_one_legal(page)
+    page.wait_for_selector(".dialog-scores")
+    shot(page, "phone-offline-scores")
+    page.click(".dialog-scores [data-action=ready]")
+    page.wait_for_function("() => { const v = window.hartenjagen.state.table.view; return v.history.length === 1 && v.phase !== 'hand_over'; }")
+
+    # A few cards into the next hand, close the page; open the app again, still offline: the same card.
+    play_until_game_over(page, stop=lambda v: v["phase"] == "playing" and len(v["tricks"]) >= 2)
+    before = view(page)
+    page.close()
+    again = context.new_page()
+    again.goto(server_url.rstrip("/") + "/")
+    expect(again.locator("[data-offline-kept]")).to_be_visible()
+    again.evaluate("() => window.hartenjagen.offline.setDelay(20)")
+    again.click("[data-action=offline_continue]")
+    again.wait_for_selector(".hand .card", timeout=BOOT_MS)
+    after = view(again)
+    for key in ("hand", "hand_no", "tricks", "totals", "scores_so_far"):
+        assert after.get(key) == before.get(key), key
+    assert again.url.endswith("/offline")
+    final = play_until_game_over(again)
+    assert final["game_over"]
+    expect(again.locator("[data-action=copy_share]")).to_have_count(0)  # the server holds no offline game
+    shot(again, "phone-offline-game-over")
+
+    # The finished game counts in the statistics, under this device's offline games.
+    again.keyboard.press("Escape")
+    again.click("[data-action=open][data-overlay=stats]")
+    expect(again.locator("[data-offline-stats=ok] [data-offline-stat=stats_played]")).to_have_text("1")
+    won = "1" if 0 in final["winners"] else "0"
+    expect(again.locator("[data-offline-stat=stats_won]")).to_have_text(won)
+    shot(again, "phone-offline-stats")
+    again.keyboard.press("Escape")
+
+    # Online again: nothing is lost, and a normal table opens as before.
+    context.set_offline(False)
+    again.click("[data-action=leave]")
+    again.wait_for_selector("form[data-form=create]")
+    assert create_table(again)
+    fill_and_start(again)
+    expect(again.locator("[data-offline-badge]")).to_have_count(0)
+
+
+def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_server(open_page, shot, server_url):
+    deal = 4242
+    page = open_page(f"/?deal={deal}", viewport=DESKTOP, name="Bram")
+    start_offline(page)
+    facts = page.evaluate("() => window.hartenjagen.state.offline.facts")
+    with urllib.request.urlopen(server_url.rstrip("/") + "/healthz", timeout=10) as answer:
+        health = json.load(answer)
+    assert facts["hash"] == health["engine"] == shared_hash()
+    assert facts["outside"] == [] and facts["modules"] >= 10  # every shared module imported came from those files
+    offline_hand, hand_no = view(page)["hand"], view(page)["hand_no"]
+    assert view(page)["phase"] == "passing"
+    expect(page.locator("[data-offline-badge]")).to_be_visible()
+    expect(page.locator(".deal-no")).to_have_attribute("data-deal", str(deal))
+    shot(page, "desktop-offline")
+
+    # The same deal number online: the same cards in the same seat, and the same as the core deals them.
+    online = open_page(f"/?deal={deal}", viewport=DESKTOP, name="Bram")
+    create_table(online)
+    fill_and_start(online)
+    assert view(online)["hand"] == offline_hand
+    rules = make_rules({})
+    assert sorted(offline_hand) == sorted(Game(rules).names(seeded_deal(rules, deal, hand_no)[0]))
+
+    # The same medium decisions from the same seeds and views, in the worker and here.
+    rng = random.Random(7)
+    game = Game(rules)
+    game.deal(seeded_deal(rules, 99, 1))
+    cases = []
+    while len(cases) < 24 and not game.phase == "hand_over":
+        seat = game.to_act()[0]
+        v = view_for(game, seat)
+        seed = rng.randrange(2**32)
+        cases.append({"seed": seed, "view": v})
+        intent = decide("easy", seed, v)
+        if intent["type"] == "pass":
+            game.pass_cards(seat, [parse_card(c) for c in intent["cards"]])
+        else:
+            game.play(seat, parse_card(intent["card"]))
+    got = page.evaluate(
+        """async (cases) => {
+            const out = [];
+            for (const c of cases) out.push((await window.hartenjagen.offline.decide('medium', c.seed, c.view)).intent);
+            return out;
+        }""",
+        json.loads(json.dumps(cases)),
+    )
+    assert got == [decide("medium", c["seed"], c["view"]) for c in cases]
+
+
+def test_a_kept_game_that_does_not_replay_is_dropped_with_a_notice(open_page, shot):
+    page = open_page("/", viewport=PHONE_TALL, name="Cor")
+    start_offline(page)
+    page.click("[data-action=leave]")
+    expect(page.locator("[data-offline-kept]")).to_be_visible()
+    # Damage the kept log: its first entry no longer says how the table was made.
+    page.evaluate(
+        """() => new Promise((done, fail) => {
+            const req = indexedDB.open('hartenjagen-offline');
+            req.onsuccess = () => {
+                const tx = req.result.transaction('entries', 'readwrite');
+                const store = tx.objectStore('entries');
+                store.openCursor().onsuccess = (e) => {
+                    const cursor = e.target.result;
+                    cursor.update({...cursor.value, text: '{"type": "nonsense"}'});
+                };
+                tx.oncomplete = done;
+                tx.onerror = fail;
+            };
+        })"""
+    )
+    page.goto(page.url.rstrip("/") + "/offline")
+    expect(page.locator(".notice.error")).to_contain_text("could not be read")
+    expect(page.locator("[data-offline-kept]")).to_have_count(0)
+    assert page.url.endswith("/")
+    page.wait_for_selector("form[data-form=create] [data-offline-play]")
+    shot(page, "damaged-notice")
