@@ -70,6 +70,8 @@ def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[st
         ]
     )
     for key, value in (extra or {}).items():
+        if key in headers:
+            del headers[key]  # Headers keeps every value set: replace, do not add a second
         headers[key] = value
     return Response(status.value, status.phrase, headers, body)
 

@@ -138,9 +138,8 @@ class Solo:
 
     def _joined(self, out: Outcome, seat: int, token: str) -> None:
         self.person.seat = seat
-        joined = {
-            "type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True, "offline": True,
-        }  # fmt: skip
+        joined = {"type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True}
+        joined["offline"] = True  # the page keeps no session for it: the worker keeps the game in IndexedDB
         out.messages.append(json.dumps(joined))
         out.table_id = self.table.table_id
 

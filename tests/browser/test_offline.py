@@ -99,7 +99,10 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     page.wait_for_selector(".dialog-scores")
     shot(page, "phone-offline-scores")
     page.click(".dialog-scores [data-action=ready]")
-    page.wait_for_function("() => { const v = window.hartenjagen.state.table.view; return v.history.length === 1 && v.phase !== 'hand_over'; }")
+    page.wait_for_function(
+        "() => { const v = window.hartenjagen.state.table.view;"
+        " return v.history.length === 1 && v.phase !== 'hand_over'; }"
+    )
 
     # A few cards into the next hand, close the page; open the app again, still offline: the same card.
     play_until_game_over(page, stop=lambda v: v["phase"] == "playing" and len(v["tricks"]) >= 2)

@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 from hartenjagen.server.changes import fold
 from hartenjagen.server.codes import CODE_ALPHABET, new_code
 from hartenjagen.server.config import Config
+from hartenjagen.server.engine_bundle import shared_hash
 from hartenjagen.server.migrations import load_migrations
 from hartenjagen.server.pg_store import PostgresStore
 from hartenjagen.server.sqlite_store import SQLiteStore as Database
@@ -46,6 +47,7 @@ class TestHttp:
         assert hard["waiting"] == 0 and hard["next_budget_ms"] == 80
         assert health.pop("connection_limit") > 1000  # connections that fit in the open-file limit, with a reserve
         assert health.pop("under_way") == {"computer_moves": 0, "waiting_commits": 0}  # nothing left to happen
+        assert health.pop("engine") == shared_hash()  # the shared/ files it runs, as the offline worker hashes them
         assert health == {
             "status": "ok",
             "store": store,

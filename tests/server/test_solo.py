@@ -1,0 +1,136 @@
+"""The offline table (server/solo.py) plays a game with the online table's modules, folds back from its kept log,
+refuses what needs other people or the server, and its engine bundle holds the project's own files under 1 MB."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from hartenjagen.server.engine_bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
+from hartenjagen.server.records import stats_of_records
+from hartenjagen.server.solo import Solo
+from hartenjagen.server.table_state import DamagedLog
+from hartenjagen.shared.bots.choice import checked
+from hartenjagen.shared.deal import seeded_deal
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
+
+
+def send(solo: Solo, msg: dict) -> tuple[list[dict], object]:
+    out = solo.handle(json.dumps(msg))
+    return [json.loads(m) for m in out.messages], out
+
+
+def new_table(options: dict | None = None, level: str = "easy") -> tuple[Solo, list, str]:
+    solo = Solo(name="Anna")
+    messages, out = send(solo, {"type": "create", "options": options or {}, "bot_level": level})
+    joined = messages[0]
+    assert joined["type"] == "joined" and joined["offline"] and joined["link"] == "/offline"
+    assert messages[1]["type"] == "table" and messages[1]["view"]["hand"]
+    return solo, list(out.entries), joined["seat_token"]
+
+
+def play_on(solo: Solo, entries: list, until, rng: random.Random, limit: int = 5000) -> list[dict]:
+    """Play the person's seat (easy moves) and every computer move asked for, until ``until(table)``; return records."""
+    queue: list[int] = []
+    records = []
+    out = None
+    for _ in range(limit):
+        table = solo.table
+        if until(table):
+            return records
+        if queue:
+            out = solo.computer(queue.pop(0))
+        else:
+            v = view_for(table.game, solo.person.seat)
+            if v["phase"] == "hand_over":
+                messages, out = send(solo, {"type": "ready"})
+            else:
+                messages, out = send(solo, checked("easy", rng.randrange(2**32), v))
+                assert not [m for m in messages if m["type"] == "error"], messages
+        entries += out.entries
+        if out.record:
+            records.append(out.record)
+        queue += [s for s in out.computers if s not in queue]
+    raise AssertionError("the game did not get there")
+
+
+def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_move():
+    solo, entries, token = new_table({"end_score": 30})
+    rng = random.Random(3)
+    play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3, rng)
+    middle = view_for(solo.table.game, 0)
+
+    again = Solo(name="Anna")
+    out = again.restore(solo.table.table_id, [text for _, text in entries], token)
+    messages = [json.loads(m) for m in out.messages]
+    assert [m["type"] for m in messages] == ["joined", "table"]
+    assert messages[1]["view"]["hand"] == middle["hand"] and messages[1]["view"]["tricks"] == middle["tricks"]
+    entries += out.entries
+
+    records = play_on(again, entries, lambda t: t.status == "finished", rng)
+    assert len(records) == 1 and records[0]["winners"]
+    figures = stats_of_records(records)
+    assert figures["games_played"] == 1
+    assert figures["games_won"] == int(0 in records[0]["winners"])
+    assert figures["lowest_score"] == records[0]["totals"][0]
+    assert figures["hands"] == len(records[0]["history"])
+
+
+def test_a_numbered_deal_deals_the_cores_cards_and_start_over_deals_them_again():
+    solo, entries, _ = new_table({"deal": 77})
+    rules = make_rules({})
+    table = solo.table
+    dealt = table.game.names(seeded_deal(rules, 77, table.game.hand_no)[0])
+    assert sorted(view_for(table.game, 0)["hand"]) == sorted(dealt)
+    play_on(solo, entries, lambda t: len(t.game.tricks) == 2, random.Random(1))
+    messages, _ = send(solo, {"type": "restart"})
+    assert not [m for m in messages if m["type"] == "error"]
+    assert sorted(view_for(solo.table.game, 0)["hand"]) == sorted(dealt)
+
+
+def test_what_needs_others_or_the_server_is_refused_clearly_and_changes_nothing():
+    solo, entries, _ = new_table()
+    logged = solo.table.logged
+    for msg, code in (
+        ({"type": "chat", "text": "hi"}, "not_now"),
+        ({"type": "join", "code": "ABCDEF"}, "not_now"),
+        ({"type": "review", "hand_no": 0}, "not_now"),
+        ({"type": "play", "card": "ZZ"}, "bad_message"),
+        ({"type": "play", "card": "2C"}, "illegal"),  # passing first
+        ({"type": "nonsense"}, "unknown_type"),
+    ):
+        messages, out = send(solo, msg)
+        assert [m["type"] for m in messages] == ["error"] and messages[0]["code"] == code, (msg, messages)
+        assert messages[0]["message"] and messages[0]["nl"]
+        assert not out.entries
+    messages, _ = send(solo, {"type": "create", "options": {"deal": 0}})
+    assert messages[0]["code"] == "bad_option" and messages[0]["field"] == "deal"
+    assert solo.table.logged == logged
+
+
+def test_a_kept_log_that_does_not_fold_or_a_wrong_token_is_refused_as_damaged():
+    solo, entries, token = new_table()
+    texts = [text for _, text in entries]
+    with pytest.raises(DamagedLog):
+        Solo().restore("x", ['{"type": "nonsense"}', *texts[1:]], token)
+    with pytest.raises(DamagedLog):
+        Solo().restore("x", texts, "not-the-token")
+    with pytest.raises(DamagedLog):
+        Solo().restore("x", [], token)
+
+
+def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_shared_hash():
+    body = json.loads(bundle_bytes())
+    assert BUNDLE_PATH == "/engine/python.json"
+    assert len(bundle_bytes()) < 1_000_000
+    files = body["files"]
+    shared = {path: text.encode() for path, text in files.items() if path.startswith("hartenjagen/shared/")}
+    assert shared == shared_files() and body["shared_hash"] == shared_hash() == files_hash(shared)
+    assert "hartenjagen/server/solo.py" in files and "hartenjagen/server/hub.py" not in files
+    assert body["runtime"]["base"].startswith("/runtime/pyodide-")
+    changed = dict(shared)
+    changed["hartenjagen/shared/rules.py"] += b"\n"
+    assert files_hash(changed) != shared_hash()
