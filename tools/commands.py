@@ -51,6 +51,14 @@ def _bench_engine(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_offline(args: argparse.Namespace) -> int:
+    from .bench_offline import bench_offline, format_offline
+
+    result = bench_offline(loads=args.loads, medium=args.medium, hard=args.hard)
+    print(json.dumps(result) if args.json else format_offline(result))
+    return 0
+
+
 def _bench_store(args: argparse.Namespace) -> int:
     from .bench_store import bench_store, format_store_report
 
@@ -273,6 +281,14 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     failover.add_argument("--logs", help="keep the nodes' logs in this folder (default: deleted)")
     failover.add_argument("--json", action="store_true", help="print one JSON object")
     failover.set_defaults(func=_bench_failover)
+    offline = bench_sub.add_parser(
+        "offline", help="the offline game in Chromium: first visit, engine ready offline, decision times, page stalls"
+    )
+    offline.add_argument("--loads", type=int, default=5, help="offline page loads timed (default 5)")
+    offline.add_argument("--medium", type=int, default=40, help="medium decisions timed (default 40)")
+    offline.add_argument("--hard", type=int, default=12, help="hard decisions timed (default 12)")
+    offline.add_argument("--json", action="store_true", help="print one JSON object")
+    offline.set_defaults(func=_bench_offline)
     from .arena import add_arena_parser
     from .review import add_review_parsers
 

@@ -19,9 +19,12 @@ function post(msg) {
 
 async function boot() {
   const started = performance.now();
+  const phases = {};
   const bundle = await (await fetch("/engine/python.json")).json();
+  phases.bundle = performance.now() - started;
   const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
   py = await loadPyodide({ indexURL: bundle.runtime.base });
+  phases.runtime = performance.now() - started - phases.bundle;
   for (const [path, text] of Object.entries(bundle.files)) {
     const parts = path.split("/");
     for (let i = 1; i < parts.length; i += 1) {
@@ -40,7 +43,8 @@ _outside = [n for n in _loaded if not (getattr(sys.modules[n], "__file__", "") o
 json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
 `));
   solo = py.pyimport("hartenjagen.server.solo");
-  return { ...facts, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
+  phases.python = performance.now() - started - phases.bundle - phases.runtime;
+  return { ...facts, phases, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
 }
 
 function call(fn) {
