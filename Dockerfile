@@ -16,6 +16,9 @@ COPY shared ./shared
 COPY tools ./tools
 COPY client ./client
 COPY migrations ./migrations
+# the offline game's runtime (the npm registry's pyodide, checked against its pinned hash) into client/runtime/, so the
+# wheel below carries it and the server sends it from the installed package; only the standard library is needed here
+RUN python3 tools/runtime_fetch.py --client-dir client
 RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install -c constraints.txt '.[cluster,fast]'
 
 # ---- run: the installed package only (no second copy of the code), its look-ahead compiled for that code

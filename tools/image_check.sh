@@ -255,6 +255,21 @@ if [[ $page == *'src="/js/main.js"'* ]] && get "http://127.0.0.1:$port/js/main.j
 else
   fail "client files: / or /js/main.js or /icons/icon-192.png did not answer 200"
 fi
+# the offline game: its Python and its runtime came inside the package too (the runtime kept for a year)
+if offline=$(python3 - "http://127.0.0.1:$port" <<'EOF'
+import json, sys, urllib.request
+base = sys.argv[1]
+runtime = json.load(urllib.request.urlopen(base + "/engine/python.json", timeout=10))["runtime"]
+path = runtime["base"] + "pyodide.asm.wasm"
+answer = urllib.request.urlopen(base + path, timeout=30)
+assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable", answer.headers["Cache-Control"]
+print(f"{path} ({len(answer.read()) / 1e6:.1f} MB, immutable)")
+EOF
+); then
+  ok "offline engine served from the package: /engine/python.json and $offline"
+else
+  fail "offline engine: /engine/python.json or the runtime did not answer as it should"
+fi
 status=$(wait_healthy "$GAME" 60)
 hc=$(docker image inspect -f 'interval {{.Config.Healthcheck.Interval}}, timeout {{.Config.Healthcheck.Timeout}}' "$IMAGE")
 if [[ $status == healthy ]]; then
