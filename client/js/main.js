@@ -68,8 +68,9 @@ const engine = createOfflineEngine({
     } else {
       state.offline.status = status;
       if (status === "ready") state.offline.facts = facts;
-      if (status === "failed") {
+      if (status === "failed" && state.offline.playing) { // said only to someone waiting for an offline game
         state.offline.playing = false;
+        state.screen = "start";
         state.notice = { text: t("offline_failed"), kind: "error" };
       }
     }
@@ -406,8 +407,14 @@ if (shareInPath()) {
 } else {
   remote.loadDaily();
   remote.checkComeback(latestSession(), forgetSession);
-  findKept();
+  // A kept game, or no network: start the engine while the page is read, so that a game begins without a wait.
+  findKept().then((kept) => {
+    if (kept || navigator.onLine === false) engine.start().catch(() => {});
+  });
 }
+// The network comes and goes: the start page offers Play offline in place of Create table while it is gone.
+window.addEventListener("offline", () => renderer.request());
+window.addEventListener("online", () => renderer.request());
 renderer.drawNow();
 
 // A handle for tests and curious players: the state, the connection (drop() simulates a network failure) and the

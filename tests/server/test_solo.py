@@ -32,9 +32,12 @@ def new_table(options: dict | None = None, level: str = "easy") -> tuple[Solo, l
     return solo, list(out.entries), joined["seat_token"]
 
 
-def play_on(solo: Solo, entries: list, until, rng: random.Random, limit: int = 5000) -> list[dict]:
-    """Play the person's seat (easy moves) and every computer move asked for, until ``until(table)``; return records."""
-    queue: list[int] = []
+def play_on(
+    solo: Solo, entries: list, until, rng: random.Random, queue: list[int] | None = None, limit: int = 5000
+) -> list[dict]:
+    """Play the person's seat (easy moves) and every computer move asked for (``queue`` first), until
+    ``until(table)``; return the finished games' records."""
+    queue = list(queue or [])
     records = []
     out = None
     for _ in range(limit):
@@ -60,7 +63,8 @@ def play_on(solo: Solo, entries: list, until, rng: random.Random, limit: int = 5
 def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_move():
     solo, entries, token = new_table({"end_score": 30})
     rng = random.Random(3)
-    play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3, rng)
+    # stop where a computer player is to move: the restored table asks for that move again
+    play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3 and t.auto_seats(), rng)
     middle = view_for(solo.table.game, 0)
 
     again = Solo(name="Anna")
@@ -70,7 +74,8 @@ def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_m
     assert messages[1]["view"]["hand"] == middle["hand"] and messages[1]["view"]["tricks"] == middle["tricks"]
     entries += out.entries
 
-    records = play_on(again, entries, lambda t: t.status == "finished", rng)
+    assert out.computers == again.table.auto_seats() != []
+    records = play_on(again, entries, lambda t: t.status == "finished", rng, out.computers)
     assert len(records) == 1 and records[0]["winners"]
     figures = stats_of_records(records)
     assert figures["games_played"] == 1
