@@ -63,16 +63,21 @@ async function apply(outJson) {
   for (const seat of out.computers) {
     if (due.has(seat)) continue;
     due.add(seat);
-    setTimeout(() => call(() => computerMove(seat)), botDelay);
+    const asked = performance.now();
+    setTimeout(() => call(() => computerMove(seat, asked)), 0);
   }
 }
 
 let table = null; // the Python Solo object
 
-async function computerMove(seat) {
+/** A computer player thinks at once and shows its move when the pause since it was asked is over (as online). */
+async function computerMove(seat, asked) {
   due.delete(seat);
   if (!table) return;
-  await apply(outcome(table.computer(seat)));
+  const text = outcome(table.computer(seat));
+  const rest = botDelay - (performance.now() - asked);
+  if (rest > 0) await new Promise((done) => setTimeout(done, rest));
+  await apply(text);
 }
 
 /** The JSON text of a Python Outcome, the Python object let go. */
