@@ -156,6 +156,14 @@ def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_s
     expect(page.locator(".deal-no")).to_have_attribute("data-deal", str(deal))
     shot(page, "desktop-offline")
 
+    # Start over on the same cards: after the pass and a card, the game begins again with the hand as dealt.
+    pass_cards(page)
+    play_one_legal(page)
+    page.click("[data-action=open][data-overlay=restart]")
+    page.click("[data-action=restart_confirm]")
+    page.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'passing'")
+    page.wait_for_function("(h) => window.hartenjagen.state.table.view.hand.join() === h.join()", arg=offline_hand)
+
     # The same deal number online: the same cards in the same seat, and the same as the core deals them.
     online = open_page(f"/?deal={deal}", viewport=DESKTOP, name="Bram")
     create_table(online)
