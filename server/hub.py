@@ -13,7 +13,7 @@ from typing import Any
 from websockets.asyncio.server import broadcast
 
 from hartenjagen.shared.bots.choice import fallback, fits
-from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
 from . import chat
@@ -21,7 +21,7 @@ from .closing import Close
 from .codes import new_code, table_code
 from .computer import Thinker
 from .config import Config
-from .daily import DAILY_LEVEL, DEAL_MAX, daily_deal, today
+from .daily import DAILY_LEVEL, daily_deal, today
 from .engine_bundle import shared_hash
 from .errors import ProtocolError
 from .jsontext import compact
@@ -31,7 +31,7 @@ from .reviews import Reviewer, ReviewRefused
 from .seat_view import Moment, full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
-from .table import PLAYING_STATUS, Table, check_seat
+from .table import PLAYING_STATUS, Table, check_seat, table_rules
 from .table_state import bot_name
 from .tables import Tables
 
@@ -251,21 +251,7 @@ class Hub:
             deal = daily_deal(day, self.daily_key)
             rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
         else:
-            options = dict(msg["options"])
-            deal = options.pop("deal", None)
-            if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
-                detail = (
-                    f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
-                    f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
-                )
-                raise ProtocolError("bad_option", field="deal", detail=detail)
-            try:
-                rules = make_rules(options)
-            except RulesError as exc:
-                raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
-            except (TypeError, ValueError):
-                detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
-                raise ProtocolError("bad_option", field="options", detail=detail) from None
+            rules, deal = table_rules(msg["options"])
             daily, level = None, msg.get("bot_level", "medium")
             check_seat(rules.seats, msg.get("seat", 0))
             self._check_free(client)  # after the fields, as the protocol lists the checks

@@ -17,20 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hartenjagen.shared.bots.choice import checked
-from hartenjagen.shared.rules import RulesError, make_rules
 from hartenjagen.shared.view import view_for
 
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, parse_message
 from .records import stats_of_records
 from .seat_view import Moment, hint_message
-from .table import PLAYING_STATUS, Table, check_seat
+from .table import PLAYING_STATUS, Table, check_seat, table_rules
 from .table_state import DamagedLog, SeatKind
 from .table_step import settle
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
-DEAL_MAX = 999_999_999_999  # as online: a numbered deal is a whole number of up to twelve digits
 #: What a person can send to an offline table; the rest (chat, watching, seats, timers) needs other people.
 OFFLINE_TYPES = frozenset({"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping"})
 NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
@@ -110,21 +108,7 @@ class Solo:
         out.messages.append(json.dumps(welcome))
 
     def _on_create(self, msg: dict[str, Any], out: Outcome) -> None:
-        options = dict(msg["options"])
-        deal = options.pop("deal", None)
-        if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
-            detail = (
-                f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
-                f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
-            )
-            raise ProtocolError("bad_option", field="deal", detail=detail)
-        try:
-            rules = make_rules(options)
-        except RulesError as exc:
-            raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
-        except (TypeError, ValueError):
-            detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
-            raise ProtocolError("bad_option", field="options", detail=detail) from None
+        rules, deal = table_rules(msg["options"])
         seat = check_seat(rules.seats, msg.get("seat", 0))
         level = msg.get("bot_level", "medium")
         at = time.time()

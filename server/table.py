@@ -11,8 +11,9 @@ from typing import Any
 from hartenjagen.shared.deal import secure_deal, seeded_deal
 from hartenjagen.shared.game import HAND_OVER, MOON_CHOICE, PASSING, PLAYING
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import Rules
+from hartenjagen.shared.rules import Rules, RulesError, make_rules
 
+from .daily import DEAL_MAX
 from .errors import ProtocolError
 from .store import token_hash
 from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
@@ -410,6 +411,26 @@ class Table(TableState):
                 for s in self.seats
             ],
         }
+
+
+def table_rules(options: dict[str, Any]) -> tuple[Rules, int | None]:
+    """Return the rules and the deal number a ``create`` message's options ask for, or raise ``bad_option``."""
+    options = dict(options)
+    deal = options.pop("deal", None)
+    if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
+        detail = (
+            f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
+            f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
+        )
+        raise ProtocolError("bad_option", field="deal", detail=detail)
+    try:
+        rules = make_rules(options)
+    except RulesError as exc:
+        raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
+    except (TypeError, ValueError):
+        detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
+        raise ProtocolError("bad_option", field="options", detail=detail) from None
+    return rules, deal
 
 
 def check_seat(seats: int, seat: int) -> int:
