@@ -111,8 +111,9 @@ def test_what_needs_others_or_the_server_is_refused_clearly_and_changes_nothing(
         assert [m["type"] for m in messages] == ["error"] and messages[0]["code"] == code, (msg, messages)
         assert messages[0]["message"] and messages[0]["nl"]
         assert not out.entries
-    messages, _ = send(solo, {"type": "create", "options": {"deal": 0}})
-    assert messages[0]["code"] == "bad_option" and messages[0]["field"] == "deal"
+    for deal in (0, 10**9, "7"):  # as online: a whole number from 1 to 999,999,999
+        messages, _ = send(solo, {"type": "create", "options": {"deal": deal}})
+        assert messages[0]["code"] == "bad_option" and messages[0]["field"] == "deal"
     assert solo.table.logged == logged
 
 
