@@ -97,6 +97,8 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
             break
         play_one_legal(page)
     page.wait_for_selector(".dialog-scores")
+    expect(page.locator("[data-review-offline]")).to_contain_text("needs the server")
+    expect(page.locator("[data-action=review_hand]")).to_have_count(0)
     shot(page, "phone-offline-scores")
     page.click(".dialog-scores [data-action=ready]")
     page.wait_for_function(
@@ -118,6 +120,11 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     for key in ("hand", "hand_no", "tricks", "totals", "scores_so_far"):
         assert after.get(key) == before.get(key), key
     assert again.url.endswith("/offline")
+    again.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the same table, nothing off screen
+    expect(again.locator("[data-offline-badge]")).to_be_visible()
+    assert no_horizontal_scroll(again)
+    shot(again, "phone-landscape-offline")
+    again.set_viewport_size(PHONE_TALL)
     final = play_until_game_over(again)
     assert final["game_over"]
     expect(again.locator("[data-action=copy_share]")).to_have_count(0)  # the server holds no offline game

@@ -117,6 +117,9 @@ function reviewPanel(state) {
   const table = state.table;
   const v = table.view;
   if (table.you === null || !v.history.length || !(v.phase === "hand_over" || v.game_over)) return "";
+  if (state.offline.playing) { // the review is the server's hard player looking back: not in an offline game
+    return `<section class="hand-review" data-review-offline><h3>${esc(t("review_title"))}</h3><p class="muted">${esc(t("offline_review"))}</p></section>`;
+  }
   const hand = v.history[v.history.length - 1].hand_no;
   const review = state.review && state.review.hand_no === hand ? state.review : null;
   let body;
