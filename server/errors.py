@@ -64,6 +64,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "De database antwoordt nu niet; er is niets veranderd. Er wordt vanzelf opnieuw verbonden.",
     ),
     "server_error": ("The server could not handle that message.", "De server kon dat bericht niet verwerken."),
+    "claim_refused": ("That claim does not hold: {detail}.", "Die claim klopt niet: {detail}."),
 }
 
 

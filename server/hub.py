@@ -391,6 +391,19 @@ class Hub:
             )
         self._host_action(client, Table.set_timer, seconds)
 
+    def _on_set_pace(self, client: Client, msg: dict[str, Any]) -> None:
+        self._host_action(client, Table.set_pace, msg["pace"])
+
+    def _on_rematch(self, client: Client, msg: dict[str, Any]) -> None:
+        table = self._seated(client)
+        table.vote_rematch(client.seat, time.time())
+        self.changed(table)
+
+    def _on_claim(self, client: Client, msg: dict[str, Any]) -> None:
+        table = self._seated(client)
+        table.claim(client.seat)
+        self.changed(table)
+
     def _on_new_game(self, client: Client, msg: dict[str, Any]) -> None:
         self._host_action(client, Table.new_game)
 
@@ -555,6 +568,9 @@ HANDLERS: dict[str, Any] = {
     "start": Hub._on_start,
     "restart": Hub._on_restart,
     "new_game": Hub._on_new_game,
+    "set_pace": Hub._on_set_pace,
+    "rematch": Hub._on_rematch,
+    "claim": Hub._on_claim,
     "pass": Hub._on_intent,
     "play": Hub._on_intent,
     "moon": Hub._on_intent,

@@ -109,6 +109,15 @@ def _bool(value: Any) -> bool:
     return value
 
 
+PACES = ("slow", "normal", "fast")
+
+
+def _pace(value: Any) -> str:
+    if value not in PACES:
+        raise ValueError(f"one of {', '.join(PACES)}", f"een van {', '.join(PACES)}")
+    return value
+
+
 def _choice(value: Any) -> str:
     if value not in ("others", "self"):
         raise ValueError('"others" or "self"', '"others" of "self"')
@@ -162,6 +171,9 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "chat": {"text": (_text(CHAT_MAX), False), "phrase": (_phrase, False)},
     "new_game": {},
     "restart": {},
+    "set_pace": {"pace": (_pace, True)},
+    "rematch": {},
+    "claim": {},
     "pass": {"cards": (_cards, True)},
     "play": {"card": (_card, True)},
     "moon": {"choice": (_choice, True)},

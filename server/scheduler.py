@@ -16,6 +16,7 @@ from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.view import view_for
 
 from .computer import Thinker
+from .pace import PACE_FACTORS
 from .table import SeatKind, Table
 from .table_step import Step
 
@@ -88,7 +89,7 @@ class Scheduler:
             thinking = asyncio.ensure_future(self.thinker.decide(level, view))  # thinks during the pause
             try:
                 if self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)
+                    await asyncio.sleep(self.bot_delay * PACE_FACTORS.get(table.pace, 1.0))
                 intent = await thinking
             finally:
                 thinking.cancel()  # the table went away meanwhile: a decision still queued is dropped

@@ -25,6 +25,8 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "bot_level": table.bot_level,
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
+        "pace": table.pace,
+        "rematch": sorted(table.rematch),
         "deadline": _deadline(table, now),
         "ready": sorted(table.ready),
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards

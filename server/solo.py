@@ -21,6 +21,7 @@ from hartenjagen.shared.view import view_for
 
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, parse_message
+from .pace import PACE_FACTORS
 from .records import stats_of_records
 from .seat_view import Moment, hint_message
 from .table import PLAYING_STATUS, Table, check_seat, table_rules
@@ -30,7 +31,9 @@ from .table_step import settle
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
 #: What a person can send to an offline table; the rest (chat, watching, seats, timers) needs other people.
-OFFLINE_TYPES = frozenset({"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping"})
+OFFLINE_TYPES = frozenset(
+    {"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping", "set_pace", "claim"}
+)
 NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
 
 
@@ -53,6 +56,7 @@ class Outcome:
     record: dict[str, Any] | None = None  # a finished game, for the device's statistics
     computers: list[int] = field(default_factory=list)
     table_id: str | None = None
+    pace: float = 1.0  # the host's pace as a factor of the pause before a computer move
 
     def to_json(self) -> str:
         """Return the outcome as one JSON text (what crosses from Python to the worker's JavaScript)."""
@@ -63,6 +67,7 @@ class Outcome:
                 "record": self.record,
                 "computers": self.computers,
                 "table_id": self.table_id,
+                "pace": self.pace,
             }
         )
 
@@ -148,6 +153,12 @@ class Solo:
         table.new_game(self.person.seat)
         table.start(self.person.seat, time.time())  # nobody else to wait for: the next game starts at once
 
+    def _on_set_pace(self, msg: dict[str, Any], out: Outcome) -> None:
+        self._seated().set_pace(self.person.seat, msg["pace"])
+
+    def _on_claim(self, msg: dict[str, Any], out: Outcome) -> None:
+        self._seated().claim(self.person.seat)
+
     def _on_hint(self, msg: dict[str, Any], out: Outcome) -> None:
         table = self._seated()
         game, seat = table.game, self.person.seat
@@ -188,6 +199,7 @@ class Solo:
         out.entries += [[n, text] for n, text in step.entries]
         out.record = step.record
         out.computers = step.computers  # the worker asks for each move after its pause, once per seat
+        out.pace = PACE_FACTORS.get(table.pace, 1.0)
 
     # ------------------------------------------------------------------ a stored game
 

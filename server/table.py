@@ -8,6 +8,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from hartenjagen.shared.cards import card_name
+from hartenjagen.shared.claim import ClaimRefused, claim_plays
 from hartenjagen.shared.deal import secure_deal, seeded_deal
 from hartenjagen.shared.game import HAND_OVER, MOON_CHOICE, PASSING, PLAYING
 from hartenjagen.shared.reasons import IllegalAction
@@ -262,6 +264,38 @@ class Table(TableState):
         self._log("restart", at=at)
         self._deal_next()
 
+    def set_pace(self, by: int, pace: str) -> None:
+        """Host: the computer players' pace at this table (slow, normal or fast), at any time."""
+        self._check_host(by)
+        if pace != self.pace:
+            self._log("pace", pace=pace)
+
+    def vote_rematch(self, seat: int, at: float) -> None:
+        """After game over a person votes to play again; when every person present agrees, a new game starts."""
+        if self.status != FINISHED:
+            raise ProtocolError(
+                "not_now", detail=("a rematch only after game over", "opnieuw spelen pas als het spel uit is")
+            )
+        if seat not in self.rematch:
+            self._log("rematch", seat=seat)
+        voters = {s.index for s in self.humans() if not s.away}
+        if voters <= self.rematch:
+            self._log("new_game")
+            self._log("start", at=at)
+            self._deal_next()
+
+    def claim(self, seat: int) -> None:
+        """A person claims every remaining trick: checked against every seat's real cards, then played out at once."""
+        if self.game is None or self.status != PLAYING_STATUS:
+            raise ProtocolError("not_now", detail=("no game is being played", "er wordt geen spel gespeeld"))
+        try:
+            plays = claim_plays(self.game, seat)
+        except ClaimRefused as exc:
+            raise ProtocolError("claim_refused", detail=CLAIM_REASONS[exc.reason]) from None
+        self._log("claim", seat=seat)
+        for s, card in plays:
+            self._log("play", seat=s, card=card_name(card), auto=s != seat)
+
     def new_game(self, by: int) -> None:
         """Host: after game over, back to waiting with the same seats and options."""
         self._check_host(by)
@@ -411,6 +445,20 @@ class Table(TableState):
                 for s in self.seats
             ],
         }
+
+
+#: Why a claim is refused, in both languages.
+CLAIM_REASONS = {
+    "claim_fails": (
+        "another player can still take a trick with the cards they hold",
+        "een andere speler kan met zijn kaarten nog een slag halen",
+    ),
+    "claim_turn": ("claim when it is your turn to play", "claim als jij aan de beurt bent om te spelen"),
+    "claim_variant": (
+        "claims are not played with more than one deck or with jokers",
+        "met meer dan één kaartspel of met jokers wordt niet geclaimd",
+    ),
+}
 
 
 def table_rules(options: dict[str, Any]) -> tuple[Rules, int | None]:

@@ -110,6 +110,8 @@ class TableState:
     watch_allowed: bool = True  # anyone with the link may watch (the host can turn it off)
     watchers: set = field(default_factory=set)  # live connections watching without a seat (never logged)
     chat_allowed: bool = True  # the host can turn table chat off (logged, like watch_allowed)
+    pace: str = "normal"  # the computer players' pace the host chose: slow | normal | fast (logged)
+    rematch: set[int] = field(default_factory=set)  # after game over: the seats whose people voted to play again
     chat_room: Any = None  # server.chat.Room: recent chat lines, memory only (never logged)
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
@@ -190,6 +192,7 @@ class TableState:
         seat.away = False
         seat.kind, seat.level = e["to"], e.get("level")
         self.ready.discard(seat.index)
+        self.rematch.discard(seat.index)
         if seat.kind == SeatKind.BOT:
             seat.name = bot_name(seat.index)
             if e.get("left") and person is not None:  # a person stood up: the others are told who
@@ -218,6 +221,17 @@ class TableState:
 
     def _apply_chat(self, e: dict[str, Any]) -> None:
         self.chat_allowed = e["allowed"]
+
+    def _apply_pace(self, e: dict[str, Any]) -> None:
+        self.pace = e["pace"]
+        self.emit("pace", pace=self.pace)
+
+    def _apply_rematch(self, e: dict[str, Any]) -> None:
+        self.rematch.add(e["seat"])
+        self.emit("rematch", seat=e["seat"])
+
+    def _apply_claim(self, e: dict[str, Any]) -> None:
+        self.emit("claim", seat=e["seat"])  # the plays that follow in the log take the tricks
 
     def _apply_timer(self, e: dict[str, Any]) -> None:
         self.timer = e["seconds"]
@@ -294,6 +308,7 @@ class TableState:
     def _apply_new_game(self, e: dict[str, Any]) -> None:
         self.status, self.game = WAITING, None
         self.ready.clear()
+        self.rematch.clear()
         self.deals, self.replay = [], None
         self.deadline = self.decision_key = None
         if self.daily is not None:
@@ -359,6 +374,9 @@ APPLY: dict[str, Any] = {
     "watch": TableState._apply_watch,
     "chat": TableState._apply_chat,
     "timer": TableState._apply_timer,
+    "pace": TableState._apply_pace,
+    "rematch": TableState._apply_rematch,
+    "claim": TableState._apply_claim,
     "start": TableState._apply_start,
     "restart": TableState._apply_restart,
     "deal": TableState._apply_deal,

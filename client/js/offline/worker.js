@@ -10,6 +10,7 @@ let solo = null;
 let booting = null;
 let tableId = null;
 let botDelay = BOT_DELAY_MS;
+let pace = 1; // the host's pace (slow, normal, fast) as a factor of the pause
 const due = new Set(); // computer seats whose move is asked for
 let chain = Promise.resolve(); // every call into Python, one after another
 
@@ -60,6 +61,7 @@ async function apply(outJson) {
   if (tableId && (out.entries.length || out.record)) await keep(tableId, out.entries, out.record);
   for (const text of out.messages) post({ op: "message", text });
   if (out.record) post({ op: "finished", record: out.record });
+  pace = out.pace || 1;
   for (const seat of out.computers) {
     if (due.has(seat)) continue;
     due.add(seat);
@@ -75,7 +77,7 @@ async function computerMove(seat, asked) {
   due.delete(seat);
   if (!table) return;
   const text = outcome(table.computer(seat));
-  const rest = botDelay - (performance.now() - asked);
+  const rest = botDelay * pace - (performance.now() - asked);
   if (rest > 0) await new Promise((done) => setTimeout(done, rest));
   await apply(text);
 }

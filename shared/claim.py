@@ -1,0 +1,121 @@
+"""A claim: the player to move says every remaining trick is theirs, whatever the others play.
+
+The table checks a claim on the real cards: it holds when the claimer has a way to play that takes every remaining
+trick against every way the others may play. The search is small because most moves are dominated: there are no
+trumps, so a trick goes to the highest card of the suit led, and
+- the claimer plays the top of a suit (a lower card of it wins nothing the top does not, and keeping the top for later
+  is never better: the others' cards of that suit only become fewer);
+- a player who follows suit either beats the claimer's card (the claim fails there) or plays the lowest (keeping
+  higher cards can only hurt the claimer later);
+- a player who cannot follow throws the lowest card of one of its suits (which suit is searched: giving up a suit's
+  lowest card keeps the most of that suit).
+``claim_plays`` returns the plays that finish the hand, which the table then plays for real. Legality (hearts
+broken, the first trick) is the game's own. Only where one card beats another by rank alone: one deck, no jokers.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from .cards import mask_list, rank_of, suit_of
+from .game import PLAYING, Game
+
+
+class ClaimRefused(ValueError):
+    """A claim the cards do not bear out (or that this game does not allow); ``reason`` is a stable code."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _tops(cards: list[int]) -> list[int]:
+    """The highest card of each suit among ``cards``, highest first."""
+    best: dict[int, int] = {}
+    for c in cards:
+        if suit_of(c) not in best or rank_of(c) > rank_of(best[suit_of(c)]):
+            best[suit_of(c)] = c
+    return sorted(best.values(), key=rank_of, reverse=True)
+
+
+def _lows(cards: list[int]) -> list[int]:
+    """The lowest card of each suit among ``cards``."""
+    low: dict[int, int] = {}
+    for c in cards:
+        if suit_of(c) not in low or rank_of(c) < rank_of(low[suit_of(c)]):
+            low[suit_of(c)] = c
+    return sorted(low.values(), key=rank_of)
+
+
+class _Search:
+    """Whether ``seat`` takes every remaining trick of the hand, with the moves worth trying at each turn."""
+
+    def __init__(self, seat: int, hand_no: int) -> None:
+        self.seat, self.hand_no = seat, hand_no
+        self.known: dict[tuple, bool] = {}
+
+    def moves(self, game: Game) -> list[int] | None:
+        """The moves worth trying for the player to move; None when that player can take the trick from the claimer."""
+        mover = game.turn
+        legal = mask_list(game.legal(mover))
+        trick = game.trick
+        led = trick.led if trick.cards else -1
+        if mover == self.seat:
+            following = [c for c in legal if suit_of(c) == led]
+            return _tops(following) if following else _tops(legal)
+        following = [c for c in legal if suit_of(c) == led]
+        if following:
+            top = max((c for c in trick.cards if suit_of(c) == led), key=rank_of)
+            if any(rank_of(c) > rank_of(top) for c in following):
+                return None
+            return [min(following, key=rank_of)]
+        return _lows(legal)
+
+    def after(self, game: Game, card: int) -> Game | None:
+        """The game after ``card`` is played, or None when that ends a trick the claimer did not take."""
+        trial = copy.deepcopy(game)
+        before = len(trial.tricks)
+        trial.play(trial.turn, card)
+        if len(trial.tricks) > before and trial.tricks[-1].winner != self.seat:
+            return None
+        return trial
+
+    def wins(self, game: Game) -> bool:
+        """Whether the claimer takes every remaining trick from ``game`` on."""
+        if game.phase != PLAYING or game.hand_no != self.hand_no:
+            return True
+        key = (tuple(game.hands), tuple(game.trick.cards), game.turn, game.hearts_broken)
+        if key not in self.known:
+            self.known[key] = self._wins(game)
+        return self.known[key]
+
+    def _wins(self, game: Game) -> bool:
+        moves = self.moves(game)
+        if moves is None:
+            return False
+        results = (self.after(game, card) for card in moves)
+        if game.turn == self.seat:
+            return any(trial is not None and self.wins(trial) for trial in results)
+        return all(trial is not None and self.wins(trial) for trial in results)
+
+
+def claim_plays(game: Game, seat: int) -> list[tuple[int, int]]:
+    """Return the plays (seat, card) that finish the hand with every trick to ``seat``, or raise ClaimRefused."""
+    if game.rules.counted:
+        raise ClaimRefused("claim_variant")
+    if game.phase != PLAYING or game.turn != seat:
+        raise ClaimRefused("claim_turn")
+    search = _Search(seat, game.hand_no)
+    if not search.wins(game):
+        raise ClaimRefused("claim_fails")
+    plays: list[tuple[int, int]] = []
+    trial = game
+    while trial.phase == PLAYING and trial.hand_no == game.hand_no:
+        mover = trial.turn
+        for card in search.moves(trial):
+            after = search.after(trial, card)
+            if after is not None and search.wins(after):
+                break
+        plays.append((mover, card))
+        trial = after
+    return plays

@@ -1,0 +1,121 @@
+"""Claims checked against the real cards and played out, the rematch vote, and the host's pace for computer moves."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from hartenjagen.server.errors import ProtocolError
+from hartenjagen.server.pace import PACE_FACTORS
+from hartenjagen.server.table import Table
+from hartenjagen.server.table_state import FINISHED
+from hartenjagen.server.table_step import settle
+from hartenjagen.shared.bots.choice import checked
+from hartenjagen.shared.claim import ClaimRefused, claim_plays
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.view import view_for
+
+AT = 1_765_000_000.0
+
+
+class Person:
+    def __init__(self, seat: int) -> None:
+        self.seat, self.seen, self.shown, self.shown_moment, self.table = seat, 0, None, None, None
+
+
+def started(people: int = 1, **options) -> Table:
+    table = Table.create("CLAIM1", make_rules({"variant": "classic", **options}), deal=11, at=AT)
+    for seat in range(people):
+        table.seat_human(Person(seat), seat + 1, f"P{seat}", seat)
+    table.fill_bots(0, "easy")
+    table.start(0, AT)
+    return table
+
+
+def play_until(table: Table, done, rng: random.Random) -> None:
+    """Every seat plays easy moves (people too) until ``done(table)``."""
+    for _ in range(3000):
+        if done(table):
+            return
+        game = table.game
+        if game.phase == "hand_over":
+            for s in table.humans():
+                table.set_ready(s.index)
+            table.maybe_deal()
+            continue
+        seat = game.to_act()[0]
+        table.act(seat, checked("easy", rng.randrange(2**32), view_for(game, seat)))
+    raise AssertionError("never got there")
+
+
+def claimable(table: Table) -> bool:
+    game = table.game
+    if game.phase != "playing" or game.turn != 0:
+        return False
+    try:
+        claim_plays(game, 0)
+    except ClaimRefused:
+        return False
+    return True
+
+
+def test_a_claim_that_holds_plays_the_hand_out_with_every_trick_to_the_claimer():
+    table = started()
+    play_until(table, claimable, random.Random(2))
+    game = table.game
+    hand_no, done = game.hand_no, len(game.tricks)
+    earlier = [text for _, text in table.take_unsaved()]
+    table.claim(0)
+    step = settle(table, 1000.0, AT)
+    types = [json.loads(text)["type"] for _, text in step.entries]
+    assert types[0] == "claim" and set(types[1:]) <= {"play", "moon", "deal"}
+    assert any(h["hand_no"] == hand_no for h in table.game.history)  # the hand is over, scored like any other
+    tricks = [t for t in table.game.tricks[done:]] if table.game.hand_no == hand_no else []
+    assert all(t.winner == 0 for t in tricks)
+    claimed = [e for e in table.events if e["type"] == "claim"]
+    assert claimed and claimed[-1]["seat"] == 0
+    again = Table.restore(table.table_id, earlier + [text for _, text in step.entries])
+    assert again.game.totals == table.game.totals and again.game.history == table.game.history
+
+
+def test_a_claim_too_early_is_refused_with_the_reason_and_changes_nothing():
+    table = started(passing="off")
+    play_until(table, lambda t: t.game.phase == "playing" and t.game.turn == 0 and not t.game.tricks, random.Random(1))
+    logged = table.logged
+    with pytest.raises(ProtocolError) as exc:
+        table.claim(0)
+    assert exc.value.code == "claim_refused" and "another player can still take a trick" in exc.value.message
+    assert "slag" in exc.value.nl and table.logged == logged
+    play_until(table, lambda t: t.game.phase == "playing" and t.game.turn != 0, random.Random(1))
+    with pytest.raises(ProtocolError) as exc:
+        table.claim(0)  # not this seat's turn
+    assert "when it is your turn" in exc.value.message
+
+
+def test_a_rematch_starts_a_new_game_when_every_person_agrees():
+    table = started(people=2, end_score=25)
+    with pytest.raises(ProtocolError) as exc:
+        table.vote_rematch(0, AT)
+    assert exc.value.code == "not_now"
+    play_until(table, lambda t: t.status == FINISHED, random.Random(5))
+    first_totals = list(table.game.totals)
+    table.vote_rematch(0, AT)
+    assert table.status == FINISHED and table.rematch == {0}
+    table.vote_rematch(0, AT)  # a second vote of the same person counts once
+    assert table.rematch == {0}
+    table.vote_rematch(1, AT)
+    assert table.status == "playing" and table.game.totals == [0, 0, 0, 0] and table.rematch == set()
+    assert first_totals != table.game.totals and table.game.phase == "passing"
+
+
+def test_only_the_host_sets_the_pace_and_it_scales_the_pause_and_survives_a_restore():
+    table = started(people=2)
+    with pytest.raises(ProtocolError) as exc:
+        table.set_pace(1, "fast")
+    assert exc.value.code == "not_host"
+    table.set_pace(0, "fast")
+    assert table.pace == "fast" and PACE_FACTORS["fast"] < PACE_FACTORS["normal"] < PACE_FACTORS["slow"]
+    entries = [text for _, text in table.take_unsaved()]
+    assert Table.restore(table.table_id, entries).pace == "fast"
