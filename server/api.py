@@ -11,13 +11,13 @@ from hartenjagen.shared.replay import NotFinished, replay_hands
 from hartenjagen.shared.rules import make_rules
 
 from .daily import parse_day, public_deal
-from .reviews import Reviewer, ReviewRefused
+from .reviews import Reviewer, ReviewRefused, game_name
 from .store import Store
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
 REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
 SHARE_PATH = re.compile(r"^/api/replays/([A-Za-z0-9_-]{8,64})$")
-DAILY_PATH = re.compile(r"^/api/daily/([^/]{0,40})$")
+DAILY_PATH = re.compile(r"^/api/daily/([^/]*)$")  # anything there that is not a date is bad_date
 NOT_FOUND = (HTTPStatus.NOT_FOUND, {"error": "not_found"})
 #: The paths ``Api.answer`` serves, as docs/protocol.md lists them.
 API_ENDPOINTS = (
@@ -88,14 +88,14 @@ class Api:
     async def _review(self, game_id: int, hand_no: int, token: str) -> tuple[HTTPStatus, Any]:
         """The review of the asker's own decisions in hand ``hand_no`` of a finished game they sat in."""
         if not token:
-            return HTTPStatus.BAD_REQUEST, {"error": "missing_token"}
+            return NOT_FOUND  # as for the game itself: without a token nobody sat in it
         found = await self.store.game_and_seat(game_id, token)
         if found is None or self.reviewer is None:
             return NOT_FOUND
         row, seat, player_id = found
         if not 0 <= hand_no < row["hands"]:
             return NOT_FOUND
-        key = self.reviewer.key(f"g{game_id}", seat, hand_no)
+        key = self.reviewer.key(game_name(row.get("table_id"), row["started_at"], game_id), seat, hand_no)
         try:
             names = [s.get("name") or "" for s in sorted(json.loads(row["seats"]), key=lambda s: s["seat"])]
             review = await self.reviewer.review(

@@ -27,7 +27,7 @@ from .errors import ProtocolError
 from .jsontext import compact
 from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
-from .reviews import Reviewer, ReviewRefused
+from .reviews import Reviewer, ReviewRefused, game_name
 from .seat_view import Moment, full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy
 from .stores import REDIS_ERRORS
@@ -453,7 +453,7 @@ class Hub:
                 "not_now",
                 detail=("a review once that hand is over", "een analyse pas als die ronde voorbij is"),
             )
-        key = self.reviewer.key(f"t{table.table_id}:{table.started_at}", seat, hand_no)
+        key = self.reviewer.key(game_name(table.table_id, table.started_at), seat, hand_no)
         events = [dict(e) for e in game.events]  # as they are now: the game goes on meanwhile
         names = [s.name or bot_name(s.index) for s in table.seats]
         job = self.reviewer.review(client.player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)

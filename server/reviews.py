@@ -13,19 +13,29 @@ import json
 import logging
 import multiprocessing
 import os
+import time
+from collections import deque
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any
 
 from hartenjagen.shared.rules import make_rules
 
-from .ratelimit import TokenBucket
 from .store import Store
 
 log = logging.getLogger("hearts.reviews")
-PER_HOUR = 30.0  # reviews a player may start an hour (a burst of BURST at once)
-BURST = 6.0
+PER_HOUR = 30  # reviews a player may start in any hour
+BURST = 6  # reviews of one player computing at the same time
 QUEUE = 12  # reviews waiting at most; beyond that new ones are refused (review_busy) rather than queued for minutes
 NICENESS = 10  # the review process yields the CPU to the event loop and the computer players (nice 5)
+
+
+def game_name(table_id: str | None, started_at: float, game_id: int | None = None) -> str:
+    """Name a game for the review cache by its table and start, as the table does while it plays.
+
+    So a review given at the table is the one ``GET /api/games/{id}/review/{hand}`` finds; a game with no table id
+    keeps its own id.
+    """
+    return f"t{table_id}:{started_at}" if table_id else f"g{game_id}"
 
 
 class ReviewRefused(Exception):
@@ -66,7 +76,8 @@ class Reviewer:
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()  # the computations under way (held: the loop keeps weak references)
-        self._buckets: dict[int, TokenBucket] = {}
+        self._starts: dict[int, deque[float]] = {}  # per player: when their reviews of the last hour started
+        self._owner: dict[str, int] = {}  # a review computing now -> the player who started it
 
     def key(self, game: str, seat: int, hand_no: int) -> str:
         """The cache key of a review: the game (``g<id>`` or ``t<table>:<start>``), seat, hand and budget."""
@@ -95,9 +106,9 @@ class Reviewer:
         if running is None:
             if len(self._running) >= QUEUE:
                 raise ReviewRefused("review_busy")
-            if not self._bucket(player_id).take():
-                raise ReviewRefused("review_limited")
+            self._count_start(player_id)
             running = self._running[key] = asyncio.get_running_loop().create_future()
+            self._owner[key] = player_id
             job = (options, events, seat, hand_no, self.budget_ms, names)
             task = asyncio.get_running_loop().create_task(self._compute(key, job))
             self._tasks.add(task)
@@ -109,13 +120,21 @@ class Reviewer:
         except TimeoutError:
             return None
 
-    def _bucket(self, player_id: int) -> TokenBucket:
-        bucket = self._buckets.get(player_id)
-        if bucket is None:
-            if len(self._buckets) > 10_000:
-                self._buckets.clear()  # bounded: forgetting a bucket only refills it
-            bucket = self._buckets[player_id] = TokenBucket(PER_HOUR / 3600.0, BURST)
-        return bucket
+    def _count_start(self, player_id: int, now: float | None = None) -> None:
+        """Count a new review of ``player_id``, or refuse it: at most BURST computing at once, PER_HOUR an hour."""
+        now = time.monotonic() if now is None else now
+        if sum(1 for owner in self._owner.values() if owner == player_id) >= BURST:
+            raise ReviewRefused("review_limited")
+        starts = self._starts.setdefault(player_id, deque())
+        while starts and now - starts[0] >= 3600.0:
+            starts.popleft()
+        if len(starts) >= PER_HOUR:
+            raise ReviewRefused("review_limited")
+        if len(self._starts) > 10_000:  # bounded: forget players with no start in the last hour
+            for pid in [p for p, d in self._starts.items() if not d or now - d[-1] >= 3600.0]:
+                del self._starts[pid]
+            starts = self._starts.setdefault(player_id, starts)
+        starts.append(now)
 
     async def _compute(self, key: str, job: tuple) -> str:
         loop = asyncio.get_running_loop()
@@ -133,6 +152,7 @@ class Reviewer:
 
     def _settle(self, key: str, task: asyncio.Task) -> None:
         self._tasks.discard(task)
+        self._owner.pop(key, None)
         future = self._running.pop(key)
         if task.cancelled():
             future.cancel()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import urllib.parse
 
 from hartenjagen.server.daily import DAILY_LEVEL, daily_deal, today
 from hartenjagen.shared.cards import mask_names
@@ -138,7 +139,11 @@ class TestDailyTable:
 
     async def test_bad_and_future_dates_are_refused(self, server):
         tomorrow = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)).isoformat()
-        for bad in ("2026-13-01", "yesterday", "2026-1-1", "2026-02-30", "20261130", tomorrow, "9999-12-31", ""):
+        fullwidth = urllib.parse.quote("２０２６－１１－３０")  # digits that are not ASCII, as a browser sends them
+        for bad in (
+            "2026-13-01", "yesterday", "2026-1-1", "2026-02-30", "20261130", tomorrow, "9999-12-31", "", fullwidth,
+            "9" * 300,
+        ):  # fmt: skip
             assert await get_json(server, f"/api/daily/{bad}") == (400, {"error": "bad_date"}), bad
         # a past day nobody played: an empty board with that day's deal
         assert await get_json(server, "/api/daily/2020-02-29") == (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hartenjagen.server.reviews import BURST, ReviewRefused
+from hartenjagen.server.reviews import BURST, PER_HOUR, ReviewRefused
 
 from .conftest import Player
 from .test_replays import DEAL, drive, drive_all, get_json, seat_four
@@ -63,6 +63,28 @@ class TestAtTheTable:
         again = await answer(anna, "review")
         assert again["review"] == review
 
+    async def test_the_review_given_at_the_table_is_the_one_the_finished_game_gives_at_once(self, make_server):
+        server = await make_server(review_ms=BUDGET_MS)
+        anna = await server.host("Anna", options={**OPTIONS, "end_score": 25})
+        await anna.send("fill_bots", level="easy")
+        await anna.send("start")
+        await drive(anna, hand_over)
+        await anna.send("review", hand_no=0)
+        at_table = await answer(anna, "review")
+        await drive(anna, lambda t: t["status"] == "finished")
+        token = anna.welcome["player_token"]
+        status, games = await get_json(server, "/api/games", token)
+        reviewer = server.app.hub.reviewer
+
+        def refuse(*args, **kwargs):
+            raise ReviewRefused("review_limited")  # past her limit: a cached review must still be given
+
+        reviewer._count_start = refuse
+        server.app.api.review_wait = 0.01  # a review computed again would answer 202
+        status, body = await get_json(server, f"/api/games/{games['games'][0]['id']}/review/0", token)
+        assert status == 200, body
+        assert body["review"] == at_table["review"]
+
     async def test_a_hand_that_is_not_over_cannot_be_reviewed(self, make_server):
         server, anna = await anna_after_a_hand(make_server)
         await anna.send("review", hand_no=1)
@@ -110,7 +132,7 @@ class TestFinishedGames:
         status, body = await get_json(server, f"/api/games/{game_id}/review/99", bram.welcome["player_token"])
         assert status == 404
         status, body = await get_json(server, f"/api/games/{game_id}/review/0")
-        assert (status, body) == (400, {"error": "missing_token"})
+        assert (status, body) == (404, {"error": "not_found"})  # as the game itself answers without a token
 
     async def test_a_long_review_answers_202_at_once_and_asking_again_gives_it_when_done(self, make_server):
         # A review takes seconds of CPU; an HTTP request must not hang on it (the websockets server cuts at 10 s).
@@ -141,21 +163,39 @@ class TestFinishedGames:
 
 
 class TestLimits:
-    async def test_a_player_may_start_a_few_reviews_at_once_and_then_waits(self, make_server):
+    async def test_a_player_may_have_six_reviews_computing_at_once_and_a_seventh_once_they_are_done(self, make_server):
         server, anna = await anna_after_a_hand(make_server)
         reviewer = server.app.hub.reviewer
         table = server.app.hub.tables.by_code[anna.joined["code"]]
         events = [dict(e) for e in table.game.events]
         options = dict(table.rules.to_json())
         names = ["Anna", "B", "C", "D"]
-        jobs = [reviewer.review(7, f"test:{i}", options, events, 0, 0, names) for i in range(int(BURST))]
-        done = await asyncio.gather(*jobs)
-        assert all(r["seat"] == 0 for r in done)
+        jobs = [
+            asyncio.ensure_future(reviewer.review(7, f"test:{i}", options, events, 0, 0, names)) for i in range(BURST)
+        ]
+        await asyncio.sleep(0)  # all six started: they compute one after another
         try:
             await reviewer.review(7, "test:one-more", options, events, 0, 0, names)
         except ReviewRefused as exc:
             assert exc.code == "review_limited"
         else:
-            raise AssertionError("the review past the burst was given")
-        assert (await reviewer.review(7, "test:0", options, events, 0, 0, names)) == done[0]  # cached: always given
+            raise AssertionError("a seventh review at once was given")
         assert (await reviewer.review(8, "test:other", options, events, 0, 0, names))["seat"] == 0  # another player
+        done = await asyncio.gather(*jobs)
+        assert all(r["seat"] == 0 for r in done)
+        # none computing now: the seventh is given (the doc: 6 at once, 30 an hour)
+        assert (await reviewer.review(7, "test:one-more", options, events, 0, 0, names))["seat"] == 0
+        assert (await reviewer.review(7, "test:0", options, events, 0, 0, names)) == done[0]  # cached: always given
+
+    async def test_a_player_may_start_thirty_reviews_an_hour(self, make_server):
+        server, _ = await anna_after_a_hand(make_server)
+        reviewer = server.app.hub.reviewer
+        for i in range(PER_HOUR):
+            reviewer._count_start(9, now=100.0 + i)
+        try:
+            reviewer._count_start(9, now=200.0)
+        except ReviewRefused as exc:
+            assert exc.code == "review_limited"
+        else:
+            raise AssertionError("a 31st review within the hour was started")
+        reviewer._count_start(9, now=100.0 + 3600.0)  # an hour after the first: room for one more
