@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import cycle
 from typing import Any
 
+from .bots import kernel
 from .bots.base import Player
 from .bots.counted import CountedSampler, counted_rollout
-from .bots.hard import PLAYS_PER_MS, candidates
+from .bots.hard import DRAWS, PLAYS_PER_MS, WHIM, candidates
 from .bots.knowledge import Knowledge
 from .bots.passing import choose_pass
 from .bots.rollout import rollout
-from .bots.sampling import Sampler
+from .bots.sampling import Sampler, floats, seed_from
+from .bots.value import value_spec
 from .cards import SUIT_MASKS, Mask, mask_cards
 from .exchange import exchange
 from .multiset import LAYER0, remove_card
@@ -82,12 +85,52 @@ def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
 
 
 def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable) -> list[float]:
-    """Average points of each candidate over the same sampled deals, each rollout with the same random stream."""
+    """Average points of each candidate over the same sampled deals, each rollout with the same random draws.
+
+    As the hard player does: each deal and its draws come from one seed, and the compiled look-ahead (the ``fast``
+    extra), where it plays the variant, plays every candidate on every deal in one call; the pure-Python rollout
+    plays the same cards, so the review is the same either way.
+    """
     rules, seat = k.rules, k.seat
-    sampler = CountedSampler(k) if rules.counted else Sampler(k)  # layered hands where a card may appear twice
+    if rules.counted:
+        return _search_counted(k, cands, view, budget_ms, value)
+    sampler = Sampler(k)
     rng = rng_for(view, budget_ms)
     n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(cands))
+    seeds = [seed_from(rng) for _ in range(n)]
+    bits = [1 << c for c in cands]
+    totals = [0.0] * len(cands)
+    if kernel.AVAILABLE and kernel.covers(rules):
+        plan = kernel.Plan(k, sampler, value_spec(k), DRAWS, WHIM)
+        points = plan.points(seeds, bits)  # scored in the kernel where it scores the variant
+        if points is None:
+            points = [[value(taken, doubled) for taken, doubled in row] for row in plan.outcomes(seeds, bits)]
+        for row in points:  # deal by deal, as the Python path adds them: the same sums to the last digit
+            for i, v in enumerate(row):
+                totals[i] += v
+        return [t / n for t in totals]
     trick = k.trick_bits()
+    for seed in seeds:
+        hands, x = sampler.sample_from(seed)
+        draws = floats(x, DRAWS)[0]
+        for i, b in enumerate(bits):
+            hs = list(hands)
+            hs[seat] ^= b
+            doubled = list(k.doubled)
+            taken = rollout(rules, hs, list(k.taken), k.leader, trick + [b], k.first_trick, k.hearts_broken,
+                            cycle(draws).__next__, k.counting_down, WHIM, doubled=doubled)  # fmt: skip
+            totals[i] += value(taken, doubled)
+    return [t / n for t in totals]
+
+
+def _search_counted(
+    k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable
+) -> list[float]:
+    """``_search`` where a card may appear twice (layered hands, the counted trick): in Python."""
+    rules, seat = k.rules, k.seat
+    sampler = CountedSampler(k)
+    rng = rng_for(view, budget_ms)
+    n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(cands))
     played = [c for _, c in k.trick]
     totals = [0.0] * len(cands)
     for _ in range(n):
@@ -95,17 +138,11 @@ def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: flo
         stream = rng.getrandbits(64)
         for i, c in enumerate(cands):
             hs = list(hands)
-            doubled = list(k.doubled)
+            hs[seat] = remove_card(hs[seat], c)
             rand = random.Random(stream).random  # common random numbers: the candidates differ, not the luck
-            if rules.counted:
-                hs[seat] = remove_card(hs[seat], c)
-                taken = counted_rollout(rules, hs, list(k.taken), k.leader, played + [c], k.first_trick,
-                                        k.hearts_broken, rand, k.pending, k.jokers_played, k.counting_down)  # fmt: skip
-            else:
-                hs[seat] ^= 1 << c
-                taken = rollout(rules, hs, list(k.taken), k.leader, trick + [1 << c], k.first_trick,
-                                k.hearts_broken, rand, k.counting_down, doubled=doubled)  # fmt: skip
-            totals[i] += value(taken, doubled)
+            taken = counted_rollout(rules, hs, list(k.taken), k.leader, played + [c], k.first_trick,
+                                    k.hearts_broken, rand, k.pending, k.jokers_played, k.counting_down)  # fmt: skip
+            totals[i] += value(taken, list(k.doubled))
     return [t / n for t in totals]
 
 

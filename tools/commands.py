@@ -51,6 +51,14 @@ def _bench_engine(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_review_speed(args: argparse.Namespace) -> int:
+    from .review_speed import bench_review_speed, format_review_speed
+
+    result = bench_review_speed(hands=args.hands, budget_ms=args.budget_ms, variant=args.variant)
+    print(json.dumps(result) if args.json else format_review_speed(result))
+    return 0
+
+
 def _bench_offline(args: argparse.Namespace) -> int:
     from .bench_offline import bench_offline, format_offline
 
@@ -281,6 +289,12 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     failover.add_argument("--logs", help="keep the nodes' logs in this folder (default: deleted)")
     failover.add_argument("--json", action="store_true", help="print one JSON object")
     failover.set_defaults(func=_bench_failover)
+    speed = bench_sub.add_parser("review-speed", help="seconds per hand review, compiled and pure Python")
+    speed.add_argument("--hands", type=int, default=6, help="hands reviewed per path (default 6)")
+    speed.add_argument("--budget-ms", type=float, default=500.0, help="review budget per decision (default 500)")
+    speed.add_argument("--variant", default="classic", choices=list(VARIANTS))
+    speed.add_argument("--json", action="store_true", help="print one JSON object")
+    speed.set_defaults(func=_bench_review_speed)
     offline = bench_sub.add_parser(
         "offline", help="the offline game in Chromium: first visit, engine ready offline, decision times, page stalls"
     )

@@ -210,3 +210,36 @@ class Plan:
         if self.scoring:
             return vals.tolist(), []
         return None, outs.tolist()
+
+    def points(self, seeds: list[int], cands: list[Mask]) -> list[list[float]] | None:
+        """The seat's own score change for the hand per deal and candidate (scored in the kernel), or None.
+
+        None where the kernel does not score the variant (see ``scoring``): then ``outcomes`` and Python's scoring.
+        """
+        if not self.scoring:
+            return None
+        val_f, self.val_f = self.val_f, np.zeros(3, dtype=np.float64)  # the value is then -score[seat], exactly
+        try:
+            vals, _ = self.run(seeds, cands)
+        finally:
+            self.val_f = val_f
+        return [[-v for v in row] for row in vals]
+
+    def outcomes(self, seeds: list[int], cands: list[Mask]) -> Any:
+        """Play each candidate bit on the deal of each seed; return the outcomes unscored, as an array.
+
+        ``[deal][candidate]`` is ``[taken, doubled]``: the cards each seat took, and of each seat's doubled tricks.
+        """
+        scoring, self.scoring = self.scoring, False
+        try:
+            _, outs, ok = _impl.batch(
+                self.flags, np.array(seeds, dtype=np.int64), self.draws, self.samp, self.g_bits, self.g_start,
+                self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken, self.doubled,
+                self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, False,
+                self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
+            )
+        finally:
+            self.scoring = scoring
+        if not ok:
+            raise RuntimeError("no deal is consistent with this view")
+        return outs.tolist()

@@ -106,3 +106,16 @@ def test_a_cache_made_for_a_copy_of_the_code_elsewhere_does_not_count_as_cached(
     assert here.parent == root and here.name.startswith("bots_") and here != elsewhere
     elsewhere.rename(here)
     assert kernel.cached()
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_the_review_search_gives_the_same_points_compiled_and_in_pure_python(options: dict, monkeypatch) -> None:
+    """The hand review plays its deals through the compiled look-ahead where it can, to the same points."""
+    from hartenjagen.shared.review_search import evaluate_plays
+
+    views = _positions(options, seed=5, n=4)
+    assert views
+    fast = [evaluate_plays(v, 6.0) for v in views]
+    monkeypatch.setattr(kernel, "AVAILABLE", False)
+    slow = [evaluate_plays(v, 6.0) for v in views]
+    assert fast == slow, options
