@@ -112,25 +112,57 @@ def player_stats(
     }
 
 
+def stats_by_variant(
+    name: str | None,
+    games: list[tuple[int, int, str]],
+    hands: dict[str, tuple[int, int, int]],
+    toppers: dict[str, dict[str, int]],
+) -> dict[str, Any]:
+    """Return a player's figures in total and, under ``variants``, per variant.
+
+    ``games``: (final total, won, variant) in finishing order; ``hands``: per variant (hands, points, moons);
+    ``toppers``: per variant, how often each topper.
+    """
+    total_toppers: dict[str, int] = {}
+    for per_kind in toppers.values():
+        for kind, n in per_kind.items():
+            total_toppers[kind] = total_toppers.get(kind, 0) + n
+    sums = [sum(h[i] for h in hands.values()) for i in range(3)]
+    out = player_stats(name, [(g[0], g[1]) for g in games], *sums, total_toppers)
+    out["variants"] = {
+        variant: {
+            k: v
+            for k, v in player_stats(
+                None, [(g[0], g[1]) for g in games if g[2] == variant], *hands.get(variant, (0, 0, 0)),
+                toppers.get(variant, {}),
+            ).items()
+            if k != "name"
+        }
+        for variant in sorted({g[2] for g in games})
+    }  # fmt: skip
+    return out
+
+
 def stats_of_records(records: list[dict[str, Any]], name: str | None = None) -> dict[str, Any]:
     """Return the figures of the person in each finished game record (an offline game has one person)."""
-    games: list[tuple[int, int]] = []
-    hands = scored = moons = 0
-    toppers: dict[str, int] = {}
+    games: list[tuple[int, int, str]] = []
+    hands: dict[str, tuple[int, int, int]] = {}
+    toppers: dict[str, dict[str, int]] = {}
     for record in sorted(records, key=lambda r: (r["finished_at"], r["id"])):
         rows = game_rows(record)
+        variant = rows["game"]["variant"]
         person = next((s for s in rows["seats"] if s["kind"] == SeatKind.HUMAN), None)
         if person is None:
             continue
-        games.append((person["final_total"], person["won"]))
+        games.append((person["final_total"], person["won"], variant))
         mine = [h for h in rows["hands"] if h["seat"] == person["seat"]]
-        hands += len(mine)
-        scored += sum(h["score"] for h in mine)
-        moons += sum(h["moon"] for h in mine)
+        n, scored, moons = hands.get(variant, (0, 0, 0))
+        hands[variant] = (n + len(mine), scored + sum(h["score"] for h in mine), moons + sum(h["moon"] for h in mine))
         for t in rows["toppers"]:
             if t["seat"] == person["seat"]:
-                toppers[t["kind"]] = toppers.get(t["kind"], 0) + 1
-    return player_stats(name, games, hands, scored, moons, toppers)
+                per_kind = toppers.setdefault(variant, {})
+                per_kind[t["kind"]] = per_kind.get(t["kind"], 0) + 1
+    return stats_by_variant(name, games, hands, toppers)
 
 
 def games_list_item(game: dict[str, Any], seats: list[dict[str, Any]], player_id: int) -> dict[str, Any]:

@@ -65,16 +65,17 @@ def values(row: dict, columns: tuple[str, ...]) -> tuple:
 
 # stats, games, replays
 STATS_GAMES = (
-    "SELECT gs.final_total, gs.won FROM game_seats gs JOIN games g ON g.id = gs.game_id "
+    "SELECT gs.final_total, gs.won, g.variant FROM game_seats gs JOIN games g ON g.id = gs.game_id "
     "WHERE gs.player_id = ? ORDER BY g.finished_at, g.id, gs.seat"
 )
-STATS_HANDS = (
-    "SELECT COUNT(*), COALESCE(SUM(gh.score), 0), COALESCE(SUM(gh.moon), 0) FROM game_hands gh "
-    "JOIN game_seats gs ON gs.game_id = gh.game_id AND gs.seat = gh.seat WHERE gs.player_id = ?"
+STATS_HANDS = (  # per variant: hands, points scored, moons shot
+    "SELECT g.variant, COUNT(*), COALESCE(SUM(gh.score), 0), COALESCE(SUM(gh.moon), 0) FROM game_hands gh "
+    "JOIN game_seats gs ON gs.game_id = gh.game_id AND gs.seat = gh.seat JOIN games g ON g.id = gh.game_id "
+    "WHERE gs.player_id = ? GROUP BY g.variant"
 )
 STATS_TOPPERS = (
-    "SELECT gt.kind, COUNT(*) FROM game_toppers gt JOIN game_seats gs ON gs.game_id = gt.game_id "
-    "AND gs.seat = gt.seat WHERE gs.player_id = ? GROUP BY gt.kind"
+    "SELECT g.variant, gt.kind, COUNT(*) FROM game_toppers gt JOIN game_seats gs ON gs.game_id = gt.game_id "
+    "AND gs.seat = gt.seat JOIN games g ON g.id = gt.game_id WHERE gs.player_id = ? GROUP BY g.variant, gt.kind"
 )
 GAMES_OF = (
     "SELECT g.id, g.code, g.variant, g.options, g.deal, g.finished_at, g.hands, g.share, g.seats, "

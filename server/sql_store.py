@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from . import sql
-from .records import daily_place, game_rows, games_list_item, player_stats
+from .records import daily_place, game_rows, games_list_item, stats_by_variant
 from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
 
 T = TypeVar("T")
@@ -256,9 +256,11 @@ class SqlStore(Store):
             return None
         pid, name = row[0], row[1]
         games = await q.rows(sql.STATS_GAMES, pid)
-        hands, scored, moons = await q.one(sql.STATS_HANDS, pid)
-        toppers = {kind: n for kind, n in await q.rows(sql.STATS_TOPPERS, pid)}
-        return player_stats(name, [(g[0], g[1]) for g in games], hands, scored, moons, toppers)
+        hands = {variant: (n, scored, moons) for variant, n, scored, moons in await q.rows(sql.STATS_HANDS, pid)}
+        toppers: dict[str, dict[str, int]] = {}
+        for variant, kind, n in await q.rows(sql.STATS_TOPPERS, pid):
+            toppers.setdefault(variant, {})[kind] = n
+        return stats_by_variant(name, [(g[0], g[1], g[2]) for g in games], hands, toppers)
 
     async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
         """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""

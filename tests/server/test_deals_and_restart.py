@@ -152,6 +152,9 @@ class TestRestart:
         assert listing["games"][0]["hands"] == len(history)
         status, stats = await get_json(server, "/api/stats", token)
         assert stats["games_played"] == 1 and stats["hands"] == len(history)
+        (variant,) = stats["variants"]  # the figures per variant too: here the one variant played
+        per = stats["variants"][variant]
+        assert (per["games_played"], per["hands"], per["lowest_score"]) == (1, len(history), stats["lowest_score"])
         status, replay = await get_json(server, f"/api/games/{final['replay']['id']}", token)
         assert status == 200 and len(replay["hands"]) == len(history)
         assert replay["hands"][0]["dealt"][0] == before[0] and replay["hands"][1]["dealt"][0] == before[1]

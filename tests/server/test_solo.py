@@ -82,6 +82,18 @@ def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_m
     assert figures["games_won"] == int(0 in records[0]["winners"])
     assert figures["lowest_score"] == records[0]["totals"][0]
     assert figures["hands"] == len(records[0]["history"])
+    assert figures["variants"]["classic"] == {k: v for k, v in figures.items() if k not in ("name", "variants")}
+
+
+def test_offline_figures_are_given_per_variant_as_well_as_in_total():
+    records = []
+    for options in ({"variant": "classic", "end_score": 25}, {"variant": "dutch"}):
+        solo, entries, _ = new_table(options)
+        records += play_on(solo, entries, lambda t: t.status == "finished", random.Random(4))
+    figures = stats_of_records(records)
+    assert sorted(figures["variants"]) == ["classic", "dutch"] and figures["games_played"] == 2
+    assert sum(v["hands"] for v in figures["variants"].values()) == figures["hands"]
+    assert all(v["games_played"] == 1 for v in figures["variants"].values())
 
 
 def test_a_numbered_deal_deals_the_cores_cards_and_start_over_deals_them_again():
