@@ -1,6 +1,7 @@
 // Translation lookup: one table per language, picked from the browser and switchable.
 import en from "./i18n/en.js";
 import nl from "./i18n/nl.js";
+import { pluralOf } from "./format.js";
 
 export const TABLES = { en, nl };
 export const LANGS = Object.keys(TABLES);
@@ -25,10 +26,16 @@ export function language() {
   return current;
 }
 
-/** Return the text for `key` with {placeholders} filled in; a missing key is an error. */
+/**
+ * Return the text for `key` with {placeholders} filled in; a missing key is an error. A text with plural forms
+ * ({one, other}) takes the form the language's plural rules give for `params.n`.
+ */
 export function t(key, params = {}) {
-  const value = TABLES[current][key];
+  let value = TABLES[current][key];
   if (value === undefined) throw new Error(`missing text "${key}" for ${current}`);
+  if (value && typeof value === "object" && !Array.isArray(value) && "other" in value) {
+    value = value[pluralOf(params.n)] ?? value.other;
+  }
   if (typeof value !== "string") return value;
   return value.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }

@@ -4,6 +4,7 @@ import { esc } from "../html.js";
 import { playedFace, cardName } from "../cards.js";
 import { seatName, takerText, variantName, chairOf, chairName } from "./seats.js";
 import { variantLine } from "./invite.js";
+import { momentText } from "../format.js";
 
 /** The most recent complete trick of this hand: who played what, and who took it. Any tap closes it. */
 export function lastTrickHtml(state) {
@@ -39,8 +40,7 @@ export function restartHtml() {
 
 function when(seconds) {
   if (!seconds) return "";
-  return new Date(seconds * 1000).toLocaleString(document.documentElement.lang || undefined,
-    { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return momentText(seconds * 1000);
 }
 
 /** A seat's result in the games list: its final chips in a chips game, else its final total. */

@@ -1,9 +1,10 @@
 // The waiting room: the code, a copy-link button, the four seats, computer players and start.
-import { t } from "../i18n.js";
+import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatsFromMe, position, seatCount, chairName } from "./seats.js";
+import { seatsFromMe, position, seatCount, chairName, teamsOf, sidesOf, teamName, plainName } from "./seats.js";
 import { watchCount } from "./watch.js";
 import { rulesLine } from "./invite.js";
+import { dayText } from "../format.js";
 
 function badges(table, s) {
   const out = [];
@@ -40,8 +41,61 @@ function dailyHtml(table) {
   const d = table.daily;
   const counts = d.counts !== false;
   return `<div class="daily-box" data-counts="${counts}">` +
-    `<p class="daily-date">${esc(t("daily_of", { date: d.date }))}</p>` +
+    `<p class="daily-date">${esc(t("daily_of", { date: dayText(d.date) }))}</p>` +
     `<p class="notice ${counts ? "info" : "warning"}" role="status" data-daily-counts="${counts}">${esc(t(counts ? "daily_counts" : "daily_not_counts"))}</p></div>`;
+}
+
+/** One seat of the waiting room: its chair, who sits there, and what can be done with it. */
+function seatCard(table, n, manage, count) {
+  const s = table.seats[n];
+  const empty = s.kind === "empty";
+  let action = "";
+  if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
+  else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
+  if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
+  else if (table.you === null && s.kind === "bot") { // a watcher may take a computer player's seat before the start
+    action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
+  }
+  const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
+  return `<li class="seat-card pos-${position(n, table.you, count)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
+    `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
+}
+
+/** A seat's person for the sides' sentence: their name, or "whoever sits North" while it is empty. */
+function sideName(table, seat) {
+  const s = table.seats[seat];
+  return s.kind === "empty" ? t("team_open_seat", { seat: chairName(seatCount(table), seat) }) : plainName(table, seat);
+}
+
+/**
+ * A team game's waiting room: the two sides, partners together (your own side first), who you play with and
+ * against; to change sides, Sit here on an empty seat of the other side, or a button that takes a computer player's
+ * seat there when it has no empty one.
+ */
+function sidesHtml(table, teams, manage, count) {
+  const me = table.you;
+  const sides = sidesOf(teams);
+  if (me !== null) sides.sort((a, b) => Number(b.includes(me)) - Number(a.includes(me)));
+  const boxes = sides.map((seats) => {
+    const team = teams[seats[0]];
+    const mine = me !== null && seats.includes(me);
+    const ordered = mine ? [me, ...seats.filter((s) => s !== me)] : seats;
+    // an empty seat has its own Sit here; a side of computer players only gets a button of its own
+    const free = seats.some((s) => table.seats[s].kind === "empty") ? undefined : seats.find((s) => table.seats[s].kind === "bot");
+    const move = !mine && free !== undefined
+      ? `<button type="button" class="side-join" data-action="sit" data-seat="${free}" data-side="${team}">${esc(t("team_join"))}</button>` : "";
+    const yours = mine ? ` <span class="badge you">${esc(t("team_side_you"))}</span>` : "";
+    return `<section class="side team-${team}${mine ? " mine" : ""}" data-side="${team}" aria-labelledby="side-${team}">` +
+      `<h3 id="side-${team}"><span class="badge team team-${team}">${esc(teamName({ teams }, team))}</span>${yours}</h3>` +
+      `<ul class="seats">${ordered.map((n) => seatCard(table, n, manage, count)).join("")}</ul>${move}</section>`;
+  }).join("");
+  const names = (seats) => seats.map((s) => sideName(table, s));
+  let line = t("team_lobby_note", { a: teamName({ teams }, teams[sides[0][0]]), b: teamName({ teams }, teams[sides[1][0]]) });
+  if (me !== null) {
+    const partners = sides[0].filter((s) => s !== me);
+    line += ` ${t("team_you_with", { partner: joinNames(names(partners)), others: joinNames(names(sides[1])) })}`;
+  }
+  return `<p class="team-line" role="status" data-team-line>${esc(line)}</p><div class="sides">${boxes}</div>`;
 }
 
 export function lobbyHtml(state) {
@@ -49,20 +103,10 @@ export function lobbyHtml(state) {
   const isHost = table.host === table.you;
   const manage = isHost && !table.daily; // a daily table's computer players stay
   const count = seatCount(table);
-  const seats = seatsFromMe(table.you, count).map((n) => {
-    const s = table.seats[n];
-    const empty = s.kind === "empty";
-    let action = "";
-    if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
-    else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
-    if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
-    else if (table.you === null && s.kind === "bot") { // a watcher may take a computer player's seat before the start
-      action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
-    }
-    const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
-    return `<li class="seat-card pos-${position(n, table.you, count)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
-      `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
-  }).join("");
+  const teams = teamsOf(table);
+  const seats = teams
+    ? sidesHtml(table, teams, manage, count)
+    : `<ul class="seats">${seatsFromMe(table.you, count).map((n) => seatCard(table, n, manage, count)).join("")}</ul>`;
   const full = table.seats.every((s) => s.kind !== "empty");
   const link = new URL(table.link || `/t/${table.code}`, location.href).href;
   const host = isHost
@@ -86,7 +130,7 @@ export function lobbyHtml(state) {
   <p class="muted lobby-rules">${esc(rulesLine(table.options || {}))}</p>
   ${top}
   ${notice}
-  <ul class="seats">${seats}</ul>
+  ${seats}
   ${timer}
   ${host}
 </section>`;

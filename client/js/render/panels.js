@@ -6,6 +6,7 @@ import { scoresHtml } from "./scores.js";
 import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
 import { leaveHtml } from "./invite.js";
 import { watchCount } from "./watch.js";
+import { percent, momentText } from "../format.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -79,7 +80,7 @@ function offlineStatsHtml(state) {
 function figuresHtml(s, attr) {
   const row = (key, value) => `<dt>${esc(t(key))}</dt><dd ${attr}="${key}">${esc(value ?? "–")}</dd>`;
   return `<dl class="stats">${row("stats_played", s.games_played)}${row("stats_won", s.games_won)}` +
-    `${row("stats_win_pct", s.games_played ? `${s.win_pct}%` : null)}${row("stats_lowest", s.lowest_score)}` +
+    `${row("stats_win_pct", s.games_played ? percent(s.win_pct) : null)}${row("stats_lowest", s.lowest_score)}` +
     `${row("stats_streak", s.current_streak)}${row("stats_best_streak", s.best_streak)}${row("stats_moons", s.moons)}` +
     `${TOPPERS.filter((k) => s.toppers && s.toppers[k]).map((k) => row(`topper_${k}`, s.toppers[k])).join("")}</dl>`;
 }
@@ -89,8 +90,7 @@ export const TOPPERS = ["double_game", "triple_game", "nil_game", "double_nil", 
 
 /** A moment (ms) as date and time in the page's language. */
 function whenText(ms) {
-  return new Date(ms).toLocaleString(document.documentElement.lang || undefined,
-    { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return momentText(ms);
 }
 
 function choiceGroup(pref, values, current, labelKey, prefix) {
@@ -111,8 +111,24 @@ function optionsHtml(state) {
     choiceGroup("back", CHOICES.back, p.back, "opt_card_back", "back") +
     toggle("fourColour", p.fourColour, "opt_four_colour") +
     toggle("sound", p.sound, "opt_sound") +
+    paceOption(state) +
+    choiceGroup("anim", CHOICES.anim, p.anim, "opt_anim", "anim") +
+    toggle("autoPlay", p.autoPlay, "opt_auto_play") +
     `<div class="opt"><span class="opt-label">${esc(t("opt_language"))}</span><div class="choices" role="group">${langs}</div></div>` +
     watchOption(state.table);
+}
+
+/**
+ * The computer players' speed: kept per player and carried to the tables this player hosts. At someone else's table
+ * a note says that the host's choice applies there, and what it is.
+ */
+function paceOption(state) {
+  const table = state.table;
+  const group = choiceGroup("botPace", CHOICES.botPace, state.prefs.botPace, "opt_bot_pace", "pace");
+  const elsewhere = table && typeof table.pace === "string" && table.host !== table.you && state.screen === "table";
+  if (!elsewhere) return group;
+  const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t("opt_bot_pace_host", { pace: t(`pace_${table.pace}`) }))}</p>`;
+  return group.replace(/<\/div>$/, `${note}</div>`);
 }
 
 /** The host, at the table once the game runs (the waiting room has its own checkbox), allows or refuses watchers. */

@@ -40,15 +40,16 @@ export function passStatus(state) {
   const disabled = ready ? "" : " disabled";
   let line;
   let label;
+  // once every card is chosen, the line says what is left to do (pass them, or change the choice)
   if (form === "one") {
     const dir = t(`pass_dir_${v.pass_direction}`);
-    line = t("pass_choose", { n: v.pass_count, name: seatName(table, v.pass_targets[0]), dir });
+    line = t(ready ? "pass_ready" : "pass_choose", { n: v.pass_count, name: seatName(table, v.pass_targets[0]), dir });
     label = t("pass_button", { dir });
   } else if (form === "pot") {
-    line = t("pass_choose_pot", { n: v.pass_count });
+    line = t(ready ? "pass_ready_pot" : "pass_choose_pot", { n: v.pass_count });
     label = t("pass_button_pot");
   } else {
-    line = t("pass_choose_each", { n: v.pass_count });
+    line = t(ready ? "pass_ready_each" : "pass_choose_each", { n: v.pass_count });
     label = t("pass_button_each");
   }
   const buttons = [`<button type="button" class="primary" data-action="pass"${disabled}>${esc(label)}</button>`,

@@ -6,6 +6,7 @@ import { position, chairName } from "./seats.js";
 import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards, handSeats } from "../replay.js";
 import { rulesLine } from "./invite.js";
 import { reviewHtml, timelineHtml, highlightAt, reviewErrorText } from "./review.js";
+import { dateText } from "../format.js";
 
 /** The number of seats of the replayed game: its hands say, else its seats. */
 function gameSeats(data) {
@@ -172,8 +173,7 @@ function facts(data) {
   const out = [rulesLine(data.options || {})];
   if (data.deal !== null && data.deal !== undefined) out.push(t("deal_no", { n: data.deal }));
   if (data.finished_at) {
-    out.push(new Date(data.finished_at * 1000).toLocaleDateString(document.documentElement.lang || undefined,
-      { day: "numeric", month: "long", year: "numeric" }));
+    out.push(dateText(data.finished_at * 1000));
   }
   return out.filter(Boolean).join(" · ");
 }

@@ -4,6 +4,7 @@ import { t, language } from "../i18n.js";
 import { esc } from "../html.js";
 import { shortName } from "../cards.js";
 import { stepRange } from "../replay.js";
+import { decimal } from "../format.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 const PLAIN = ["better_card", "better_pass"]; // reasons that only name the better choice, shown as "better: …"
@@ -35,7 +36,7 @@ function itemHtml(d, hand, current) {
   const mark = d.mark
     ? `<span class="rv-mark mark-${d.mark}">${esc(t(`review_${d.mark}`))}</span>`
     : `<span class="rv-mark mark-ok">${esc(t("review_ok"))}</span>`;
-  const cost = d.mark ? ` <span class="rv-cost">${esc(t("review_cost", { n: d.cost.toFixed(1) }))}</span>` : "";
+  const cost = d.mark ? ` <span class="rv-cost">${esc(t("review_cost", { n: decimal(d.cost, 1) }))}</span>` : "";
   const better = d.mark ? `<span class="rv-better">${esc(t("review_better", { cards: cardsText(d.best) }))}</span>` : "";
   const pattern = d.mark && d.reason && !PLAIN.includes(d.reason.code); // "the better card saves…" repeats the line
   const reason = pattern ? `<span class="rv-reason">${esc(d.reason[lang] || d.reason.en)}</span>` : "";
