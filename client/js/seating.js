@@ -25,11 +25,65 @@ export function leftReason(state, msg) {
   else if (msg.reason === "closed") state.notice = { text: t("watch_closed"), kind: "info" };
 }
 
-/** A person stood up during a game and a computer player took over: tell everyone who and who plays on. */
-export function leftNews(state, msg) {
+/**
+ * A person stood up during a game and a computer player took over: tell everyone who and who plays on. Hosting
+ * passed to someone else (the host left, or is away): tell everyone who hosts now.
+ */
+export function leftNews(state, msg, prev) {
+  const said = [];
   for (const e of msg.events || []) {
-    if (e.type === "seated" && e.who === "bot" && e.left) {
-      state.notice = { text: t("left_bot_plays", { name: e.left, bot: e.name }), kind: "info" };
-    }
+    if (e.type === "seated" && e.who === "bot" && e.left) said.push(t("left_bot_plays", { name: e.left, bot: e.name }));
+    if (e.type === "host" && hostChanged(prev, msg, e.seat)) said.push(hostNews(msg, e.seat));
   }
+  if (said.length) state.notice = { text: said.join(" "), kind: "info" };
+}
+
+/**
+ * Whether hosting went to another person between two table messages of this page (not the host moving to another
+ * seat, and not old events a table sent on coming back to it).
+ */
+function hostChanged(prev, table, seat) {
+  if (!prev || prev.code !== table.code || seat === null || seat === undefined || seat !== table.host) return false;
+  if (seat === table.you) return prev.host !== prev.you;
+  const before = prev.seats[prev.host];
+  const now = table.seats[seat];
+  return Boolean(now) && (!before || before.name !== now.name);
+}
+
+function hostNews(table, seat) {
+  return seat === table.you ? t("host_now_you") : t("host_now", { name: table.seats[seat].name });
+}
+
+/** A watcher who takes a computer player's seat during a game inherits its score (and the cards it passed): say so. */
+export function tookOver(state, msg) {
+  const table = state.table;
+  if (!state.watching || !table || !table.view || table.code !== msg.code) return null;
+  const seat = table.seats[msg.seat];
+  if (!seat || seat.kind !== "bot") return null;
+  const key = table.view.pass_count > 0 ? "took_seat_passed" : "took_seat";
+  return { text: t(key, { name: seat.name }), kind: "info", took: true };
+}
+
+/**
+ * The seat of a `joined`: a seat this page held already keeps what it knew (`late`); a new one (a join, a watcher
+ * sitting down) is `arriving` until the next table message says whether its game was already over.
+ */
+export function joinedSeat(state, msg) {
+  const had = state.session && state.session.code === msg.code && !state.watching ? state.session : null;
+  const seat = { code: msg.code, seat: msg.seat, seat_token: msg.seat_token, link: msg.link };
+  if (!had) seat.arriving = true;
+  else if (had.late) seat.late = had.late;
+  return seat;
+}
+
+/**
+ * Whoever sits down at a game that is already over played none of it: the finished game's replay id is kept with the
+ * seat (a reload still knows), and only its share link is offered, not "my" replay. True when the seat changed.
+ */
+export function arrived(state, table) {
+  const seat = state.session;
+  if (!seat || !seat.arriving || seat.code !== table.code) return false;
+  delete seat.arriving;
+  if (table.status === "finished" && table.replay) seat.late = table.replay.id;
+  return true;
 }

@@ -1,7 +1,7 @@
 // The invitation on /t/CODE, "Back to your table" on the start page, and the leave confirmation.
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
-import { chairName, passingName } from "./seats.js";
+import { chairName, passingName, teamsOf, sidesOf, teamName } from "./seats.js";
 
 /** The game and when it ends, in words: "Omnibus Hearts, game ends at 100 points" (from the table's options). */
 export function variantLine(options) {
@@ -30,6 +30,23 @@ export function showsInvite(state) {
   return Boolean(invite && invite.status === "ok" && invite.code === state.wantedCode && !state.session);
 }
 
+/** A team game's sides on the invitation: who sits on each (empty chairs named), and that the side can be chosen. */
+function inviteSides(info) {
+  const teams = teamsOf({ options: info.options || {} });
+  if (!teams || !info.seats) return "";
+  const n = info.seats.length;
+  const items = sidesOf(teams).map((seats) => {
+    const team = teams[seats[0]];
+    const who = seats.map((seat) => {
+      const s = info.seats[seat];
+      const chair = chairName(n, seat);
+      return s && s.kind !== "empty" && s.name ? t("team_invite_seat", { name: s.name, seat: chair }) : t("team_invite_free", { seat: chair });
+    });
+    return `<li class="team-${team}" data-side="${team}"><span class="badge team team-${team}">${esc(teamName({ teams }, team))}</span> ${esc(who.join(", "))}</li>`;
+  }).join("");
+  return `<div class="invite-sides"><p>${esc(t("team_invite_note"))}</p><ul>${items}</ul></div>`;
+}
+
 /** "You are invited to table CODE": host, rules in one line, a focused name field and one Join button. */
 export function inviteHtml(state) {
   const info = state.invite.data;
@@ -43,7 +60,7 @@ export function inviteHtml(state) {
   <form class="panel" data-form="join">
     <h2>${esc(t("invite_title", { code }))}</h2>
     <p>${host}<span class="invite-rules">${esc(rulesLine(info.options || {}, info.bot_level))}</span></p>
-    ${playing}${notice}${joining}
+    ${inviteSides(info)}${playing}${notice}${joining}
     <label for="name">${esc(t("your_name"))}</label>
     <input type="hidden" name="code" value="${esc(code)}">
     <div class="row">
@@ -66,9 +83,12 @@ export function comebackHtml(state) {
   </div>`;
 }
 
-/** Asked before a player leaves a game that is being played: a computer player takes the seat. */
+/**
+ * Asked before a player leaves a game that is being played: a computer player takes the seat. Staying is the
+ * main (first, yellow) button; standing up, which cannot be undone mid-hand, is the plain one.
+ */
 export function leaveHtml() {
   return `<p class="confirm-question">${esc(t("leave_question"))}</p>` +
-    `<div class="confirm-buttons"><button type="button" class="primary" data-action="leave_confirm">${esc(t("leave_confirm"))}</button>` +
-    `<button type="button" data-action="close">${esc(t("leave_stay"))}</button></div>`;
+    `<div class="confirm-buttons"><button type="button" class="primary" data-action="close" data-stay>${esc(t("leave_stay"))}</button>` +
+    `<button type="button" data-action="leave_confirm">${esc(t("leave_confirm"))}</button></div>`;
 }
