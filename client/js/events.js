@@ -25,10 +25,7 @@ export function bindEvents({ state, app }) {
     else if (action === "pref") app.setPref(target.dataset.pref, parsePref(target.dataset.value));
     else if (action === "allow_watch") app.send({ type: "allow_watch", allowed: target.dataset.value === "true" });
     else if (action === "ready") move({ type: "ready" });
-    else if (action === "new_game") {
-      app.send({ type: "new_game" });
-      app.closeOverlay();
-    } else common(target);
+    else common(target);
   });
 
   document.addEventListener("keydown", (event) => {
@@ -61,6 +58,8 @@ export function bindEvents({ state, app }) {
         return move({ type: "pass", cards: state.selected.filter(Boolean).map(keyCard) }); // a card chosen twice goes twice
       case "hint":
         return app.send({ type: "hint" });
+      case "claim": // the server checks it against every hand: the rest is played out, or it says why not
+        return move({ type: "claim" });
       case "moon":
         return move({ type: "moon", choice: target.dataset.choice });
       case "add_bot":
@@ -93,10 +92,13 @@ export function bindEvents({ state, app }) {
     if (form.dataset.form === "join") {
       const code = form.elements.code.value.trim().toUpperCase();
       if (code) app.joinTable(code);
+      else app.fieldProblem("code", t("code_missing")); // said at the field, not nothing at all
     } else if (form.dataset.form === "create") {
       const variant = form.elements.variant.value;
       app.setPref("level", form.elements.level.value);
       const options = { ...readOptions(form, variant), ...readDeal(form) };
+      // the deal of a /?deal=N link, played from its panel on top of the page
+      if (event.submitter && event.submitter.dataset.deal) options.deal = Number(event.submitter.dataset.deal);
       const offline = event.submitter ? event.submitter.value === "offline" : navigator.onLine === false;
       if (offline) app.createOffline(options, form.elements.level.value);
       else app.createTable(options, form.elements.level.value);
@@ -164,6 +166,8 @@ export function bindEvents({ state, app }) {
     else if (action === "own_table") app.ownTable();
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") app.restart();
+    else if (action === "rematch") app.send({ type: "rematch" }); // a new game starts once every seated person agrees
+    else if (action === "new_game") app.newGame(); // the score table, or under the table once it is closed
     else if (action === "replay") app.openReplay({ id: Number(target.dataset.id) }, state.table ? state.table.you : null, target.dataset.share || null);
     else if (action === "open_game") openGame(target);
     else if (action === "copy_share") app.copyShare(target.dataset.share);

@@ -2,7 +2,7 @@
 import { browserLanguage, setLanguage, t } from "./i18n.js";
 import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
-import { applyMessage, leftTable } from "./update.js";
+import { applyMessage, leftTable, reviewOf, askReview } from "./update.js";
 import { loadSession, loadPlayerToken, latestSession, forgetSession } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
@@ -13,6 +13,7 @@ import { createViewer, shareInPath } from "./viewer.js";
 import { bindChat } from "./chat.js";
 import { createOfflineEngine } from "./offline/engine.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
+import { createPaceSync, createAutoPlay } from "./pace.js";
 
 const prefs = loadPrefs(browserLanguage());
 setLanguage(prefs.lang);
@@ -27,13 +28,15 @@ let helloName = null;
 let fullText = null; // the table_full refusal of a join that now tries to watch instead
 
 const remote = createRemote(state, renderer.request);
+const paceSync = createPaceSync({ state, send: (msg) => send(msg) });
+const autoPlay = createAutoPlay({ state, send: (msg) => { send(msg); renderer.request(); } });
 const viewer = createViewer({ state, remote, request: renderer.request });
 
 const codeInPath = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
 if (codeInPath) state.wantedCode = codeInPath[1].toUpperCase();
 // /?deal=N puts deal number N in the new-table form.
 const dealInQuery = (new URLSearchParams(location.search).get("deal") || "").trim();
-if (/^\d{1,12}$/.test(dealInQuery)) state.dealPrefill = dealInQuery;
+if (/^\d{1,12}$/.test(dealInQuery)) state.dealPrefill = state.dealLink = dealInQuery;
 
 const conn = createConnection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
@@ -115,19 +118,18 @@ function onMessage(msg) {
   const before = state.table && state.table.view;
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();
+  if (msg.type === "joined") paceSync.joined(msg); // a host's pace preference goes to the table it sits at
   if (msg.type === "joined" && msg.offline) state.offline.saved = null; // the kept game is the one on screen
-  if (msg.type === "joined" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
-  if (msg.type === "watching" && !state.replay) history.replaceState(null, "", msg.link || `/t/${msg.code}`);
   if (msg.type === "error") watchWhenFull(msg);
-  if (msg.type === "left") {
-    if (!state.replay) history.pushState(null, "", "/"); // the replay viewer keeps its own address
-    remote.loadDaily();
-  }
+  if (msg.type === "left") remote.loadDaily();
+  followScreen(); // the address bar says where we are: /t/CODE at a table (also after "Back to your table"), / after leaving
   if ((msg.type === "table" || msg.type === "update") && state.table) {
     const table = state.table; // the update folded in
     soundFor(table.events, table.you, prefs);
     const v = table.view;
     if (v && v.turn === table.you && (!before || before.turn !== table.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
+    paceSync.check();
+    autoPlay();
   }
   if (msg.type === "error" && state.fieldError) {
     renderer.drawNow();
@@ -144,7 +146,7 @@ function onMessage(msg) {
 function watchWhenFull(msg) {
   if (msg.code === "table_full" && state.wantedCode && !state.table) {
     fullText = state.notice ? state.notice.text : "";
-    state.notice = { text: t("watch_full"), kind: "info" };
+    state.notice = { text: t("watch_full"), kind: "info", untilHandEnd: true }; // goes when the hand is over
     send({ type: "watch", code: state.wantedCode });
   } else if (msg.code === "no_watching" && fullText !== null) {
     state.notice = { text: `${fullText} ${state.notice ? state.notice.text : ""}`.trim(), kind: "error" };
@@ -153,7 +155,49 @@ function watchWhenFull(msg) {
     const notice = state.notice; // watching again after a reconnect was refused: back to the start page
     leftTable(state);
     state.notice = notice;
-    history.pushState(null, "", "/");
+    followScreen();
+  }
+}
+
+/** The address of what is on screen: the table's link, the start page, or null (joining, an invitation: as it is). */
+function screenAddress() {
+  if (state.screen === "table" && state.session) return state.session.link || `/t/${state.session.code}`;
+  if (state.screen === "table" && state.watching) return `/t/${state.watching}`;
+  if (state.screen === "start" && !state.wantedCode) return "/";
+  return null;
+}
+
+/**
+ * Keep the address bar in step with the screen: a new entry when the screen moves to another table or back to the
+ * start page (so the browser's Back returns to where the player was). The replay viewer keeps its own address, and
+ * the start page keeps a ?deal=N it was opened with.
+ */
+function followScreen() {
+  if (state.replay) return;
+  const path = screenAddress();
+  if (path && location.pathname !== path) history.pushState(null, "", path);
+}
+
+/** The browser's Back and Forward: the screen follows the address (the replay viewer follows its own). */
+function followAddress() {
+  if (shareInPath() || state.replay) return;
+  const here = location.pathname;
+  const code = (here.match(/^\/t\/([A-Za-z0-9]+)\/?$/) || [])[1];
+  const atTable = state.screen === "table" && (state.session || state.watching);
+  if (atTable && screenAddress() !== here) {
+    app.leave(); // back from the table to the start page: stand up (asked first during a game; Stay goes back to it)
+  } else if (!atTable && code && state.screen !== "joining") {
+    const field = document.getElementById("code"); // what a refusal ("no table with that code") is about
+    if (field) field.value = code.toUpperCase();
+    if (prefs.name) app.joinTable(code.toUpperCase());
+    else location.reload(); // the invitation, as when the link is opened
+  } else if (!atTable && here === "/") {
+    state.wantedCode = null;
+    state.invite = null;
+    state.notice = null; // it was about the page left behind
+    const deal = (new URLSearchParams(location.search).get("deal") || "").trim();
+    state.dealLink = /^\d{1,12}$/.test(deal) ? deal : "";
+    renderer.request();
   }
 }
 
@@ -204,6 +248,8 @@ const app = {
     savePrefs(prefs);
     if (key === "lang") setLanguage(value);
     applyPrefs(prefs);
+    if (key === "botPace") paceSync.check(true); // the host's new choice goes to the table
+    if (key === "autoPlay") autoPlay();
     renderer.request();
   },
   createTable(options, level) {
@@ -228,13 +274,28 @@ const app = {
     send({ type: "create", options: {}, daily: true });
     renderer.request();
   },
+  /** The host's new game after game over: new cards, the same seats, back in the waiting room. */
+  newGame() {
+    state.overlay = null;
+    send({ type: "new_game" });
+    renderer.request();
+  },
   restart() {
     state.overlay = null;
     send({ type: "restart" });
     renderer.request();
   },
+  /** A form field the player must fix before anything can be sent: say why at the field, and put the focus there. */
+  fieldProblem(field, text) {
+    state.notice = null;
+    state.fieldError = { field, text };
+    renderer.drawNow();
+    const input = document.getElementById(field);
+    if (input) input.focus();
+  },
   joinTable(code) {
     state.notice = null;
+    state.fieldError = null;
     state.wantedCode = code;
     state.screen = "joining";
     const saved = loadSession(code);
@@ -251,7 +312,7 @@ const app = {
       state.overlay = null;
       state.offline.playing = false;
       leftTable(state);
-      history.pushState(null, "", "/");
+      followScreen();
       findKept();
       remote.loadDaily();
       renderer.request();
@@ -267,7 +328,7 @@ const app = {
     if (greeted) send({ type: "leave" });
     else {
       leftTable(state);
-      history.pushState(null, "", "/");
+      followScreen();
       remote.loadDaily();
     }
     renderer.request();
@@ -300,8 +361,9 @@ const app = {
   loadReview: remote.loadReview,
   /** Ask for the hard player's review of your decisions in hand `hand` of this table's game. */
   reviewHand(hand) {
-    if (state.review && state.review.hand_no === hand && state.review.status !== "error") return;
-    state.review = { hand_no: hand, status: "loading", data: null, code: null };
+    const asked = reviewOf(state, hand);
+    if (asked && asked.status !== "error") return;
+    askReview(state, hand);
     send({ type: "review", hand_no: hand });
     renderer.request();
   },
@@ -316,6 +378,7 @@ const app = {
   },
   closeOverlay() {
     state.overlay = null;
+    followScreen(); // "Stay" after the browser's Back asked to leave: the table's address again
     renderer.request();
   },
   async copyLink(link) {
@@ -381,6 +444,7 @@ bindEvents({ state, app });
 bindChat({ state, app });
 window.addEventListener("resize", () => renderer.request());
 window.addEventListener("popstate", viewer.followAddress);
+window.addEventListener("popstate", followAddress);
 
 // Start: a replay link opens the viewer; back to our seat at /t/CODE when we have its token; join it when we have a name.
 if (shareInPath()) {

@@ -16,7 +16,8 @@ export function createState(prefs) {
     focusCard: null, // the key of the hand's card that has the keyboard focus
     hint: [], // cards the hint highlights
     hintKey: null, // the moment the hint belongs to
-    review: null, // {hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game
+    review: null, // {game, table, hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game
+    gameNo: 0, // counts the games this page has seen (a new table, a new game, a start-over): a review belongs to one
     notice: null, // {text, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
     rulesAt: null, // the variant whose rules section the rules dialog opened at (from the new-table form)
@@ -33,6 +34,7 @@ export function createState(prefs) {
     shareCopied: false, // the replay's share link was just copied
     restarting: false, // the server closed with 1012 and we have not been welcomed back yet
     dealPrefill: "", // the deal number from /?deal=N, put in the new-table form
+    dealLink: "", // the same number, offered on top of the start page until a table is joined
     fieldError: null, // {field, text}: a refusal the server tied to one field of the new-table form
     daily: null, // {date, status: loading | ok | error, data}: today's board from /api/daily/{date}
     games: null, // "loading" | "error" | [games] from /api/games

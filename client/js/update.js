@@ -1,16 +1,24 @@
 // State changes: what each server message and each local choice does to the state.
 import { t, language } from "./i18n.js";
 import { shortName } from "./cards.js";
+import { seatName } from "./render/seats.js";
 import { foldUpdate } from "./fold.js";
 import { saveSession, forgetSession, savePlayerToken } from "./session.js";
-import { watchingTable, seatedNow, leftReason, leftNews } from "./seating.js";
+import { watchingTable, seatedNow, leftReason, leftNews, tookOver, joinedSeat, arrived } from "./seating.js";
 import { passForm, toggleSlot } from "./passing.js";
 import { applyChat, chatError, resetChat } from "./chat.js";
+import { animFactor } from "./prefs.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
 const REVIEW_ERRORS = ["review_limited", "review_busy", "server_busy", "server_error"]; // refusals of a review
 const SAID_KEEP = 24; // news lines kept for screen readers (more than one redraw can take, when moves come fast)
+
+/** How long a finished trick stays, then slides to its taker, at the player's animation speed (ms). */
+export function trickTimes(prefs) {
+  const factor = animFactor(prefs);
+  return { hold: TRICK_HOLD_MS * (factor || 0.5), slide: TRICK_SLIDE_MS * factor };
+}
 
 /** Apply one message from the server. Unknown types are an error, not ignored. */
 export function applyMessage(state, msg, now = Date.now()) {
@@ -21,13 +29,17 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.myName = msg.name; // a watcher's own chat lines carry this name
       savePlayerToken(msg.player_token);
       return;
-    case "joined":
-      state.session = { code: msg.code, seat: msg.seat, seat_token: msg.seat_token, link: msg.link };
+    case "joined": {
+      const took = tookOver(state, msg); // a watcher takes a computer player's seat mid-game: said once seated
+      state.session = joinedSeat(state, msg);
       if (!msg.offline) saveSession(state.session); // the offline table is kept in IndexedDB by its worker
       state.screen = "table";
       state.wantedCode = null;
+      state.dealLink = ""; // the link's deal was played (or another table chosen)
       seatedNow(state);
+      if (took) state.notice = { ...took, moment: momentKey(state.table) };
       return;
+    }
     case "watching":
       watchingTable(state, msg);
       return;
@@ -43,7 +55,7 @@ export function applyMessage(state, msg, now = Date.now()) {
       state.notice = { text: hintText(state), kind: "info", moment: state.hintKey };
       return;
     case "review":
-      if (state.review && state.review.hand_no === msg.hand_no) Object.assign(state.review, { status: "ok", data: msg.review });
+      if (reviewOf(state, msg.hand_no)) Object.assign(state.review, { status: "ok", data: msg.review });
       return;
     case "left":
       leftTable(state);
@@ -79,11 +91,49 @@ export function momentKey(table) {
   return `${v.hand_no}:${v.phase}:${v.tricks.length}:${v.trick ? v.trick.cards.length : 0}`;
 }
 
+/** Your review of hand `hand` of the game on screen (not of an earlier game at this table, nor of another table), or null. */
+export function reviewOf(state, hand) {
+  const r = state.review;
+  const code = state.table ? state.table.code : null;
+  return r && r.game === state.gameNo && r.table === code && r.hand_no === hand ? r : null;
+}
+
+/** Ask for the review of hand `hand` of the game on screen: the state it waits in. */
+export function askReview(state, hand) {
+  const code = state.table ? state.table.code : null;
+  state.review = { game: state.gameNo, table: code, hand_no: hand, status: "loading", data: null, code: null };
+}
+
+/**
+ * Whether the table message `msg` shows another game than the table before it: another table, the waiting room of the
+ * host's new game, a start-over, or (after a reconnect that missed those) a shorter history.
+ */
+function anotherGame(prev, msg) {
+  if (!prev) return false;
+  if (prev.code !== msg.code) return true;
+  if ((msg.events || []).some((e) => e.type === "new_game" || e.type === "restart")) return true;
+  const before = prev.view;
+  const v = msg.view;
+  return Boolean(before) && (!v || v.history.length < before.history.length);
+}
+
+/** A new game (or table): what belonged to the game before goes, its score table and its review too. */
+function forgetGame(state) {
+  state.gameNo += 1;
+  state.review = null;
+  state.scoresSeen = 0;
+  state.readySent = -1;
+  if (["scores", "last_trick", "restart"].includes(state.overlay)) state.overlay = null;
+}
+
 function applyTable(state, msg, now) {
-  const before = state.table && state.table.view;
+  const prev = state.table;
+  const before = prev && prev.view;
+  if (anotherGame(prev, msg)) forgetGame(state);
   state.inFlight = false; // the server answered the move we sent (or moved on without it)
   state.table = msg;
-  leftNews(state, msg);
+  if (arrived(state, msg) && !state.offline.playing) saveSession(state.session); // sat down after game over?
+  leftNews(state, msg, prev);
   state.seq = Math.max(state.seq, msg.seq || 0);
   state.deadlineAt = msg.deadline == null ? null : now + msg.deadline * 1000;
   state.screen = "table";
@@ -103,10 +153,21 @@ function applyTable(state, msg, now) {
     state.trickShow = null;
   }
   if (v.phase !== "passing" || v.passed) state.selected = [];
+  // My turn begins: a card that had the keyboard focus before it and may not be played now gives the focus to the
+  // first that may (the hand makes that one focusable)
+  const card = state.focusCard && state.focusCard.split("#")[0];
+  if (card && v.phase === "playing" && v.turn === v.seat && momentKey(prev) !== momentKey(msg) && !v.legal.includes(card)) {
+    state.focusCard = null;
+  }
   if (state.hintKey !== momentKey(msg)) state.hint = [];
-  // A refusal or a hint belongs to its moment: once the game moves on, it goes.
+  // A refusal or a hint belongs to its moment: once the game moves on, it goes. "You are watching this hand" goes
+  // when the hand is over (a seat can be taken then), a claim's news when the next hand is dealt.
   if (state.notice && state.notice.moment !== undefined && state.notice.moment !== momentKey(msg)) state.notice = null;
+  if (state.notice && state.notice.untilHandEnd && (v.phase === "hand_over" || v.game_over)) state.notice = null;
+  if (state.notice && state.notice.hand !== undefined && state.notice.hand !== v.hand_no) state.notice = null;
   if (before) tellNews(state, msg, before);
+  const claim = (msg.events || []).find(isClaim);
+  if (claim) state.notice = { text: claimText(state, claim.seat), kind: "info", hand: v.hand_no }; // until the next deal
   // A trick that has just been finished stays visible briefly, then slides to its taker.
   if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
     const last = v.tricks[v.tricks.length - 1];
@@ -114,9 +175,8 @@ function applyTable(state, msg, now) {
     const same = before && before.hand_no === v.hand_no;
     const kittyBefore = same ? before.kitty_takers : null;
     const pendingBefore = same && before.pending ? before.pending : null;
-    state.trickShow = {
-      trick: last, until: now + TRICK_HOLD_MS, slideUntil: now + TRICK_HOLD_MS + TRICK_SLIDE_MS, kittyBefore, pendingBefore,
-    };
+    const { hold, slide } = trickTimes(state.prefs);
+    state.trickShow = { trick: last, until: now + hold, slideUntil: now + hold + slide, kittyBefore, pendingBefore };
   }
   state.tricksSeen = { handNo: v.hand_no, count: v.tricks.length };
   // After each hand, the score table opens by itself, once the last trick has gone to its taker.
@@ -143,6 +203,10 @@ function applyError(state, msg) {
   if (msg.reason) {
     const text = `${t("refusal_prefix")} ${msg.reason[lang] || msg.reason.en}`;
     state.notice = { text, kind: "refusal", moment: momentKey(state.table) };
+    return;
+  }
+  if (msg.code === "claim_refused") { // shown as the core's refusals are, until the game moves on
+    state.notice = { text: (lang === "nl" ? msg.nl : msg.message) || msg.code, kind: "refusal", moment: momentKey(state.table) };
     return;
   }
   if (["unknown_table", "bad_token", "table_full", "seat_taken"].includes(msg.code) && state.screen !== "table") {
@@ -176,6 +240,8 @@ export function leftTable(state) {
   state.scoresSeen = 0;
   state.selected = [];
   state.hint = [];
+  state.review = null;
+  state.gameNo += 1;
   resetChat(state);
 }
 
@@ -191,7 +257,8 @@ function tellNews(state, msg, before) {
   let id = first - 1;
   let waited = before.hand_no === v.hand_no && before.pending ? before.pending.length : 0;
   for (const e of msg.events || []) {
-    if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card, cancelled: cancelledNow(v, e.seat) });
+    if (isClaim(e)) said.push({ id: ++id, kind: "claim", seat: e.seat });
+    else if (e.type === "play") said.push({ id: ++id, kind: "play", seat: e.seat, card: e.card, cancelled: cancelledNow(v, e.seat) });
     else if (e.type === "trick" && e.winner === null) {
       said.push({ id: ++id, kind: "undecided" });
       waited += v.seats || 4; // every seat's card waits
@@ -206,6 +273,17 @@ function tellNews(state, msg, before) {
     said.push({ id: ++id, kind: "turn", seat: v.turn });
   }
   state.said = said.slice(-SAID_KEEP);
+}
+
+/** A claim: a seat showed that every remaining trick is its own; the plays that follow in the same news take them. */
+function isClaim(e) {
+  return e.type === "claim" || e.kind === "claim";
+}
+
+/** "Ellen claims the rest of the tricks" (or "You claim..."). */
+export function claimText(state, seat) {
+  const table = state.table;
+  return seat === table.you ? t("claim_you") : t("claim_other", { name: seatName(table, seat) });
 }
 
 /** Whether the card `seat` played to the trick on the table (or the trick just finished) is cancelled (two decks). */

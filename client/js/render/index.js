@@ -52,6 +52,8 @@ export function createRenderer(state, root) {
     if (kind !== screenKind) {
       screenKind = kind;
       reset(el.screen);
+      // a new screen starts at its top (a table made from a start page scrolled down to its form shows its header)
+      if (wasKind !== null) window.scrollTo(0, 0);
       if (kind === "table") patch(el.screen, TABLE_SKELETON);
     }
     if (kind === "start") {
@@ -99,8 +101,9 @@ export function createRenderer(state, root) {
     patch(area("status"), statusHtml(state));
     const handEl = area("hand");
     const focused = handEl.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    if (patch(handEl, handHtml(state, now, window.innerWidth)) && focused) {
-      const again = handEl.querySelector(`[data-key="${focused}"]`) || handEl.querySelector('[tabindex="0"]');
+    if (patch(handEl, handHtml(state, now, window.innerWidth, window.innerHeight)) && focused) {
+      // the card the hand makes focusable (it moves to a playable card when my turn begins), else the same card
+      const again = handEl.querySelector('[tabindex="0"]') || handEl.querySelector(`[data-key="${focused}"]`);
       if (again) again.focus();
     }
     patch(area("me"), meHtml(table));

@@ -1,12 +1,14 @@
 // The score table ("Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
 // team game, chips and the pot in a chips game, cards that counted for nobody, who lost, and the toppers at game end.
-import { t, joinNames } from "../i18n.js";
+import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
 import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf } from "./seats.js";
-import { gameButtons, readyWaiting } from "./table.js";
+import { gameButtons, readyWaiting, rematchLine } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
+import { reviewOf } from "../update.js";
+import { winnersText, nextStepsHtml } from "./outcome.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 const has = (x) => x !== null && x !== undefined;
@@ -66,16 +68,6 @@ function potLine(v) {
   return v.chips ? `<p class="pot-line" data-pot="${v.pot}">${esc(t("pot_now", { n: v.pot }))}</p>` : "";
 }
 
-/** Who won: a team, one player, several; in the bar form also who went over the end and lost. */
-function winnersText(table, v) {
-  if (v.teams) return t("team_wins", { team: teamName(v, v.teams[v.winners[0]]) });
-  const names = v.winners.map((s) => seatName(table, s));
-  const text = names.length > 1 ? t("winner_many", { names: joinNames(names) }) : t("winner_one", { names: names[0] });
-  const losers = (v.losers || []).map((s) => seatName(table, s));
-  if (!v.scoring || !v.scoring.end_over || !losers.length) return text;
-  return `${text} ${t(losers.length > 1 ? "loser_over_many" : "loser_over_one", { names: joinNames(losers), n: v.scoring.end_score })}`;
-}
-
 /** The toppers of the game: "Anna: Triple game". */
 function toppersHtml(table, v) {
   if (!v.toppers || !v.toppers.length) return "";
@@ -101,15 +93,24 @@ function voidedLines(v) {
   return lines.length ? `<ul class="voided-lines">${lines.join("")}</ul>` : "";
 }
 
+/** Right after a watcher took a computer player's seat in the score table: whose score and cards are theirs now. */
+function tookNote(state) {
+  const n = state.notice;
+  return n && n.took ? `<p class="notice info took-note" role="status" data-took>${esc(n.text)}</p>` : "";
+}
+
 function gameOverFooter(state) {
   const table = state.table;
   const v = table.view;
-  return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` +
-    toppersHtml(table, v) +
-    `<div class="dialog-actions">${table.host === table.you
-      ? `<button type="button" class="primary" data-action="new_game">${esc(t("new_game"))}</button>` : ""}` +
-    `${gameButtons(state).join("")}</div>` +
-    (table.host === table.you ? "" : `<p class="muted">${esc(t("new_game_waiting"))}</p>`);
+  return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` + tookNote(state) +
+    toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
+    `<div class="dialog-actions">${gameButtons(state).join("")}</div>` + rematchHtml(table);
+}
+
+/** Who agreed so far to play again with the same people. */
+function rematchHtml(table) {
+  const line = rematchLine(table);
+  return line ? `<p class="rematch-line" role="status" data-rematch="${table.rematch.join(" ")}">${esc(line)}</p>` : "";
 }
 
 /** Between hands (and at game over): ask for your review of the hand just played, and show it when it comes. */
@@ -121,7 +122,7 @@ function reviewPanel(state) {
     return `<section class="hand-review" data-review-offline><h3>${esc(t("review_title"))}</h3><p class="muted">${esc(t("offline_review"))}</p></section>`;
   }
   const hand = v.history[v.history.length - 1].hand_no;
-  const review = state.review && state.review.hand_no === hand ? state.review : null;
+  const review = reviewOf(state, hand); // of this game only: an earlier game at this table may have had a hand of that number
   let body;
   if (review && review.status === "ok") body = reviewHtml(review.data);
   else if (review && review.status === "loading") body = `<p class="notice info" role="status">${esc(t("review_loading"))}</p>`;
@@ -141,7 +142,7 @@ function handOverFooter(state) {
   const last = v.tricks.length
     ? `<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>` : "";
   const take = table.you === null ? takeButtons(table).join("") : ""; // a watcher may sit down now
-  return `<div class="dialog-actions">${next}${take}${last}</div>`;
+  return `${tookNote(state)}<div class="dialog-actions">${next}${take}${last}</div>`;
 }
 
 export function scoresHtml(state) {

@@ -162,6 +162,22 @@ function dealField(state) {
     </div>`;
 }
 
+/**
+ * A /?deal=N link: the number on top, with one button that plays it (it sends the new-table form below with this deal
+ * number, as its own Create table does) and one that plays it offline.
+ */
+function dealLinkHtml(state, offline) {
+  const n = state.dealLink;
+  if (!n || state.screen === "joining") return "";
+  const play = offline ? "" : `<button type="submit" form="create-form" class="primary" data-deal="${esc(n)}">${esc(t("deal_link_play", { n }))}</button>`;
+  return `<div class="panel deal-link" data-deal-link="${esc(n)}">
+    <h2>${esc(t("deal_no", { n }))}</h2>
+    <p class="muted">${esc(t("deal_link_intro"))}</p>
+    <p class="deal-link-buttons">${play}<button type="submit" form="create-form" name="where" value="offline" data-deal="${esc(n)}"` +
+    `${offline ? ' class="primary"' : ""}>${esc(t("offline_button"))}</button></p>
+  </div>`;
+}
+
 /** The offline game kept in this browser, to continue where it was. */
 function keptHtml(state) {
   if (!state.offline.saved || state.offline.playing) return "";
@@ -185,9 +201,11 @@ export function startHtml(state) {
     ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
+  const codeError = state.fieldError && state.fieldError.field === "code" ? state.fieldError.text : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
   ${notice}${joining}${noNetwork}
+  ${dealLinkHtml(state, offline)}
   ${keptHtml(state)}
   ${comebackHtml(state)}
   <div class="panel name-panel">
@@ -198,12 +216,13 @@ export function startHtml(state) {
     <h2>${esc(t("join_title"))}</h2>
     <label for="code">${esc(t("table_code"))}</label>
     <div class="row">
-      <input id="code" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" placeholder="${esc(t("code_placeholder"))}" value="${esc(state.wantedCode || "")}">
+      <input id="code" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" placeholder="${esc(t("code_placeholder"))}" value="${esc(state.wantedCode || "")}"${codeError ? ' aria-invalid="true" aria-describedby="code-error"' : ""}>
       <button type="submit" class="primary">${esc(t("join_button"))}</button>
     </div>
+    ${codeError ? `<p id="code-error" class="field-error" role="alert">${esc(codeError)}</p>` : ""}
   </form>
   <div id="daily-slot"></div>
-  <form class="panel" data-form="create">
+  <form class="panel" data-form="create" id="create-form">
     <h2>${esc(t("create_title"))}</h2>
     <div class="grid variant-choice">
       <label for="variant">${esc(t("variant"))}</label>

@@ -4,6 +4,8 @@ import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
 import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
+import { animFactor } from "../prefs.js";
+import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
@@ -52,10 +54,24 @@ function teamBadge(v, seat) {
   return `<span class="badge team team-${team}" data-team="${team}">${esc(teamName(v, team))}</span>`;
 }
 
-/** Points taken this hand (hearts, for chips), and the running total (the team's in a team game) or the seat's chips. */
+/** The hand just scored, once a hand is over (its row of the score table), else null. */
+function scoredHand(v) {
+  const last = v.history.length ? v.history[v.history.length - 1] : null;
+  return last && (v.phase === "hand_over" || v.game_over) ? last : null;
+}
+
+/**
+ * Points taken this hand (hearts, for chips), and the running total (the team's in a team game) or the seat's chips.
+ * Once the hand is over it shows what the score table shows for it: the hand's score (a moon gives the others the
+ * points and its shooter none), not the points the seat took.
+ */
 function scoreLine(v, seat) {
-  const n = v.points_taken[seat];
-  const taken = `<span class="taken">${esc(v.chips ? t("hearts_taken", { n }) : t("taken", { n }))}</span>`;
+  const scored = scoredHand(v);
+  let n = v.points_taken[seat];
+  if (scored && v.chips) n = scored.points[seat];
+  else if (scored) n = `${scored.scores[seat] > 0 ? "+" : ""}${scored.scores[seat]}`;
+  const attr = scored ? ` data-hand-score="${esc(n)}"` : "";
+  const taken = `<span class="taken"${attr}>${esc(v.chips ? t("hearts_taken", { n }) : t("taken", { n }))}</span>`;
   if (v.chips) return `${taken} <span class="chips" data-chips="${v.chips[seat]}">${esc(t("chips_count", { n: v.chips[seat] }))}</span>`;
   return `${taken} <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>`;
 }
@@ -86,10 +102,10 @@ function shownTrick(state, now) {
 const ENTER_MS = 300;
 let entering = { key: null, since: 0 };
 
-function entersNow(v, card, count, now) {
+function entersNow(v, card, count, now, factor = 1) {
   const key = `${v.hand_no}:${v.tricks.length}:${count}:${card}`; // the count: two decks may play a card twice
   if (entering.key !== key) entering = { key, since: now };
-  return now - entering.since < ENTER_MS;
+  return now - entering.since < ENTER_MS * factor; // at the player's animation speed (none when off)
 }
 
 /**
@@ -172,7 +188,7 @@ export function centerHtml(state, now) {
   if (trick) {
     const count = trick.cards.length;
     cards = trick.cards.map((played, i) => {
-      const enter = !done && i === count - 1 && entersNow(table.view, played.card, count, now);
+      const enter = !done && i === count - 1 && entersNow(table.view, played.card, count, now, animFactor(state.prefs));
       return playedHtml(table, played, enter);
     }).join("");
   }
@@ -263,6 +279,8 @@ export function statusHtml(state) {
     if (v.turn === me) {
       lines.push(t("your_turn"));
       buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+      // the server checks the claim against every hand: it plays the rest out, or says why not
+      buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
@@ -283,7 +301,10 @@ export function statusHtml(state) {
     lines.push(t("timer_left", { s: Math.max(0, Math.ceil((state.deadlineAt - Date.now()) / 1000)) }));
   }
   if (v.game_over) {
-    lines.push(t("game_over"));
+    // the score table may be closed: who won and what comes next stay under the table
+    lines.push(t("game_over"), winnersText(table, v));
+    if (rematchLine(table)) lines.push(rematchLine(table)); // who agreed to play again
+    plan = nextStepsHtml(state, "status");
   } else if (v.phase === "hand_over") {
     lines.push(table.ready && table.ready.includes(me) ? readyWaiting(table) : t("scores_title"));
   }
@@ -299,27 +320,43 @@ export function statusHtml(state) {
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
-/** Start over (the host, not at a daily table), and after game over the replay (seated only) and its share link. */
+/** Start over while a game is played (the host, not at a daily table; after game over it is one of the next steps), and
+ * after game over the replay (seated only) and its share link. */
 export function gameButtons(state) {
   const table = state.table;
   const out = [];
+  // after game over, seated people vote to play again with the same people: the server deals a new game once all agree
+  if (table.status === "finished" && Array.isArray(table.rematch) && table.you !== null) {
+    const agreed = table.rematch.includes(table.you);
+    out.push(`<button type="button"${agreed ? "" : ' class="primary"'} data-action="rematch" aria-pressed="${agreed}"${agreed ? " disabled" : ""}>` +
+      `${esc(t(agreed ? "rematch_agreed" : "rematch_button"))}</button>`);
+  }
   if (table.status === "finished" && table.replay && !state.offline.playing) { // an offline game is on no server
-    // a watcher sat in no seat: "my" replay (/api/games/{id}) is not theirs; the share link works for anyone
-    if (table.you !== null) out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
+    // a watcher sat in no seat, and whoever sat down after game over played none of it: "my" replay
+    // (/api/games/{id}) is not theirs; the share link works for anyone
+    const late = Boolean(state.session) && state.session.late === table.replay.id;
+    if (table.you !== null && !late) out.push(`<button type="button" data-action="replay" data-id="${esc(table.replay.id)}" data-share="${esc(table.replay.share)}">${esc(t("replay_button"))}</button>`);
     out.push(`<button type="button" data-action="copy_share" data-share="${esc(table.replay.share)}">` +
       `${esc(state.shareCopied ? t("share_copied") : t("share_link"))}</button>`);
   }
-  if (canRestart(table)) out.push(`<button type="button" data-action="open" data-overlay="restart">${esc(t("restart_button"))}</button>`);
+  if (canRestart(table) && table.status === "playing") out.push(restartButton());
   return out;
 }
 
-export function canRestart(table) {
-  return table.host === table.you && !table.daily && ["playing", "finished"].includes(table.status);
+/** After game over: who agreed to play again with the same people ("2 of 3 agree: Anna and Bram"), or "". */
+export function rematchLine(table) {
+  if (table.status !== "finished" || !Array.isArray(table.rematch) || !table.rematch.length) return "";
+  // the server starts the new game once every person at the table who is not away agreed
+  const present = table.seats.filter((s) => s.kind === "human" && !s.away).length;
+  const total = Math.max(present, table.rematch.length);
+  const names = table.rematch.map((seat) => seatName(table, seat));
+  return t("rematch_count", { n: table.rematch.length, total, names: joinNames(names) });
 }
 
 /** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */
-function rows(cards, width) {
-  if (width >= 640 || cards.length <= 7) return [cards];
+function rows(cards, width, height) {
+  // a phone on its side: one row along the bottom (two would leave the trick no room)
+  if (width >= 640 || width > height || cards.length <= 7) return [cards];
   const half = Math.ceil(cards.length / 2);
   return [cards.slice(0, half), cards.slice(half)];
 }
@@ -331,7 +368,7 @@ function focusedKey(state, cards, legal) {
   return (playable || cards[0] || [null, null])[1];
 }
 
-export function handHtml(state, now, width) {
+export function handHtml(state, now, width, height = Infinity) {
   const table = state.table;
   const v = table.view;
   const cards = keyed(sortHand(v.hand)); // each copy of a card (two decks) its own key: "AS#0", "AS#1"
@@ -341,7 +378,7 @@ export function handHtml(state, now, width) {
   const received = copiesOf(receivedShown(v) ? v.received : []);
   const hinted = copiesOf(state.hint);
   const focus = focusedKey(state, cards, legal);
-  const html = rows(cards, width).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map(([card, key]) => {
+  const html = rows(cards, width, height).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map(([card, key]) => {
     const classes = [];
     const extra = [`data-key="${key}"`];
     let label = cardName(card);
