@@ -30,6 +30,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
             separators=(",", ":"),
         ),
         "events": json.dumps(record["events"], separators=(",", ":")) if record.get("events") is not None else None,
+        "daily": record["daily"]["date"] if record.get("daily") else None,
     }
     seats = [
         {
@@ -178,6 +179,7 @@ def games_list_item(game: dict[str, Any], seats: list[dict[str, Any]], player_id
         "variant": game["variant"],
         "options": json.loads(game["options"]),
         "deal": game["deal"],
+        "daily": game.get("daily"),  # the day whose daily deal this was, else null
         "finished_at": game["finished_at"],
         "hands": game["hands"],
         "you": you,

@@ -35,7 +35,7 @@ PLAYER = "SELECT id, name FROM players WHERE token_hash = ?"
 # finished games: the columns of the rows ``records.game_rows`` builds
 GAME_COLUMNS = (
     "id", "code", "variant", "options", "started_at", "finished_at", "hands", "winners", "table_id", "deal", "share",
-    "seats", "events",
+    "seats", "events", "daily",
 )  # fmt: skip
 SEAT_COLUMNS = ("game_id", "seat", "player_id", "kind", "name", "level", "final_total", "won")
 HAND_COLUMNS = ("game_id", "hand_no", "seat", "points", "score", "total", "moon")
@@ -79,7 +79,7 @@ STATS_TOPPERS = (
 )
 GAMES_OF = (
     "SELECT g.id, g.code, g.variant, g.options, g.deal, g.finished_at, g.hands, g.share, g.seats, "
-    "g.winners FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ? "
+    "g.winners, g.daily FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ? "
     "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?"
 )
 GAME_SEATS = "SELECT seat, player_id, kind, name, final_total, won FROM game_seats WHERE game_id = ? ORDER BY seat"

@@ -105,6 +105,7 @@ class TestDailyTable:
         # both games are in her list, on the day's deal
         status, listing = await get_json(server, "/api/games", token)
         assert status == 200 and [g["deal"] for g in listing["games"]] == [None] * 2
+        assert [g["daily"] for g in listing["games"]] == [day] * 2  # marked as the day's daily deal, counted or not
 
         # another player's first daily game still counts
         bram = await daily_table(server, "Bram")

@@ -428,6 +428,7 @@ export default {
   games_none: "No finished games yet.",
   games_error: "Your games are not available right now.",
   games_hands: { one: "{n} hand", other: "{n} hands" },
+  games_daily: "Daily deal",
   games_watch: "Watch the replay",
 
   // hand review (the hard player's verdict on your own decisions)

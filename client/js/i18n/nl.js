@@ -422,6 +422,7 @@ export default {
   games_none: "Nog geen uitgespeelde spellen.",
   games_error: "Je spellen zijn nu niet beschikbaar.",
   games_hands: { one: "{n} ronde", other: "{n} rondes" },
+  games_daily: "Spel van de dag",
   games_watch: "Bekijk het verloop",
 
   // analyse van een ronde (de sterke computerspeler over je eigen keuzes)

@@ -59,6 +59,7 @@ export function gamesHtml(state) {
       `<span class="g-seat${s.seat === g.you ? " you" : ""}${s.won ? " won" : ""}">${esc(s.name || chairName((g.seats || []).length || 4, s.seat))} ${esc(seatResult(s))}${s.won ? " ★" : ""}</span>`).join("");
     const facts = [when(g.finished_at), g.options ? variantLine(g.options) : variantName(g.variant), t("games_hands", { n: g.hands })];
     if (g.deal !== null && g.deal !== undefined) facts.push(t("deal_no", { n: g.deal }));
+    if (g.daily) facts.push(t("games_daily"));
     return `<li class="game" data-game="${esc(g.id)}"><div class="g-facts">${esc(facts.filter(Boolean).join(" · "))}</div>` +
       `<div class="g-seats">${seats}</div>` +
       `<button type="button" data-action="open_game" data-id="${esc(g.id)}" data-you="${esc(g.you ?? "")}">${esc(t("games_watch"))}</button></li>`;
