@@ -61,7 +61,7 @@ export function tookOver(state, msg) {
   const seat = table.seats[msg.seat];
   if (!seat || seat.kind !== "bot") return null;
   const key = table.view.pass_count > 0 ? "took_seat_passed" : "took_seat";
-  return { text: t(key, { name: seat.name }), kind: "info", took: true };
+  return { text: t(key, { name: seat.name }), kind: "info", inScores: true };
 }
 
 /**

@@ -167,7 +167,8 @@ function applyTable(state, msg, now) {
   if (state.notice && state.notice.hand !== undefined && state.notice.hand !== v.hand_no) state.notice = null;
   if (before) tellNews(state, msg, before);
   const claim = (msg.events || []).find(isClaim);
-  if (claim) state.notice = { text: claimText(state, claim.seat), kind: "info", hand: v.hand_no }; // until the next deal
+  // who claimed: said under the table and in the score table, until the next deal
+  if (claim) state.notice = { text: claimText(state, claim.seat), kind: "info", hand: v.hand_no, inScores: true };
   // A trick that has just been finished stays visible briefly, then slides to its taker.
   if (state.tricksSeen.handNo === v.hand_no && v.tricks.length > state.tricksSeen.count) {
     const last = v.tricks[v.tricks.length - 1];

@@ -93,10 +93,13 @@ function voidedLines(v) {
   return lines.length ? `<ul class="voided-lines">${lines.join("")}</ul>` : "";
 }
 
-/** Right after a watcher took a computer player's seat in the score table: whose score and cards are theirs now. */
+/**
+ * News the score table repeats, since it covers the notice under the table: a watcher who just took a computer
+ * player's seat (whose score and cards are theirs now), or who claimed the rest of the hand.
+ */
 function tookNote(state) {
   const n = state.notice;
-  return n && n.took ? `<p class="notice info took-note" role="status" data-took>${esc(n.text)}</p>` : "";
+  return n && n.inScores ? `<p class="notice info took-note" role="status" data-score-note>${esc(n.text)}</p>` : "";
 }
 
 function gameOverFooter(state) {

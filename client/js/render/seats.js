@@ -99,6 +99,23 @@ export function teamName(view, team) {
   return t(team === view.teams[0] ? "team_ns" : "team_ew");
 }
 
+// The team of each seat in the variants played in teams, as shared/variants.py gives them (a browser test compares
+// the two): the waiting room and the invitation show the sides before the game's view, which carries them, exists.
+export const VARIANT_TEAMS = { achterhoeks: [0, 1, 0, 1] };
+
+/** The team of each seat at this table (its view's, else its variant's), or null when everyone plays alone. */
+export function teamsOf(table) {
+  if (table && table.view && table.view.teams) return table.view.teams;
+  const variant = table && table.options ? table.options.variant : null;
+  return VARIANT_TEAMS[variant] || null;
+}
+
+/** The seats of each side of a team game, South's side first: [[0, 2], [1, 3]]. */
+export function sidesOf(teams) {
+  const order = [...new Set(teams)];
+  return order.map((team) => teams.map((x, seat) => (x === team ? seat : -1)).filter((seat) => seat >= 0));
+}
+
 /** Who took a trick: "You take the trick" for your own, else "Ellen takes the trick"; with the `waited` cards of undecided tricks. */
 export function takerText(table, seat, waited = 0) {
   if (waited) {
