@@ -1,10 +1,23 @@
-// Options remembered in the browser: table colour, card back, four-colour suits, sound, language, name.
+// Options remembered in the browser: table colour, card back, four-colour suits, sound, language, name, the computer
+// players' pace at a table one hosts, animation speed, and playing the only legal card by itself.
 const KEY = "hartenjagen.prefs";
 
 export const CHOICES = {
   table: ["green", "blue", "red", "grey"],
   back: ["red", "blue", "green"],
+  botPace: ["slow", "normal", "fast"], // the computer players' pace at a table this player hosts
+  anim: ["slow", "normal", "fast", "off"], // this browser's own animations
 };
+
+// Each animation speed as a factor of the normal times of the client's own animations (the card that comes in, the
+// trick that is held and slides to its taker, the hand's cards). Off: nothing moves, and a finished trick stays only
+// briefly (half the normal time), so that its last card is still seen.
+const ANIM_FACTORS = { slow: 1.6, normal: 1, fast: 0.5, off: 0 };
+
+/** The factor of the chosen animation speed (0 when animations are off). */
+export function animFactor(prefs) {
+  return ANIM_FACTORS[prefs && prefs.anim] ?? 1;
+}
 
 export function loadPrefs(defaultLang) {
   let saved = {};
@@ -21,6 +34,9 @@ export function loadPrefs(defaultLang) {
     sound: true,
     lang: defaultLang,
     level: "medium",
+    botPace: "normal",
+    anim: "normal",
+    autoPlay: false, // play the only legal card by itself
     ...saved,
   };
 }
@@ -35,6 +51,7 @@ export function applyPrefs(prefs) {
   root.dataset.table = prefs.table;
   root.dataset.back = prefs.back;
   root.dataset.fourColour = prefs.fourColour ? "on" : "off";
+  root.dataset.anim = prefs.anim; // the stylesheet scales (or stops) its animations
   // the browser's bar (and an installed app's title bar) takes the dark edge of the chosen felt
   const theme = document.querySelector('meta[name="theme-color"]');
   if (theme) theme.content = THEME_COLOURS[prefs.table] || THEME_COLOURS.green;
