@@ -2,13 +2,18 @@
 import { t, LANGS, language } from "../i18n.js";
 import { esc } from "../html.js";
 
+/** A button's word, and a shorter one that a narrow phone shows instead (so the top bar stays one line). */
+function label(key) {
+  return `<span class="nav-long">${esc(t(key))}</span><span class="nav-short">${esc(t(`${key}_short`))}</span>`;
+}
+
 export function headerHtml(state) {
   const langs = LANGS.map(
     (l) => `<button type="button" class="lang${l === language() ? " on" : ""}" data-action="lang" data-lang="${l}"` +
       ` aria-pressed="${l === language()}" lang="${l}">${l.toUpperCase()}</button>`,
   ).join("");
   const leave = state.session || state.watching
-    ? `<button type="button" data-action="leave">${esc(t("nav_home"))}</button>` : "";
+    ? `<button type="button" data-action="leave">${label("nav_home")}</button>` : "";
   // The deal number, so that friends playing the same numbered deal can compare.
   const table = state.screen === "table" && !state.replay ? state.table : null;
   const deal = table && table.deal !== null && table.deal !== undefined
@@ -17,8 +22,8 @@ export function headerHtml(state) {
     ? `<span class="offline-badge" data-offline-badge title="${esc(t("offline_badge_help"))}">${esc(t("offline_badge"))}</span>` : "";
   return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${offline}${deal}` +
     `<nav aria-label="${esc(t("app_title"))}">` +
-    `<button type="button" data-action="open" data-overlay="rules">${esc(t("nav_rules"))}</button>` +
-    `<button type="button" data-action="open" data-overlay="stats">${esc(t("nav_stats"))}</button>` +
+    `<button type="button" data-action="open" data-overlay="rules">${label("nav_rules")}</button>` +
+    `<button type="button" data-action="open" data-overlay="stats">${label("nav_stats")}</button>` +
     `<button type="button" data-action="open" data-overlay="options">${esc(t("nav_options"))}</button>` +
     leave + `<span class="langs" role="group" aria-label="${esc(t("opt_language"))}">${langs}</span></nav>`;
 }
