@@ -133,20 +133,48 @@ export function drawChat(state, doc) {
   allow.title = t("chat_allow");
   allow.setAttribute("aria-label", `${t("chat_allow")}: ${t(allowed ? "chat_on" : "chat_off")}`);
 
-  placeToggle(toggle, doc);
+  measure(root, doc);
   drawLog(root, state);
   drawPeople(root, state);
   announce(root, state);
 }
 
-/** On a phone upright the closed button stands on the right edge level with the trick (the row's free end). */
-function placeToggle(toggle, doc) {
-  const trick = doc.querySelector("#screen .trick");
+const MEASURES = ["--chat-top", "--above-status", "--above-hand", "--me-top", "--me-h", "--me-bottom", "--me-right"];
+
+/**
+ * At the table the stylesheet (chat.css) places the chat by these numbers, so that the open panel never covers the
+ * hand or the status (whose turn it is, the buttons) and the closed button sits beside your own panel on a phone:
+ * the top bar's bottom; how far above the bottom of the screen the status and the hand begin; your own panel's
+ * place in the page.
+ */
+function measure(root, doc) {
   const win = doc.defaultView;
-  if (trick && toggle.closest('[data-where="table"]') && win.matchMedia("(max-width: 640px) and (orientation: portrait)").matches) {
-    const r = trick.getBoundingClientRect();
-    toggle.style.top = `${Math.round(r.top + r.height / 2)}px`;
-  } else toggle.style.top = "";
+  const box = (selector) => {
+    const el = doc.querySelector(selector);
+    return el && el.getClientRects().length ? el.getBoundingClientRect() : null;
+  };
+  const status = box('#screen [data-area="status"]');
+  const hand = box('#screen [data-area="hand"]');
+  if (root.dataset.where !== "table" || !status || !hand) {
+    for (const name of MEASURES) root.style.removeProperty(name);
+    return;
+  }
+  const px = (n) => `${Math.round(n)}px`;
+  // the room your own panel keeps for the closed button beside it (on a phone upright; its width with the count)
+  const toggle = root.querySelector(".chat-toggle");
+  if (!toggle.hidden) doc.documentElement.style.setProperty("--chat-room", px(toggle.offsetWidth + 8));
+  const top = box("#top");
+  const me = box('#screen [data-area="me"] > :first-child') || box('#screen [data-area="me"]') || status;
+  const set = {
+    "--chat-top": px(Math.max(0, top ? top.bottom : 0)),
+    "--above-status": px(win.innerHeight - status.top),
+    "--above-hand": px(win.innerHeight - hand.top),
+    "--me-top": px(me.top + win.scrollY),
+    "--me-h": px(me.height),
+    "--me-bottom": px(me.bottom + win.scrollY),
+    "--me-right": px(doc.documentElement.clientWidth - me.right),
+  };
+  for (const [name, value] of Object.entries(set)) root.style.setProperty(name, value);
 }
 
 function drawLog(root, state) {
