@@ -140,7 +140,10 @@ def test_the_panel_on_a_phone_upright_and_on_its_side(open_page, shot):
     page.set_viewport_size({"width": 740, "height": 360})
     page.wait_for_timeout(100)
     box = page.locator("#chat-panel").bounding_box()
-    assert box["height"] == 360 and box["x"] + box["width"] <= 740.5
+    # along the right edge from the top down to the hand, never over it
+    hand_top = min(card.bounding_box()["y"] for card in page.locator(".hand .card").all())
+    assert box["y"] == 0 and box["y"] + box["height"] <= hand_top + 0.5 and box["height"] >= 200, (box, hand_top)
+    assert box["x"] + box["width"] <= 740.5
     shot(page, "landscape-open")
     page.click(".chat-close")
     expect(page.locator("#chat-panel")).to_be_hidden()
