@@ -65,6 +65,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "server_error": ("The server could not handle that message.", "De server kon dat bericht niet verwerken."),
     "claim_refused": ("That claim does not hold: {detail}.", "Die claim klopt niet: {detail}."),
+    "unknown_device_code": (
+        "That code is not valid: it may be mistyped, used already or older than ten minutes.",
+        "Die code geldt niet: misschien verkeerd getypt, al gebruikt of ouder dan tien minuten.",
+    ),
+    "device_codes_limited": (
+        "Too many device codes lately; wait a few minutes.",
+        "De laatste tijd te veel apparaatcodes; wacht een paar minuten.",
+    ),
 }
 
 

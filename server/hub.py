@@ -22,6 +22,7 @@ from .codes import new_code, table_code
 from .computer import Thinker
 from .config import Config
 from .daily import DAILY_LEVEL, daily_deal, today
+from .devices import DeviceCodes
 from .engine_bundle import shared_hash
 from .errors import ProtocolError
 from .jsontext import compact
@@ -29,7 +30,7 @@ from .messages import PROTOCOL_VERSION, TIMER_MAX
 from .ratelimit import FailureLimiter, TokenBucket
 from .reviews import Reviewer, ReviewRefused, game_name
 from .seat_view import Moment, full_message, hint_message, public_table
-from .store import ClusterUnavailable, Store, StoreBusy
+from .store import ClusterUnavailable, Store, StoreBusy, token_hash
 from .stores import REDIS_ERRORS
 from .table import PLAYING_STATUS, Table, check_seat, table_rules
 from .table_state import bot_name
@@ -66,6 +67,7 @@ class Client:
         self.pong: asyncio.Future | None = None
         self.stalled = False
         self.gone: Any = None  # the hub's ``disconnected``, called at once when the client is cut off
+        self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
 
     def push(self, message: dict[str, Any] | str) -> None:
         """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
@@ -106,6 +108,7 @@ class Hub:
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
         self.relay: Any = None  # in a cluster: the links to other nodes (relay.Relay), set by the app
         self.reviewer = Reviewer(store, config.review_ms)
+        self.devices = DeviceCodes(store)
         self._reviews: set[asyncio.Task] = set()
         self.headroom: Any = None  # the app's connection count against the open-file limit (server.sockets)
 
@@ -192,8 +195,43 @@ class Hub:
             pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
         except StoreBusy:
             raise ProtocolError("server_busy") from None
-        client.player_id, client.name = pid, name
+        client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
         client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
+
+    async def _on_device_code(self, client: Client, msg: dict[str, Any]) -> None:
+        headers = client.ws.request.headers if getattr(client.ws, "request", None) is not None else {}
+        origin = headers.get("Origin", "") or ""
+        origin = origin if origin.startswith(("http://", "https://")) and len(origin) <= 200 else ""
+        try:
+            client.push(await self.devices.ask(client.player_id, origin))
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
+
+    async def _on_use_device_code(self, client: Client, msg: dict[str, Any]) -> None:
+        if self._guessing(client):
+            raise ProtocolError("rate_limited")
+        try:
+            found = await self.devices.use(msg["code"], msg.get("label", ""))
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
+        if found is None:
+            raise self._failed(client, "unknown_device_code")
+        pid, token, name = found
+        client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
+        client.push({"type": "device_joined", "player_token": token, "name": name})
+
+    async def _on_devices(self, client: Client, msg: dict[str, Any]) -> None:
+        try:
+            client.push(await self.devices.listing(client.player_id, client.token_hash))
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
+
+    async def _on_sign_out_device(self, client: Client, msg: dict[str, Any]) -> None:
+        try:
+            await self.store.drop_device(client.player_id, msg["device"])
+            client.push(await self.devices.listing(client.player_id, client.token_hash))
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
 
     def _check_free(self, client: Client) -> None:
         if client.table is not None:
@@ -571,6 +609,10 @@ HANDLERS: dict[str, Any] = {
     "set_pace": Hub._on_set_pace,
     "rematch": Hub._on_rematch,
     "claim": Hub._on_claim,
+    "device_code": Hub._on_device_code,
+    "use_device_code": Hub._on_use_device_code,
+    "devices": Hub._on_devices,
+    "sign_out_device": Hub._on_sign_out_device,
     "pass": Hub._on_intent,
     "play": Hub._on_intent,
     "moon": Hub._on_intent,

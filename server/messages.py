@@ -109,6 +109,23 @@ def _bool(value: Any) -> bool:
     return value
 
 
+DEVICE_CODE_LENGTH = 8  # letters and digits of a one-time device code (typed with or without a dash)
+
+
+def _device_code(value: Any) -> str:
+    if isinstance(value, str):
+        code = value.replace("-", "").replace(" ", "").upper()
+        if len(code) == DEVICE_CODE_LENGTH and code.isascii() and code.isalnum():
+            return code
+    raise ValueError(f"{DEVICE_CODE_LENGTH} letters and digits", f"{DEVICE_CODE_LENGTH} letters en cijfers")
+
+
+def _device_id(value: Any) -> str:
+    if isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value):
+        return value
+    raise ValueError("a device id from the devices list", "een apparaat uit de lijst van apparaten")
+
+
 PACES = ("slow", "normal", "fast")
 
 
@@ -174,6 +191,10 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "set_pace": {"pace": (_pace, True)},
     "rematch": {},
     "claim": {},
+    "device_code": {},
+    "use_device_code": {"code": (_device_code, True), "label": (_text(40), False)},
+    "devices": {},
+    "sign_out_device": {"device": (_device_id, True)},
     "pass": {"cards": (_cards, True)},
     "play": {"card": (_card, True)},
     "moon": {"choice": (_choice, True)},

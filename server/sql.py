@@ -29,8 +29,17 @@ PROBE = "INSERT INTO store_probe (name, at) VALUES (?, ?) ON CONFLICT (name) DO 
 # players
 NEW_PLAYER = "INSERT INTO players (token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?) RETURNING id"
 SEEN_PLAYER = "UPDATE players SET name = ?, last_seen = ? WHERE id = ?"
-PLAYER_ID = "SELECT id FROM players WHERE token_hash = ?"
-PLAYER = "SELECT id, name FROM players WHERE token_hash = ?"
+PLAYER_ID = "SELECT player_id FROM devices WHERE token_hash = ?"  # every token is a device of its player
+PLAYER = "SELECT p.id, p.name FROM devices d JOIN players p ON p.id = d.player_id WHERE d.token_hash = ?"
+NEW_DEVICE = "INSERT INTO devices (token_hash, player_id, label, created_at, last_seen) VALUES (?, ?, ?, ?, ?)"
+SEEN_DEVICE = "UPDATE devices SET last_seen = ? WHERE token_hash = ?"
+DEVICES_OF = "SELECT token_hash, label, created_at, last_seen FROM devices WHERE player_id = ? ORDER BY created_at"
+DROP_DEVICE = "DELETE FROM devices WHERE player_id = ? AND substr(token_hash, 1, 16) = ?"
+NEW_DEVICE_CODE = "INSERT INTO device_codes (code_hash, player_id, expires_at) VALUES (?, ?, ?)"
+TAKE_DEVICE_CODE = (  # once: the first use marks it used; an expired or used code gives no row
+    "UPDATE device_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING player_id"
+)
+PLAYER_NAME = "SELECT name FROM players WHERE id = ?"
 
 # finished games: the columns of the rows ``records.game_rows`` builds
 GAME_COLUMNS = (

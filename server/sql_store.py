@@ -122,9 +122,11 @@ class SqlStore(Store):
             for p in players:  # first: a table write may name a player of the same batch
                 if p.new:  # (again, if a failed batch rolled the first insert back)
                     p.player_id = (await q.one(sql.NEW_PLAYER, p.token_hash, p.name, p.seen_at, p.seen_at))[0]
+                    await q.execute(sql.NEW_DEVICE, p.token_hash, p.player_id, "", p.seen_at, p.seen_at)
             seen = [(p.name, p.seen_at, p.player_id) for p in players if not p.new]
             if seen:
                 await q.executemany(sql.SEEN_PLAYER, seen)
+                await q.executemany(sql.SEEN_DEVICE, [(p.seen_at, p.token_hash) for p in players if not p.new])
             for w in tables:
                 if w.opened_at is not None:
                     await q.execute(sql.OPEN_TABLE, w.table_id, w.code, w.opened_at)
@@ -198,10 +200,13 @@ class SqlStore(Store):
         now = time.time()
         if token:
             hashed = token_hash(token)
-            pid = self._player_ids.get(hashed)
-            if pid is None:
+            try:  # asked every time: a device signed out elsewhere (another node too) is refused at once
                 row = await self._peek(sql.PLAYER_ID, hashed)
                 pid = row[0] if row is not None else None
+            except Exception:
+                pid = self._player_ids.get(hashed)  # the database does not answer: a player seen before is welcomed
+                if pid is None:
+                    raise
             if pid is not None:
                 self._remember(hashed, pid)
                 # the name and last visit go with the next group commit, not waited for: a returning player is
@@ -218,6 +223,36 @@ class SqlStore(Store):
         if len(self._player_ids) >= PLAYER_CACHE:
             self._player_ids.clear()  # bounded: forgetting only costs one read on a player's next hello
         self._player_ids[hashed] = pid
+
+    # ------------------------------------------------------------------ devices
+
+    async def new_device_code(self, player_id: int, code: str, expires_at: float) -> None:
+        """Keep a one-time code (its hash) that moves ``player_id`` to another device until ``expires_at``."""
+        await self._write(lambda q: q.execute(sql.NEW_DEVICE_CODE, token_hash(code), player_id, expires_at))
+
+    async def use_device_code(self, code: str, label: str, now: float) -> tuple[int, str, str] | None:
+        """Use a code once: a new device token for its player; return ``(id, token, name)``, or None if not valid."""
+        token = secrets.token_urlsafe(24)
+
+        async def body(q: Query) -> tuple[int, str, str] | None:
+            row = await q.one(sql.TAKE_DEVICE_CODE, now, token_hash(code), now)
+            if row is None:
+                return None
+            pid = row[0]
+            await q.execute(sql.NEW_DEVICE, token_hash(token), pid, label, now, now)
+            return pid, token, (await q.one(sql.PLAYER_NAME, pid))[0]
+
+        return await self._write(body)
+
+    async def devices(self, player_id: int) -> list[dict[str, Any]]:
+        """Return the devices that hold ``player_id``: id (the start of the token's hash), label, times."""
+        rows = await self._read(lambda q: q.rows(sql.DEVICES_OF, player_id))
+        return [{"id": h[:16], "label": label, "created_at": c, "last_seen": seen} for h, label, c, seen in rows]
+
+    async def drop_device(self, player_id: int, device: str) -> None:
+        """Sign device ``device`` (an id from ``devices``) out of ``player_id``: its token no longer holds them."""
+        await self._write(lambda q: q.execute(sql.DROP_DEVICE, player_id, device))
+        self._player_ids = {h: p for h, p in self._player_ids.items() if not (p == player_id and h[:16] == device)}
 
     async def player_id(self, token: str) -> int | None:
         """Return the id of the player with ``token``, or None."""

@@ -347,6 +347,22 @@ class Store(ABC):
         """Return the id of the player with ``token``, or None."""
 
     @abstractmethod
+    async def new_device_code(self, player_id: int, code: str, expires_at: float) -> None:
+        """Keep a one-time code (its hash) that moves ``player_id`` to another device until ``expires_at``."""
+
+    @abstractmethod
+    async def use_device_code(self, code: str, label: str, now: float) -> tuple[int, str, str] | None:
+        """Use a code once: a new device token for its player; return ``(id, token, name)``, or None if not valid."""
+
+    @abstractmethod
+    async def devices(self, player_id: int) -> list[dict[str, Any]]:
+        """Return the devices that hold ``player_id``."""
+
+    @abstractmethod
+    async def drop_device(self, player_id: int, device: str) -> None:
+        """Sign device ``device`` out of ``player_id``."""
+
+    @abstractmethod
     async def stats(self, token: str) -> dict[str, Any] | None:
         """Return the stats of the player with ``token`` (None if unknown)."""
 

@@ -36,7 +36,7 @@ def first_column(text: str) -> set[str]:
 
 def server_source() -> str:
     """The modules that build what the table server sends."""
-    names = ("app.py", "hub.py", "seat_view.py", "changes.py", "errors.py", "chat.py")
+    names = ("app.py", "hub.py", "seat_view.py", "changes.py", "errors.py", "chat.py", "devices.py")
     return "\n".join((ROOT / "server" / name).read_text() for name in names)
 
 
