@@ -79,6 +79,14 @@ export function bindEvents({ state, app }) {
     }
   });
 
+  // The statistics dialog's form: a code from another device, to use this player here.
+  overlay.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form.dataset.form !== "device") return;
+    event.preventDefault();
+    app.useDeviceCode(form.elements.code.value);
+  });
+
   screen.addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.target;
@@ -163,6 +171,8 @@ export function bindEvents({ state, app }) {
     else if (action === "leave_confirm") app.leave(true);
     else if (action === "comeback") app.comeback();
     else if (action === "offline_continue") app.continueOffline();
+    else if (action === "device_code") app.deviceSend({ type: "device_code" });
+    else if (action === "device_sign_out") app.deviceSend({ type: "sign_out_device", device: target.dataset.device });
     else if (action === "own_table") app.ownTable();
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") app.restart();

@@ -12,6 +12,7 @@ import { createRemote } from "./remote.js";
 import { createViewer, shareInPath } from "./viewer.js";
 import { bindChat } from "./chat.js";
 import { createOfflineEngine } from "./offline/engine.js";
+import { cleanCode, deviceLabel } from "./devices.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
 import { createPaceSync, createAutoPlay } from "./pace.js";
 
@@ -36,6 +37,9 @@ const codeInPath = location.pathname.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
 if (codeInPath) state.wantedCode = codeInPath[1].toUpperCase();
 // /?deal=N puts deal number N in the new-table form.
 const dealInQuery = (new URLSearchParams(location.search).get("deal") || "").trim();
+// /?device=CODE: a one-time code from another device (its QR code) moves that player here once connected.
+const deviceInQuery = cleanCode(new URLSearchParams(location.search).get("device"));
+if (deviceInQuery) state.device.linked = deviceInQuery;
 if (/^\d{1,12}$/.test(dealInQuery)) state.dealPrefill = state.dealLink = dealInQuery;
 
 const conn = createConnection({
@@ -120,6 +124,15 @@ function onMessage(msg) {
   if (msg.type === "welcome") afterWelcome();
   if (msg.type === "joined") paceSync.joined(msg); // a host's pace preference goes to the table it sits at
   if (msg.type === "joined" && msg.offline) state.offline.saved = null; // the kept game is the one on screen
+  if (msg.type === "device_joined") {
+    prefs.name = msg.name; // the player's own name came with the code
+    savePrefs(prefs);
+    const field = document.getElementById("name"); // a field the person typed in keeps its text on a redraw
+    if (field) field.value = msg.name;
+    remote.loadStats();
+    if (state.overlay === "stats") conn.send({ type: "devices" });
+    if (location.search.includes("device=")) history.replaceState(null, "", "/");
+  }
   if (msg.type === "error") watchWhenFull(msg);
   if (msg.type === "left") remote.loadDaily();
   followScreen(); // the address bar says where we are: /t/CODE at a table (also after "Back to your table"), / after leaving
@@ -211,6 +224,21 @@ function afterWelcome() {
     conn.send(pending);
     pending = null;
   }
+  for (const msg of deviceQueue.splice(0)) conn.send(msg);
+}
+
+const deviceQueue = []; // device messages waiting for the connection (the start page need not be connected)
+
+/** Send a device message now, or once connected (connecting if need be). */
+function deviceSend(msg) {
+  state.device.error = null;
+  if (greeted && conn.send(msg)) return;
+  deviceQueue.push(msg);
+  if (!prefs.name) {
+    prefs.name = t("device_someone"); // a name to greet with; the code brings the player's own
+    savePrefs(prefs);
+  }
+  connect();
 }
 
 /** Send an intent to the server (or to the offline table); create/join wait for the connection if needed. */
@@ -268,6 +296,18 @@ const app = {
     renderer.request();
   },
   continueOffline,
+  deviceSend,
+  /** Use a code from another device here: this device becomes that player (its own token; both keep working). */
+  useDeviceCode(text) {
+    const code = cleanCode(text);
+    if (!code) {
+      state.device.error = t("device_code_bad");
+      renderer.request();
+      return;
+    }
+    deviceSend({ type: "use_device_code", code, label: deviceLabel() });
+    renderer.request();
+  },
   createDaily() {
     state.notice = null;
     state.fieldError = null;
@@ -350,6 +390,7 @@ const app = {
     if (kind === "stats") {
       remote.loadStats();
       loadOfflineStats();
+      if (state.playerToken) deviceSend({ type: "devices" });
     }
     if (kind === "games") remote.loadGames();
     renderer.request();
@@ -476,6 +517,7 @@ if (shareInPath()) {
     if (kept || navigator.onLine === false) engine.start().catch(() => {});
   });
 }
+if (state.device.linked) app.useDeviceCode(state.device.linked); // opened from another device's code
 // The network comes and goes: the start page offers Play offline in place of Create table while it is gone.
 window.addEventListener("offline", () => renderer.request());
 window.addEventListener("online", () => renderer.request());

@@ -47,6 +47,9 @@ export function createState(prefs) {
     // the offline game (offline/): the engine's status, whether we sit at the offline table, the game kept in
     // IndexedDB (the start page offers to continue it), the worker's facts (its shared/ hash, boot time)
     offline: { status: "idle", playing: false, saved: null, facts: null },
+    // your player on other devices: the one-time code shown (device_code message), the devices that hold this
+    // player, the name a code from another device brought here, a code from the link waiting for the connection
+    device: { code: null, list: null, joined: null, linked: null },
     offlineStats: null, // this device's finished offline games' figures, "loading", "error", or null (none)
   };
 }

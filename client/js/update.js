@@ -11,6 +11,7 @@ import { animFactor } from "./prefs.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
+const DEVICE_ERRORS = ["unknown_device_code", "device_codes_limited", "rate_limited", "bad_message", "server_busy"];
 const REVIEW_ERRORS = ["review_limited", "review_busy", "server_busy", "server_error"]; // refusals of a review
 const SAID_KEEP = 24; // news lines kept for screen readers (more than one redraw can take, when moves come fast)
 
@@ -63,12 +64,30 @@ export function applyMessage(state, msg, now = Date.now()) {
       return;
     case "pong":
       return;
+    case "device_code":
+      state.device.code = msg;
+      return;
+    case "device_joined":
+      state.playerToken = msg.player_token; // this device now holds that player, with a token of its own
+      savePlayerToken(msg.player_token);
+      state.myName = msg.name;
+      state.device.joined = msg.name;
+      state.device.linked = null;
+      state.notice = { text: t("device_joined", { name: msg.name }), kind: "info" };
+      return;
+    case "devices":
+      state.device.list = msg.devices;
+      return;
     case "chat":
     case "chat_history":
       applyChat(state, msg);
       return;
     case "error":
       if (chatError(state, msg)) return;
+      if (state.overlay === "stats" && DEVICE_ERRORS.includes(msg.code)) { // said in the dialog, where it was asked
+        state.device.error = language() === "nl" ? msg.nl : msg.message;
+        return;
+      }
       if (state.review && state.review.status === "loading" && REVIEW_ERRORS.includes(msg.code)) {
         Object.assign(state.review, { status: "error", code: msg.code });
         return;

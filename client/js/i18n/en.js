@@ -1,6 +1,20 @@
 // English texts. Every string the client shows comes from here or from nl.js.
 export default {
   lang_name: "English",
+  // your player on other devices
+  device_title: "Your player on other devices",
+  device_code_button: "Use on another device",
+  device_code_help: "On the other device, open the link of this QR code or enter the code in its statistics. The code works once, until {time}.",
+  device_qr: "QR code of the link that moves your player to another device",
+  device_enter: "A code from another device",
+  device_use: "Use here",
+  device_code_bad: "A code is 8 letters and digits, like K7QX-PM3A.",
+  device_joined: "This device now plays as {name}: the same statistics and games as on your other device.",
+  device_first: "First device",
+  device_seen: "last used {when}",
+  device_this: "(this device)",
+  device_sign_out: "Sign out",
+  device_someone: "Player",
 
   // the offline game (played in this browser, by the same engine as the server)
   offline_badge: "Offline game",

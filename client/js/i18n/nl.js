@@ -1,6 +1,20 @@
 // Nederlandse teksten. Elke tekst die de client toont komt hiervandaan of uit en.js.
 export default {
   lang_name: "Nederlands",
+  // je speler op andere apparaten
+  device_title: "Je speler op andere apparaten",
+  device_code_button: "Gebruik op een ander apparaat",
+  device_code_help: "Open op het andere apparaat de link van deze QR-code, of vul de code in bij zijn statistiek. De code werkt één keer, tot {time}.",
+  device_qr: "QR-code van de link die je speler naar een ander apparaat brengt",
+  device_enter: "Een code van een ander apparaat",
+  device_use: "Hier gebruiken",
+  device_code_bad: "Een code is 8 letters en cijfers, zoals K7QX-PM3A.",
+  device_joined: "Dit apparaat speelt nu als {name}: dezelfde statistiek en spellen als op je andere apparaat.",
+  device_first: "Eerste apparaat",
+  device_seen: "laatst gebruikt {when}",
+  device_this: "(dit apparaat)",
+  device_sign_out: "Afmelden",
+  device_someone: "Speler",
   // het spel zonder verbinding (in deze browser, door dezelfde spelregels als de server)
   offline_badge: "Spel zonder verbinding",
   offline_badge_help: "Gespeeld in deze browser tegen computerspelers: er gaat niets naar de server.",

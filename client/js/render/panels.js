@@ -52,7 +52,7 @@ function followRulesLink(event) {
 if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
 function statsHtml(state) {
-  return `${statsBody(state)}${offlineStatsHtml(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
+  return `${statsBody(state)}${offlineStatsHtml(state)}${devicesHtml(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
 }
 
 function statsBody(state) {
@@ -64,6 +64,39 @@ function statsBody(state) {
     ? `<p class="notice info" role="status" data-stats-offline="${s.offlineAt}">${esc(t("stats_offline", { when: whenText(s.offlineAt) }))}</p>` : "";
   const title = state.offlineStats ? `<h3>${esc(t("stats_online_games"))}</h3>` : "";
   return `${title}${offline}${none}${figuresHtml(s, "data-stat")}`;
+}
+
+/** Your player on other devices: a one-time code (and its QR code) to take it there, a code from another device to
+ * use here, and the devices that hold this player, each of which can be signed out. */
+function devicesHtml(state) {
+  const d = state.device;
+  const code = d.code && d.code.expires_at * 1000 > Date.now()
+    ? `<div class="device-code" data-device-code="${esc(d.code.code)}"><p>${esc(t("device_code_help", { time: clock(d.code.expires_at) }))}</p>` +
+      `<p class="device-code-text">${esc(d.code.code)}</p><div class="device-qr" role="img" aria-label="${esc(t("device_qr"))}">${d.code.qr_svg}</div></div>`
+    : "";
+  const error = d.error ? `<p class="notice error" role="alert" data-device-error>${esc(d.error)}</p>` : "";
+  const list = Array.isArray(d.list) && d.list.length
+    ? `<ul class="devices">${d.list.map((x) => `<li data-device="${esc(x.id)}">${esc(x.label || t("device_first"))}` +
+        ` <span class="muted">${esc(t("device_seen", { when: when(x.last_seen) }))}</span>` +
+        (x.this ? ` <strong>${esc(t("device_this"))}</strong>`
+          : ` <button type="button" data-action="device_sign_out" data-device="${esc(x.id)}">${esc(t("device_sign_out"))}</button>`) +
+        "</li>").join("")}</ul>`
+    : "";
+  return `<section class="devices-panel" aria-labelledby="devices-title"><h3 id="devices-title">${esc(t("device_title"))}</h3>${error}` +
+    `<p><button type="button" data-action="device_code">${esc(t("device_code_button"))}</button></p>${code}` +
+    `<form data-form="device" class="row"><label for="device-code-input">${esc(t("device_enter"))}</label>` +
+    `<input id="device-code-input" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" maxlength="9" placeholder="K7QX-PM3A">` +
+    `<button type="submit">${esc(t("device_use"))}</button></form>${list}</section>`;
+}
+
+/** A moment (unix seconds) as the hour and minute in the page's language. */
+function clock(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** A moment (unix seconds) as date and time in the page's language. */
+function when(seconds) {
+  return whenText(seconds * 1000);
 }
 
 /** This device's finished offline games (kept in the browser), under their own heading. */

@@ -1,0 +1,63 @@
+"""Your player on every device: a code from the statistics dialog moves the same player to another browser, which
+keeps its own token; the first can see and sign it out; the same code a second time is refused."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from playwright.sync_api import expect
+
+from .conftest import DESKTOP
+
+PHONE_TALL = {"width": 390, "height": 844}
+
+
+def stats_of(server_url: str, token: str) -> tuple[int, dict]:
+    request = urllib.request.Request(server_url.rstrip("/") + "/api/stats", headers={"X-Player-Token": token})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def test_a_device_code_moves_the_player_and_a_second_use_is_refused(open_page, shot, server_url):
+    laptop = open_page("/", viewport=DESKTOP, name="Anna")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.click("[data-action=device_code]")
+    code = laptop.locator("[data-device-code]").get_attribute("data-device-code")
+    assert len(code) == 9 and code[4] == "-"
+    expect(laptop.locator(".device-qr svg")).to_be_visible()
+    laptop_token = laptop.evaluate("() => window.hartenjagen.state.playerToken")
+
+    phone = open_page(f"/?device={code}", viewport=PHONE_TALL)
+    expect(phone.locator(".notice")).to_contain_text("This device now plays as Anna")
+    phone_token = phone.evaluate("() => window.hartenjagen.state.playerToken")
+    assert phone_token and phone_token != laptop_token and phone.url.rstrip("/").endswith(server_url.rstrip("/"))
+    assert stats_of(server_url, phone_token) == stats_of(server_url, laptop_token)
+    assert phone.input_value("#name") == "Anna"
+    phone.click("[data-action=open][data-overlay=stats]")
+    expect(phone.locator(".devices li")).to_have_count(2)
+    expect(phone.locator(".devices li", has_text="(this device)")).to_contain_text("Chrome")
+    shot(phone, "phone-devices")
+
+    # The same code again, on a third browser: refused, and that browser stays a player of its own.
+    other = open_page(f"/?device={code}", viewport=PHONE_TALL, name="Eva")
+    expect(other.locator(".notice.error")).to_contain_text("That code is not valid")
+    assert other.input_value("#name") == "Eva"
+
+    # The laptop sees both devices and signs the phone out: its token no longer holds Anna.
+    laptop.keyboard.press("Escape")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    expect(laptop.locator(".devices li")).to_have_count(2)
+    shot(laptop, "desktop-devices")
+    laptop.locator(".devices li:not(:has-text('(this device)')) [data-action=device_sign_out]").click()
+    expect(laptop.locator(".devices li")).to_have_count(1)
+    assert stats_of(server_url, phone_token)[0] == 404
+    assert stats_of(server_url, laptop_token)[1]["name"] == "Anna"
+
+    # A mistyped code is said in the dialog, and nothing changes.
+    laptop.fill("#device-code-input", "abc")
+    laptop.click("form[data-form=device] button[type=submit]")
+    expect(laptop.locator("[data-device-error]")).to_contain_text("8 letters and digits")
