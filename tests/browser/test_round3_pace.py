@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 from hartenjagen.shared.cards import parse_card, rank_of
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import VARIANTS
 
 from .conftest import create_table, hand_cards, no_horizontal_scroll, view
 from .test_round3_table import PHONE_TALL, WIDE, open_by_link, play_all
@@ -182,6 +183,15 @@ RECORD_NEWS = """() => {
         for (const c of changes) for (const n of c.addedNodes) window.news.push(n.textContent);
     }).observe(region, {childList: true});
 }"""
+
+
+COUNTED = """async () => (await import('/js/render/seats.js')).COUNTED_VARIANTS"""
+
+
+def test_the_claim_button_is_offered_where_the_core_takes_claims(open_page):
+    page = open_page("/")
+    counted = {v for v in VARIANTS if make_rules({"variant": v}).counted}
+    assert set(page.evaluate(COUNTED)) == counted
 
 
 def highest_legal(legal: list[str]) -> str:

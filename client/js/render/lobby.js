@@ -82,7 +82,7 @@ function sidesHtml(table, teams, manage, count) {
     const ordered = mine ? [me, ...seats.filter((s) => s !== me)] : seats;
     // an empty seat has its own Sit here; a side of computer players only gets a button of its own
     const free = seats.some((s) => table.seats[s].kind === "empty") ? undefined : seats.find((s) => table.seats[s].kind === "bot");
-    const move = !mine && free !== undefined
+    const move = me !== null && !mine && free !== undefined // a watcher has Take …'s seat on each computer player
       ? `<button type="button" class="side-join" data-action="sit" data-seat="${free}" data-side="${team}">${esc(t("team_join"))}</button>` : "";
     const yours = mine ? ` <span class="badge you">${esc(t("team_side_you"))}</span>` : "";
     return `<section class="side team-${team}${mine ? " mine" : ""}" data-side="${team}" aria-labelledby="side-${team}">` +

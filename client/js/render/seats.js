@@ -110,6 +110,15 @@ export function teamsOf(table) {
   return VARIANT_TEAMS[variant] || null;
 }
 
+// The variants where a card may appear more than once (decks, jokers), as shared/rules.py counts them (a browser test
+// compares the two): the server takes no claim there, so the table offers none.
+export const COUNTED_VARIANTS = ["three_jokers", "cancellation", "extreme"];
+
+/** Whether this view's game takes claims (one deck, no jokers). */
+export function claimsTaken(view) {
+  return !COUNTED_VARIANTS.includes(view.rules && view.rules.variant);
+}
+
 /** The seats of each side of a team game, South's side first: [[0, 2], [1, 3]]. */
 export function sidesOf(teams) {
   const order = [...new Set(teams)];

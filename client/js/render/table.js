@@ -2,7 +2,7 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
-import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf } from "./seats.js";
+import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
@@ -280,7 +280,7 @@ export function statusHtml(state) {
       lines.push(t("your_turn"));
       buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
       // the server checks the claim against every hand: it plays the rest out, or says why not
-      buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
+      if (claimsTaken(v)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
