@@ -22,6 +22,8 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "host": table.host,
         "status": table.status,
         "options": table.rules.to_json(),
+        "teams": list(table.rules.teams) or None,  # each seat's side in a team game (before the game's view exists)
+        "claims": not table.rules.counted,  # whether a claim is taken in this variant (one deck, no jokers)
         "bot_level": table.bot_level,
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
@@ -46,6 +48,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "host": host,
         "status": table.status,
         "options": table.rules.to_json(),
+        "teams": list(table.rules.teams) or None,
         "bot_level": table.bot_level,
         "daily": table.daily is not None,
         "seats": [s.public() for s in table.seats],

@@ -227,7 +227,7 @@ def test_a_kept_game_that_does_not_replay_is_dropped_with_a_notice(open_page, sh
         })"""
     )
     page.goto(page.url.rstrip("/") + "/offline")
-    expect(page.locator(".notice.error")).to_contain_text("could not be read")
+    expect(page.locator(".notice.error")).to_contain_text("could not be read", timeout=BOOT_MS)  # after the start
     expect(page.locator("[data-offline-kept]")).to_have_count(0)
     assert page.url.endswith("/")
     page.wait_for_selector("form[data-form=create] [data-offline-play]")

@@ -10,7 +10,7 @@ from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.variants import VARIANTS
 
-from .conftest import create_table, hand_cards, no_horizontal_scroll, view
+from .conftest import create_table, hand_cards, no_horizontal_scroll, play_until_game_over, view
 from .test_round3_table import PHONE_TALL, WIDE, open_by_link, play_all
 
 # A numbered deal (classic, no passing) whose first hand gives South, playing her highest legal card against the
@@ -185,13 +185,20 @@ RECORD_NEWS = """() => {
 }"""
 
 
-COUNTED = """async () => (await import('/js/render/seats.js')).COUNTED_VARIANTS"""
-
-
-def test_the_claim_button_is_offered_where_the_core_takes_claims(open_page):
-    page = open_page("/")
-    counted = {v for v in VARIANTS if make_rules({"variant": v}).counted}
-    assert set(page.evaluate(COUNTED)) == counted
+def test_the_claim_button_is_offered_where_the_server_takes_claims(open_page):
+    # the table message says whether this variant takes claims (one deck, no jokers); the client only reads it
+    page = open_page("/", name="Anna")
+    page.select_option("#variant", "three_jokers")
+    page.click("form[data-form=create] button[type=submit]")
+    page.wait_for_selector(".lobby .code")
+    assert page.evaluate("() => window.hartenjagen.state.table.claims") is False
+    page.click("[data-action=fill_bots]")
+    page.click("[data-action=start]:not([disabled])")
+    page.wait_for_selector(".hand .card")
+    play_until_game_over(page, stop=lambda v: v["phase"] == "playing" and v["turn"] == v["seat"])
+    expect(page.locator(".hand .card.legal").first).to_be_visible()
+    assert page.locator("[data-action=claim]").count() == 0  # your turn in play, and no claim offered
+    assert {v for v in VARIANTS if make_rules({"variant": v}).counted} >= {"three_jokers"}
 
 
 def highest_legal(legal: list[str]) -> str:

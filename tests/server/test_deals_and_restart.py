@@ -161,7 +161,7 @@ class TestRestart:
 
         # after game over a restart starts the same deals again; the finished game stays recorded
         await host.send("restart")
-        t = await host.until(lambda t: t["status"] == "playing")
+        t = await host.until(lambda t: t["status"] == "playing" and t["view"] is not None and not t["view"]["history"])
         assert t["replay"] is None and t["view"]["hand_no"] == 0 and t["view"]["hand"] == before[0]
         status, listing = await get_json(server, "/api/games", token)
         assert [g["id"] for g in listing["games"]] == [final["replay"]["id"]]

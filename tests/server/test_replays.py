@@ -181,6 +181,7 @@ class TestReplayOfAFinishedGame:
                 "variant": "classic",
                 "options": finals[0]["options"],
                 "deal": DEAL,
+                "daily": None,  # not a daily deal
                 "finished_at": replay["finished_at"],
                 "hands": len(view["history"]),
                 "you": seat,

@@ -32,7 +32,7 @@ export function showsInvite(state) {
 
 /** A team game's sides on the invitation: who sits on each (empty chairs named), and that the side can be chosen. */
 function inviteSides(info) {
-  const teams = teamsOf({ options: info.options || {} });
+  const teams = teamsOf({ teams: info.teams });
   if (!teams || !info.seats) return "";
   const n = info.seats.length;
   const items = sidesOf(teams).map((seats) => {

@@ -99,24 +99,16 @@ export function teamName(view, team) {
   return t(team === view.teams[0] ? "team_ns" : "team_ew");
 }
 
-// The team of each seat in the variants played in teams, as shared/variants.py gives them (a browser test compares
-// the two): the waiting room and the invitation show the sides before the game's view, which carries them, exists.
-export const VARIANT_TEAMS = { achterhoeks: [0, 1, 0, 1] };
-
-/** The team of each seat at this table (its view's, else its variant's), or null when everyone plays alone. */
+/** The team of each seat at this table (its view's, else the table's from the server), or null when everyone plays
+ * alone: the waiting room and the invitation show the sides before the game's view exists. */
 export function teamsOf(table) {
   if (table && table.view && table.view.teams) return table.view.teams;
-  const variant = table && table.options ? table.options.variant : null;
-  return VARIANT_TEAMS[variant] || null;
+  return (table && table.teams) || null;
 }
 
-// The variants where a card may appear more than once (decks, jokers), as shared/rules.py counts them (a browser test
-// compares the two): the server takes no claim there, so the table offers none.
-export const COUNTED_VARIANTS = ["three_jokers", "cancellation", "extreme"];
-
-/** Whether this view's game takes claims (one deck, no jokers). */
-export function claimsTaken(view) {
-  return !COUNTED_VARIANTS.includes(view.rules && view.rules.variant);
+/** Whether this table's game takes claims (the server says so: one deck, no jokers). */
+export function claimsTaken(table) {
+  return Boolean(table && table.claims);
 }
 
 /** The seats of each side of a team game, South's side first: [[0, 2], [1, 3]]. */

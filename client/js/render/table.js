@@ -280,7 +280,7 @@ export function statusHtml(state) {
       lines.push(t("your_turn"));
       buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
       // the server checks the claim against every hand: it plays the rest out, or says why not
-      if (claimsTaken(v)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
+      if (claimsTaken(table)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
