@@ -70,7 +70,7 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     page.reload()
     expect(page.locator("[data-no-network]")).to_be_visible()
     page.fill("#name", "Anna")
-    start_offline(page, {"end_score": 40})
+    start_offline(page, {"end_score": 25})
     expect(page.locator("[data-offline-badge]")).to_be_visible()
     expect(page.locator("p.conn")).to_have_count(0)  # no "connecting": the offline table needs no server
     expect(page.locator("#chat")).to_be_hidden()
@@ -207,28 +207,20 @@ def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_s
 
 def test_a_kept_game_that_does_not_replay_is_dropped_with_a_notice(open_page, shot):
     page = open_page("/", viewport=PHONE_TALL, name="Cor")
-    start_offline(page)
-    page.click("[data-action=leave]")
-    expect(page.locator("[data-offline-kept]")).to_be_visible()
-    # Damage the kept log: its first entry no longer says how the table was made.
+    # A kept game whose log does not fold: its first entry does not say how the table was made.
     page.evaluate(
-        """() => new Promise((done, fail) => {
-            const req = indexedDB.open('hartenjagen-offline');
-            req.onsuccess = () => {
-                const tx = req.result.transaction('entries', 'readwrite');
-                const store = tx.objectStore('entries');
-                store.openCursor().onsuccess = (e) => {
-                    const cursor = e.target.result;
-                    cursor.update({...cursor.value, text: '{"type": "nonsense"}'});
-                };
-                tx.oncomplete = done;
-                tx.onerror = fail;
-            };
-        })"""
+        """async () => {
+            const store = await import('/js/offline/store.js');
+            await store.startGame({table_id: 'damaged1', token: 'x', seat: 0});
+            await store.keep('damaged1', [[1, '{"type": "nonsense"}']], null);
+        }"""
     )
+    page.reload()
+    expect(page.locator("[data-offline-kept]")).to_be_visible()
     page.goto(page.url.rstrip("/") + "/offline")
     expect(page.locator(".notice.error")).to_contain_text("could not be read", timeout=BOOT_MS)  # after the start
     expect(page.locator("[data-offline-kept]")).to_have_count(0)
     assert page.url.endswith("/")
     page.wait_for_selector("form[data-form=create] [data-offline-play]")
+    assert page.evaluate("async () => (await import('/js/offline/store.js').then((s) => s.currentGame()))") is None
     shot(page, "damaged-notice")
