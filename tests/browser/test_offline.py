@@ -70,7 +70,7 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     page.reload()
     expect(page.locator("[data-no-network]")).to_be_visible()
     page.fill("#name", "Anna")
-    start_offline(page, {"end_score": 25})
+    start_offline(page, {"end_score": 40})
     expect(page.locator("[data-offline-badge]")).to_be_visible()
     expect(page.locator("p.conn")).to_have_count(0)  # no "connecting": the offline table needs no server
     expect(page.locator("#chat")).to_be_hidden()
