@@ -200,13 +200,10 @@ class SqlStore(Store):
         now = time.time()
         if token:
             hashed = token_hash(token)
-            try:  # asked every time: a device signed out elsewhere (another node too) is refused at once
+            pid = self._player_ids.get(hashed)
+            if pid is None:
                 row = await self._peek(sql.PLAYER_ID, hashed)
                 pid = row[0] if row is not None else None
-            except Exception:
-                pid = self._player_ids.get(hashed)  # the database does not answer: a player seen before is welcomed
-                if pid is None:
-                    raise
             if pid is not None:
                 self._remember(hashed, pid)
                 # the name and last visit go with the next group commit, not waited for: a returning player is
