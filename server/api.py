@@ -1,15 +1,17 @@
-"""The JSON endpoints under ``/api/``: stats, my games, replays and the daily board."""
+"""The JSON endpoints under ``/api/``: stats, my games, replays, the daily board, open tables and leaderboards."""
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from http import HTTPStatus
 from typing import Any
 
 from hartenjagen.shared.replay import NotFinished, replay_hands
 from hartenjagen.shared.rules import make_rules
 
+from . import ratings
 from .daily import parse_day, public_deal
 from .reviews import Reviewer, ReviewRefused, game_name
 from .store import Store
@@ -18,6 +20,7 @@ GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
 REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
 SHARE_PATH = re.compile(r"^/api/replays/([A-Za-z0-9_-]{8,64})$")
 DAILY_PATH = re.compile(r"^/api/daily/([^/]*)$")  # anything there that is not a date is bad_date
+BOARD_PATH = re.compile(r"^/api/leaderboard/([^/]*)/([^/]*)$")
 NOT_FOUND = (HTTPStatus.NOT_FOUND, {"error": "not_found"})
 #: The paths ``Api.answer`` serves, as docs/protocol.md lists them.
 API_ENDPOINTS = (
@@ -27,6 +30,8 @@ API_ENDPOINTS = (
     "/api/games/{id}/review/{hand}",
     "/api/replays/{share}",
     "/api/daily/{date}",
+    "/api/open-tables",
+    "/api/leaderboard/{family}/{period}",
 )
 RETRY_MS = 1500  # how soon to ask again after a 202
 
@@ -56,6 +61,7 @@ class Api:
         self.reviewer = reviewer
         self.review_wait = review_wait  # then 202: the websockets server ends a request that takes 10 s
         self.daily_key = ""  # loaded by the app before it serves
+        self.lobby: Any = None  # the hub's open tables (server.lobby.Lobby), set by the app
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
         """Return the status and body for ``path``, asked with player token ``token`` (may be empty)."""
@@ -83,6 +89,14 @@ class Api:
                 return HTTPStatus.BAD_REQUEST, {"error": "bad_date"}
             board = await self.store.daily_board(day, token or None)
             return HTTPStatus.OK, {"date": day, "deal": public_deal(day, self.daily_key), **board}
+        if path == "/api/open-tables" and self.lobby is not None:
+            return HTTPStatus.OK, await self.lobby.listing()
+        if match := BOARD_PATH.match(path):
+            family, period = match.groups()
+            if family not in ratings.FAMILIES or period not in ratings.PERIODS:
+                return HTTPStatus.NOT_FOUND, {"error": "not_found", "families": list(ratings.FAMILIES),
+                                              "periods": list(ratings.PERIODS)}  # fmt: skip
+            return HTTPStatus.OK, await self.store.leaderboard(family, period, token, time.time())
         return NOT_FOUND
 
     async def _review(self, game_id: int, hand_no: int, token: str) -> tuple[HTTPStatus, Any]:

@@ -140,6 +140,7 @@ class App:
         )
         self.hub = Hub(config, store, self.thinker, cluster)
         self.api = Api(store, self.hub.reviewer, config.review_wait)
+        self.api.lobby = self.hub.lobby
         self.root = client_dir()
         self.server: Server | None = None
         self.headroom = Headroom()  # connections against the open-file limit
@@ -223,6 +224,7 @@ class App:
             self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
             self.cluster.on_lost = self.hub.tables.lease_lost
             self.cluster.adopt = self.hub.tables.adopt_orphans
+            self.cluster.listed = self.hub.lobby.local
             await self.cluster.heartbeat()
             self.cluster.start()
             self.relay = self.hub.relay = Relay(self.cluster, self.hub)

@@ -23,6 +23,7 @@ log = logging.getLogger("hearts.cluster")
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
 ADOPT_EVERY = 1.0  # seconds between looks for open tables whose node died (their holder's presence ran out)
+LISTING_EVERY = 1.0  # seconds between publishing this node's open tables (the start page reads every node's)
 
 # reserve a new code (SET NX) and take the table's lease (SET NX PX) with a fresh number from INCR, atomically
 NEW_TABLE = """
@@ -96,6 +97,7 @@ class Cluster:
         self.counts: Callable[[], tuple[int, int]] = lambda: (0, 0)  # (tables, connections), set by the app
         self.on_lost: Callable[[str], None] = lambda table_id: None  # the hub drops a table whose lease is gone
         self.adopt: Callable[[], Awaitable[int]] | None = None  # restores orphaned tables here (set by the app)
+        self.listed: Callable[[], Awaitable[list]] | None = None  # this node's open tables (set by the app)
         self.up = True
         self.epoch: str | None = None  # the Redis life this node last saw (see ``epoch_key``)
         self.adopt_after = 0.0  # monotonic time before which no table is adopted (Redis just came back empty)
@@ -270,6 +272,31 @@ class Cluster:
             self.adopt_after = time.monotonic() + self.lease_ms / 1000
         self.epoch = epoch
 
+    def open_key(self, node: str) -> str:
+        """The key of ``node``'s list of open tables (the start page's list is every node's)."""
+        return f"{self.prefix}open:{node}"
+
+    async def publish_open(self) -> None:
+        """Write this node's open tables for the other nodes (kept a few seconds: a dead node's list goes by itself)."""
+        if self.listed is None:
+            return
+        body = json.dumps(await self.listed(), separators=(",", ":"))
+        try:
+            await self.redis.set(self.open_key(self.node), body, px=int(LISTING_EVERY * 3000))
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)
+
+    async def open_elsewhere(self) -> list[dict[str, Any]]:
+        """Return the open tables the other nodes published (none while Redis does not answer)."""
+        try:
+            keys = [k async for k in self.redis.scan_iter(match=self.open_key("*"), count=1000)]
+            keys = [k for k in keys if k != self.open_key(self.node)]
+            values = await self.redis.mget(keys) if keys else []
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)
+            return []
+        return [e for v in values if v for e in json.loads(v)]
+
     @property
     def epoch_key(self) -> str:
         """A random value set once per Redis life: when it changes, Redis restarted empty."""
@@ -329,6 +356,7 @@ class Cluster:
             loop.create_task(self._every(HEARTBEAT, self.heartbeat)),
             loop.create_task(self._every(self.lease_ms / 3000, self.renew)),
             loop.create_task(self._every(ADOPT_EVERY, self._adopt)),
+            loop.create_task(self._every(LISTING_EVERY, self.publish_open)),
         ]
 
     async def close(self) -> None:
@@ -346,7 +374,7 @@ class Cluster:
             del self.leases[table_id]
             await self._release_keys(table_id, code, value, keep_code=True)
         try:
-            await self.redis.delete(self.node_key(self.node))
+            await self.redis.delete(self.node_key(self.node), self.open_key(self.node))
         except REDIS_ERRORS:
             pass
         await self.redis.aclose()

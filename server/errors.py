@@ -73,6 +73,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Too many device codes lately; wait a few minutes.",
         "De laatste tijd te veel apparaatcodes; wacht een paar minuten.",
     ),
+    "bad_name": (
+        "That name is not allowed here; choose another name, please.",
+        "Die naam kan hier niet; kies alsjeblieft een andere naam.",
+    ),
+    "removed_here": (
+        "The host removed you from this table; you cannot sit here again.",
+        "De gastheer heeft je van deze tafel gehaald; je kunt hier niet meer gaan zitten.",
+    ),
+    "play_now_limited": (
+        "You pressed Play now often lately; wait a minute.",
+        "Je drukte de laatste tijd vaak op Nu spelen; wacht een minuut.",
+    ),
+    "reports_limited": (
+        "You sent several reports this hour; the ones sent are kept. Try again later.",
+        "Je stuurde dit uur al een paar meldingen; die zijn bewaard. Probeer het later opnieuw.",
+    ),
 }
 
 

@@ -16,7 +16,7 @@ from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from . import chat
+from . import chat, lobby
 from .closing import Close
 from .codes import new_code, table_code
 from .computer import Thinker
@@ -26,19 +26,23 @@ from .devices import DeviceCodes
 from .engine_bundle import shared_hash
 from .errors import ProtocolError
 from .jsontext import compact
-from .messages import PROTOCOL_VERSION, TIMER_MAX
+from .lobby import Lobby
+from .messages import PLAY_NOW_WAIT, PROTOCOL_VERSION, TIMER_MAX
+from .names import Names
 from .ratelimit import FailureLimiter, TokenBucket
 from .reviews import Reviewer, ReviewRefused, game_name
 from .seat_view import Moment, full_message, hint_message, public_table
 from .store import ClusterUnavailable, Store, StoreBusy, token_hash
 from .stores import REDIS_ERRORS
-from .table import PLAYING_STATUS, Table, check_seat, table_rules
+from .table import PLAYING_STATUS, SeatKind, Table, check_seat, table_rules
 from .table_state import bot_name
 from .tables import Tables
 
 log = logging.getLogger("hearts.server")
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
 
+REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
+CHAT_AROUND = 20  # chat lines kept with a report (the table's latest, which are the lines around it)
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
 
 
@@ -61,6 +65,8 @@ class Client:
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.cid = ""  # the relay's id of this connection while it is relayed
         self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
+        self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
+        self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
         # what it reads (server.liveness): characters sent, characters known read (answered pings), the ping out
         self.sent = self.read = self.ping_mark = 0
         self.ping_at = time.monotonic()
@@ -109,6 +115,8 @@ class Hub:
         self.relay: Any = None  # in a cluster: the links to other nodes (relay.Relay), set by the app
         self.reviewer = Reviewer(store, config.review_ms)
         self.devices = DeviceCodes(store)
+        self.lobby = Lobby(self.tables, store, cluster)
+        self.names = Names(config.blocked_names)
         self._reviews: set[asyncio.Task] = set()
         self.headroom: Any = None  # the app's connection count against the open-file limit (server.sockets)
 
@@ -191,6 +199,8 @@ class Hub:
             raise ProtocolError("bad_version", version=msg["version"])
         if client.player_id is not None:
             raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
+        if self.names.blocked(msg["name"]):
+            raise ProtocolError("bad_name")
         try:
             pid, token, name = await self.store.player(msg["name"], msg.get("player_token"))
         except StoreBusy:
@@ -317,6 +327,90 @@ class Hub:
             self.cluster.drop(table_id)
             self._check_free(client)
         return code, table_id
+
+    async def _on_play_now(self, client: Client, msg: dict[str, Any]) -> None:
+        """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there."""
+        self._check_free(client)
+        if not client.play_now.take():
+            raise ProtocolError("play_now_limited")
+        if self.store.down is not None:
+            raise ProtocolError("server_busy")
+        rules, deal = table_rules(msg.get("options", {"variant": "classic"}))
+        if deal is not None:
+            detail = ("Play now deals fresh cards: no deal number", "Nu spelen deelt nieuwe kaarten: geen spelnummer")
+            raise ProtocolError("bad_option", field="deal", detail=detail)
+        options, lang, at = rules.to_json(), msg.get("lang", "en"), time.time()
+        fill_at = at + msg.get("wait", PLAY_NOW_WAIT)
+        here = [
+            t
+            for t in self.tables.by_code.values()
+            if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang) and client.player_id not in t.barred
+        ]
+        if here:
+            table = max(here, key=lambda t: (len(t.humans()), -t.opened_at))  # the fullest, then the oldest
+            seat, token = table.seat_human(client, client.player_id, client.name, None)
+            table.wait_until(fill_at)
+            self._attach(client, table, seat.index, token)
+            self.lobby.changed()
+            self.changed(table)
+            chat.history(self, client, table)
+            return
+        if self.cluster is not None:
+            elsewhere = [e for e in await self.cluster.open_elsewhere() if lobby.fits(e, options, lang)]
+            self._check_free(client)
+            if elsewhere:
+                best = min(elsewhere, key=lambda e: e["free"])
+                self.relay.open(client, best["node"], {"type": "join", "code": best["code"]})
+                return
+        code, table_id = await self._new_code(client)
+        self._check_free(client)
+        table = Table.create(code, rules, "medium", grace=self.config.grace, table_id=table_id, at=at)
+        self.tables.add(table)
+        seat, token = table.seat_human(client, client.player_id, client.name, 0)
+        table.queue(lang, fill_at)
+        self._attach(client, table, seat.index, token)
+        self.lobby.changed()
+        self.changed(table)
+
+    def _on_set_open(self, client: Client, msg: dict[str, Any]) -> None:
+        self._host_action(client, Table.set_open, msg["open"], msg.get("lang", "en"))
+        self.lobby.changed()
+
+    def _on_remove_player(self, client: Client, msg: dict[str, Any]) -> None:
+        table = self._seated(client)
+        removed = table.remove_person(client.seat, msg["seat"], msg["reason"])
+        if removed is not None:
+            removed.table = removed.seat = None
+            self.tables.send(table, removed, {"type": "left", "code": table.code, "reason": "removed",
+                                               "text": msg["reason"]})  # fmt: skip
+        self.lobby.changed()
+        self.changed(table)
+
+    async def _on_report(self, client: Client, msg: dict[str, Any]) -> None:
+        table = self._seated(client)
+        target = table.seat_at(msg["seat"])
+        if target.kind != SeatKind.HUMAN or target.index == client.seat:
+            raise ProtocolError(
+                "not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit")
+            )
+        if not client.reports.take():
+            raise ProtocolError("reports_limited")
+        lines = list(table.chat_room.lines)[-CHAT_AROUND:] if table.chat_room is not None else []
+        report = {
+            "id": secrets.token_hex(8),
+            "at": time.time(),
+            "table_code": table.code,
+            "reporter_id": client.player_id,
+            "reported_id": target.player_id,
+            "reported_name": target.name or "?",
+            "reason": msg["reason"],
+            "chat": compact(lines),
+        }
+        try:
+            await self.store.save_report(report)
+        except StoreBusy:
+            raise ProtocolError("server_busy") from None
+        client.push({"type": "reported", "seat": target.index})
 
     def _on_join(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
@@ -609,6 +703,10 @@ HANDLERS: dict[str, Any] = {
     "set_pace": Hub._on_set_pace,
     "rematch": Hub._on_rematch,
     "claim": Hub._on_claim,
+    "play_now": Hub._on_play_now,
+    "set_open": Hub._on_set_open,
+    "remove_player": Hub._on_remove_player,
+    "report": Hub._on_report,
     "device_code": Hub._on_device_code,
     "use_device_code": Hub._on_use_device_code,
     "devices": Hub._on_devices,

@@ -16,6 +16,10 @@ from .errors import ProtocolError
 PROTOCOL_VERSION = 1
 MAX_NAME = 24
 MAX_TOKEN = 64
+PLAY_NOW_WAIT = 30  # seconds "Play now" waits for people before computer players fill in (unless the person says)
+PLAY_NOW_WAITS = (5, 300)  # the least and the most a person may choose
+LANGS = ("en", "nl")
+MAX_REASON = 200  # characters of a removal's or a report's reason
 TIMER_MAX = 300  # the lower bound is the server's ``timer_min`` (default 5), checked by the hub
 
 
@@ -126,6 +130,12 @@ def _device_id(value: Any) -> str:
     raise ValueError("a device id from the devices list", "een apparaat uit de lijst van apparaten")
 
 
+def _lang(value: Any) -> str:
+    if value not in LANGS:
+        raise ValueError(f"one of {', '.join(LANGS)}", f"een van {', '.join(LANGS)}")
+    return value
+
+
 PACES = ("slow", "normal", "fast")
 
 
@@ -191,6 +201,10 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "set_pace": {"pace": (_pace, True)},
     "rematch": {},
     "claim": {},
+    "play_now": {"options": (_options, False), "lang": (_lang, False), "wait": (_int_range(*PLAY_NOW_WAITS), False)},
+    "set_open": {"open": (_bool, True), "lang": (_lang, False)},
+    "remove_player": {"seat": (_seat, True), "reason": (_text(MAX_REASON), True)},
+    "report": {"seat": (_seat, True), "reason": (_text(MAX_REASON), True)},
     "device_code": {},
     "use_device_code": {"code": (_device_code, True), "label": (_text(40), False)},
     "devices": {},

@@ -28,6 +28,8 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
         "pace": table.pace,
+        "open": {"listed": table.listed, "lang": table.lang, "play_now": table.play_now, "fill_at": table.fill_at},
+        "rated": bool(table.rated_seats),  # a rated game: people on every seat at the start of an open table
         "rematch": sorted(table.rematch),
         "deadline": _deadline(table, now),
         "ready": sorted(table.ready),

@@ -80,33 +80,56 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("host", "address to listen on"),
     Setting("port", "port; 0 picks a free one (0..65535)"),
-    Setting("db", "SQLite file, or a postgresql://user@host/db URL (needs '.[cluster]')",
-            metavar="hearts.db|postgresql://..."),  # fmt: skip
+    Setting(
+        "db",
+        "SQLite file, or a postgresql://user@host/db URL (needs '.[cluster]')",
+        metavar="hearts.db|postgresql://...",
+    ),  # fmt: skip
     Setting("bot_delay", "seconds a computer player waits before it moves", low=0.0),
     Setting("grace", "seconds play waits for a disconnected person before a computer stands in", low=0.0),
     Setting("idle_timeout", "seconds before a table with nobody connected closes", low=1.0),
     Setting("bot_workers", "processes for the hard computer player (0: threads)", low=0),
     Setting("hard_ms", "the hard computer player's budget per decision, nominal ms", low=5.0, high=20_000.0),
     Setting("hard_floor_ms", "the least that budget shrinks to when decisions queue", low=5.0, high=20_000.0),
-    Setting("bot_target", "seconds within which the hard decisions waiting should be done (budgets shrink to fit)",
-            low=0.1, high=10.0),  # fmt: skip
-    Setting("decision_timeout", "seconds a computer decision may take before a simple legal move is played",
-            low=0.1),  # fmt: skip
+    Setting(
+        "bot_target",
+        "seconds within which the hard decisions waiting should be done (budgets shrink to fit)",
+        low=0.1,
+        high=10.0,
+    ),  # fmt: skip
+    Setting(
+        "decision_timeout", "seconds a computer decision may take before a simple legal move is played", low=0.1
+    ),  # fmt: skip
     Setting("timer_min", "shortest turn timer a host may set, in seconds", low=1, high=TIMER_MAX),
-    Setting("read_timeout", "seconds a connection may leave a ping unanswered before it is closed (not reading)",
-            low=1.0, high=300.0),  # fmt: skip
+    Setting(
+        "read_timeout",
+        "seconds a connection may leave a ping unanswered before it is closed (not reading)",
+        low=1.0,
+        high=300.0,
+    ),  # fmt: skip
     Setting("compression", "permessage-deflate: large (messages of 1 KiB or more), all, or off", choices=MODES),
-    Setting("trusted_proxies", "reverse proxies (addresses or networks) whose X-Forwarded-For names the client",
-            metavar="10.0.0.0/8"),  # fmt: skip
-    Setting("review_ms", "the hard player's budget per decision when it reviews a hand, nominal ms",
-            low=5.0, high=10_000.0),  # fmt: skip
-    Setting("review_wait", "seconds GET /api/games/{id}/review/{hand} waits for a review before answering 202",
-            low=0.0, high=8.0),  # fmt: skip
-    Setting("redis", "join a cluster through Redis at this redis:// URL (needs a postgresql:// --db)",
-            metavar="redis://..."),  # fmt: skip
+    Setting(
+        "trusted_proxies",
+        "reverse proxies (addresses or networks) whose X-Forwarded-For names the client",
+        metavar="10.0.0.0/8",
+    ),  # fmt: skip
+    Setting(
+        "review_ms", "the hard player's budget per decision when it reviews a hand, nominal ms", low=5.0, high=10_000.0
+    ),  # fmt: skip
+    Setting(
+        "review_wait",
+        "seconds GET /api/games/{id}/review/{hand} waits for a review before answering 202",
+        low=0.0,
+        high=8.0,
+    ),  # fmt: skip
+    Setting(
+        "redis", "join a cluster through Redis at this redis:// URL (needs a postgresql:// --db)", metavar="redis://..."
+    ),  # fmt: skip
     Setting("node", "this node's name in the cluster (default: hostname-pid)", metavar="NAME"),
     Setting("redis_prefix", "prefix of every Redis key"),
     Setting("lease_ms", "milliseconds a table lease lives unless renewed", low=300),
+    Setting("blocked_names", "file of more words no player name may hold, one per line", metavar="FILE"),
+    Setting("play_now_rate", "Play now presses a connection may make per minute", low=1.0),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

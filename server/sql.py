@@ -113,6 +113,28 @@ DAILY_TOP = (
 DAILY_MINE = "SELECT total FROM daily_entries WHERE day = ? AND player_id = ?"
 DAILY_BETTER = "SELECT COUNT(*) FROM daily_entries WHERE day = ? AND total < ?"
 
+# ratings (server.ratings), the leaderboards and reports
+RATINGS_OF = "SELECT player_id, mu, sigma, games FROM ratings WHERE family = ? AND player_id IN ({})"
+SAVE_RATING = (
+    "INSERT INTO ratings (player_id, family, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (player_id, family) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+    "games = excluded.games, updated_at = excluded.updated_at"
+)
+RATING_CHANGE = insert("rating_changes", ("game_id", "player_id", "family", "place", "left_early", "mu", "sigma", "at"))
+PLAYER_RATINGS = "SELECT family, mu, sigma, games FROM ratings WHERE player_id = ? ORDER BY family"
+BOARD_ALL = (
+    "SELECT r.player_id, p.name, r.mu, r.sigma, r.games FROM ratings r JOIN players p ON p.id = r.player_id "
+    "WHERE r.family = ? AND r.games >= ?"
+)
+BOARD_WEEK = (
+    "SELECT r.player_id, p.name, r.mu, r.sigma, w.n FROM (SELECT player_id, COUNT(*) AS n FROM rating_changes "
+    "WHERE family = ? AND at >= ? GROUP BY player_id) w JOIN ratings r ON r.player_id = w.player_id "
+    "AND r.family = ? JOIN players p ON p.id = r.player_id WHERE w.n >= ?"
+)
+REPORT_COLUMNS = ("id", "at", "table_code", "reporter_id", "reported_id", "reported_name", "reason", "chat")
+NEW_REPORT = insert("reports", REPORT_COLUMNS)
+REPORTS = "SELECT * FROM reports ORDER BY at DESC LIMIT ?"
+
 _PLACEHOLDER = re.compile(r"\?")
 
 

@@ -10,7 +10,7 @@ from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from . import sql
+from . import ratings, sql
 from .records import daily_place, game_rows, games_list_item, stats_by_variant
 from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
 
@@ -272,6 +272,27 @@ class SqlStore(Store):
                 await q.executemany(query, [sql.values(row, columns) for row in rows[key]])
         if rows["daily"] is not None:
             await q.execute(sql.INSERT_DAILY, *sql.values(rows["daily"], sql.DAILY_COLUMNS))
+        if record.get("rated"):
+            await SqlStore._rate(q, record["id"], record["rated"], record["finished_at"])
+
+    @staticmethod
+    async def _rate(q: Query, game_id: int, rated: dict[str, Any], at: float) -> None:
+        """Update the ratings of a rated game in the game's own transaction (never counted twice, never lost)."""
+        family, sides, ranks = rated["family"], rated["sides"], rated["ranks"]
+        players = [p for side in sides for p in side]
+        query = sql.RATINGS_OF.format(", ".join("?" * len(players)))
+        before = {r[0]: (r[1], r[2], r[3]) for r in await q.rows(query, family, *players)}
+        after = ratings.rate(sides, ranks, before)
+        await q.executemany(sql.SAVE_RATING, [(p, family, *after[p], at) for p in players])
+        left = set(rated.get("left", ()))
+        await q.executemany(
+            sql.RATING_CHANGE,
+            [
+                (game_id, p, family, rank, int(p in left), after[p][0], after[p][1], at)
+                for side, rank in zip(sides, ranks, strict=True)
+                for p in side
+            ],
+        )
 
     async def record_game(self, record: dict[str, Any]) -> None:
         """Store one finished game outside a table write (tests and tools)."""
@@ -292,7 +313,39 @@ class SqlStore(Store):
         toppers: dict[str, dict[str, int]] = {}
         for variant, kind, n in await q.rows(sql.STATS_TOPPERS, pid):
             toppers.setdefault(variant, {})[kind] = n
-        return stats_by_variant(name, [(g[0], g[1], g[2]) for g in games], hands, toppers)
+        body = stats_by_variant(name, [(g[0], g[1], g[2]) for g in games], hands, toppers)
+        body["ratings"] = {f: ratings.shown(mu, sigma, n) for f, mu, sigma, n in await q.rows(sql.PLAYER_RATINGS, pid)}
+        return body
+
+    async def ratings_of(self, family: str, players: list[int]) -> dict[int, dict[str, Any]]:
+        """Return the shown ratings in ``family`` of those of ``players`` who have one."""
+        if not players:
+            return {}
+        query = sql.RATINGS_OF.format(", ".join("?" * len(players)))
+        rows = await self._read(lambda q: q.rows(query, family, *players))
+        return {r[0]: ratings.shown(r[1], r[2], r[3]) for r in rows}
+
+    async def leaderboard(self, family: str, period: str, token: str, now: float) -> dict[str, Any]:
+        """Return the leaderboard of ``family`` over all time or this week (the last seven days) and your place."""
+
+        async def body(q: Query) -> dict[str, Any]:
+            me = await q.one(sql.PLAYER_ID, token_hash(token)) if token else None
+            if period == "week":
+                rows = await q.rows(sql.BOARD_WEEK, family, now - ratings.WEEK, family, ratings.MIN_GAMES)
+            else:
+                rows = await q.rows(sql.BOARD_ALL, family, ratings.MIN_GAMES)
+            return ratings.board([tuple(r) for r in rows], me[0] if me is not None else None)
+
+        board = await self._read(body)
+        return {"family": family, "period": period, "min_games": ratings.MIN_GAMES, **board}
+
+    async def save_report(self, report: dict[str, Any]) -> None:
+        """Keep one player's report of another for the operator."""
+        await self._write(lambda q: q.execute(sql.NEW_REPORT, *sql.values(report, sql.REPORT_COLUMNS)))
+
+    async def reports(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Return the latest reports, newest first (``hearts reports``)."""
+        return await self._read(lambda q: q.dicts(sql.REPORTS, limit))
 
     async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
         """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""

@@ -367,6 +367,22 @@ class Store(ABC):
         """Return the stats of the player with ``token`` (None if unknown)."""
 
     @abstractmethod
+    async def ratings_of(self, family: str, players: list[int]) -> dict[int, dict[str, Any]]:
+        """Return the shown ratings in ``family`` of those of ``players`` who have one."""
+
+    @abstractmethod
+    async def leaderboard(self, family: str, period: str, token: str, now: float) -> dict[str, Any]:
+        """Return the leaderboard of ``family`` over ``period`` (all, week) and the asker's place."""
+
+    @abstractmethod
+    async def save_report(self, report: dict[str, Any]) -> None:
+        """Keep one player's report of another for the operator."""
+
+    @abstractmethod
+    async def reports(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Return the latest reports, newest first."""
+
+    @abstractmethod
     async def games_of(self, token: str, limit: int = 100) -> list[dict[str, Any]] | None:
         """Return the finished games the player with ``token`` sat in, most recent first (None if unknown)."""
 

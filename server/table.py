@@ -17,6 +17,7 @@ from hartenjagen.shared.rules import Rules, RulesError, make_rules
 
 from .daily import DEAL_MAX
 from .errors import ProtocolError
+from .ratings import family_of, places
 from .store import token_hash
 from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
 
@@ -76,6 +77,8 @@ class Table(TableState):
         """
         if self.daily is not None and self.humans():
             raise ProtocolError("table_full")  # the daily deal is played alone
+        if player_id in self.barred:
+            raise ProtocolError("removed_here")
         if seat is None:
             target = self._free_seat(player_id)
         else:
@@ -231,6 +234,64 @@ class Table(TableState):
                 detail=(f"{MAX_WATCHERS} people watch already", f"er kijken al {MAX_WATCHERS} mensen mee"),
             )
 
+    def set_open(self, by: int, listed: bool, lang: str) -> None:
+        """Host: list the table on the start page for anyone to sit down (an open table), or take it off."""
+        self._check_host(by)
+        if self.daily is not None:
+            raise ProtocolError(
+                "not_now", detail=("the daily deal is played alone", "het spel van de dag speel je alleen")
+            )
+        if listed != self.listed or lang != self.lang:
+            self._log("open", open=listed, lang=lang, play_now=self.play_now and listed)
+
+    def queue(self, lang: str, fill_at: float) -> None:
+        """Make this new table a Play now table: open, starting by itself, computers filling in at ``fill_at``."""
+        self._log("open", open=True, lang=lang, play_now=True)
+        self._log("fill", at=fill_at)
+
+    def wait_until(self, fill_at: float) -> None:
+        """A person who joins a Play now table may bring its fill-in time closer (never further)."""
+        if self.play_now and self.status == WAITING and (self.fill_at is None or fill_at < self.fill_at):
+            self._log("fill", at=fill_at)
+
+    def autostart(self, at: float) -> bool:
+        """A Play now table starts by itself: when every seat holds a person, or at its fill-in time with computers.
+
+        Nothing starts while no person at it is connected. Return True if the game started.
+        """
+        if not self.play_now or self.status != WAITING or not self.connected_humans():
+            return False
+        empty = [s for s in self.seats if s.kind == SeatKind.EMPTY]
+        if empty and (self.fill_at is None or at < self.fill_at):
+            return False
+        for s in empty:
+            self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=self.bot_level)
+        self._log("start", at=at)
+        self._deal_next()
+        return True
+
+    def remove_person(self, by: int, seat: int, reason: str) -> Any:
+        """Host: remove a seated person between hands, with a reason everyone sees; return their connection.
+
+        Before the start the seat empties; later a computer player takes it. The person cannot sit here again.
+        """
+        self._check_host(by)
+        target = self.seat_at(seat)
+        if target.kind != SeatKind.HUMAN or seat == by:
+            raise ProtocolError(
+                "not_now", detail=(f"nobody else sits on seat {seat}", f"op stoel {seat} zit niemand anders")
+            )
+        if not self.between_hands():
+            raise ProtocolError(
+                "not_now", detail=("removing a player only between hands", "iemand weghalen alleen tussen rondes")
+            )
+        client = target.client
+        if self.status == WAITING:
+            self._log("vacated", seat=seat, to=SeatKind.EMPTY, removed=reason)
+        else:
+            self._log("vacated", seat=seat, to=SeatKind.BOT, level=self.bot_level, left=True, removed=reason)
+        return client
+
     def set_timer(self, by: int, seconds: int | None) -> None:
         """Host: the turn timer in seconds per move, or None for off."""
         self._check_host(by)
@@ -252,6 +313,10 @@ class Table(TableState):
             raise ProtocolError(
                 "not_now",
                 detail=("the daily deal cannot be restarted", "het spel van de dag kan niet opnieuw beginnen"),
+            )
+        if self.rated_seats:
+            raise ProtocolError(
+                "not_now", detail=("a rated game cannot start over", "een spel met rating begint niet opnieuw")
             )
         if self.status == WAITING or self.game is None:
             raise ProtocolError(
@@ -395,9 +460,14 @@ class Table(TableState):
         self.timed_out |= late
         return bool(late)
 
-    def next_wake(self) -> float | None:
-        """Return the monotonic time this table next needs a look: its turn timer, or a grace period's end."""
+    def next_wake(self, now: float, at: float) -> float | None:
+        """Return the monotonic time this table next needs a look: its turn timer, a grace period's end, the fill-in.
+
+        ``now`` and ``at`` are the same moment on the monotonic and the wall clock (the fill-in time is wall-clock).
+        """
         times = [self.deadline] if self.deadline is not None else []
+        if self.play_now and self.status == WAITING and self.fill_at is not None:
+            times.append(now + max(0.0, self.fill_at - at))
         for s in self.humans():
             if s.client is None and not s.away and s.disconnected_at is not None:
                 times.append(s.disconnected_at + self.grace)
@@ -433,6 +503,7 @@ class Table(TableState):
             "toppers": [dict(t) for t in game.toppers],
             "events": [dict(e) for e in game.events],
             "participants": sorted(self.participants),
+            "rated": self.rated_result(),
             "seats": [
                 {
                     "seat": s.index,
@@ -445,6 +516,18 @@ class Table(TableState):
                 for s in self.seats
             ],
         }
+
+    def rated_result(self) -> dict[str, Any] | None:
+        """Return a rated game's sides and places (people who left early are last), or None if it is not rated."""
+        if not self.rated_seats or self.game is None:
+            return None
+        game = self.game
+        standing = [-c for c in game.chips] if self.rules.start_chips else list(game.totals)
+        seats = self.seats
+        kept = {s for s, p in self.rated_seats.items() if seats[s].kind == SeatKind.HUMAN and seats[s].player_id == p}
+        result = places(standing, tuple(self.rules.teams), self.rated_seats, kept)
+        left = sorted(p for s, p in self.rated_seats.items() if s not in kept)
+        return {"family": family_of(self.rules.to_json()), **result, "left": left}
 
 
 #: Why a claim is refused, in both languages.

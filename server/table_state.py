@@ -23,6 +23,7 @@ from hartenjagen.shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
 from .jsontext import compact
+from .ratings import family_of
 
 EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
 
@@ -114,6 +115,12 @@ class TableState:
     rematch: set[int] = field(default_factory=set)  # after game over: the seats whose people voted to play again
     chat_room: Any = None  # server.chat.Room: recent chat lines, memory only (never logged)
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
+    listed: bool = False  # an open table: on the start page's list for anyone to sit down (logged)
+    lang: str = "en"  # the host's language, shown on that list
+    play_now: bool = False  # opened by "Play now": starts by itself when full, computers fill in at ``fill_at``
+    fill_at: float | None = None  # wall-clock time the empty seats of a Play now table get computer players
+    rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
+    barred: set[int] = field(default_factory=set)  # player ids the host removed: they cannot sit here again
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
@@ -186,6 +193,9 @@ class TableState:
     def _apply_vacated(self, e: dict[str, Any]) -> None:
         seat = self.seats[e["seat"]]
         person = seat.name if seat.kind == SeatKind.HUMAN else None
+        if e.get("removed") is not None and seat.player_id is not None:
+            self.barred.add(seat.player_id)
+            self.emit("removed", seat=seat.index, name=person, reason=e["removed"])
         if e.get("left") and seat.player_id is not None and e["to"] == SeatKind.BOT:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
         seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
@@ -222,6 +232,13 @@ class TableState:
     def _apply_chat(self, e: dict[str, Any]) -> None:
         self.chat_allowed = e["allowed"]
 
+    def _apply_open(self, e: dict[str, Any]) -> None:
+        self.listed, self.lang, self.play_now = e["open"], e["lang"], e.get("play_now", False)
+        self.emit("open", open=self.listed)
+
+    def _apply_fill(self, e: dict[str, Any]) -> None:
+        self.fill_at = e["at"]
+
     def _apply_pace(self, e: dict[str, Any]) -> None:
         self.pace = e["pace"]
         self.emit("pace", pace=self.pace)
@@ -246,6 +263,10 @@ class TableState:
         self.replay = None
         self.ready.clear()
         self.participants = {s.player_id for s in self.humans() if s.player_id is not None}
+        people = {s.index: s.player_id for s in self.seats if s.kind == SeatKind.HUMAN and s.player_id is not None}
+        rated = self.listed and len(people) == len(self.seats) and family_of(self.rules.to_json()) is not None
+        self.rated_seats = people if rated else {}
+        self.fill_at = None
 
     def _apply_start(self, e: dict[str, Any]) -> None:
         self.deals = []
@@ -375,6 +396,8 @@ APPLY: dict[str, Any] = {
     "chat": TableState._apply_chat,
     "timer": TableState._apply_timer,
     "pace": TableState._apply_pace,
+    "open": TableState._apply_open,
+    "fill": TableState._apply_fill,
     "rematch": TableState._apply_rematch,
     "claim": TableState._apply_claim,
     "start": TableState._apply_start,

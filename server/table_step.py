@@ -37,6 +37,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     is the moment the last step built), and closes the table when no person holds a seat any more.
     """
     table.mark_away(now, table.grace)
+    table.autostart(at)
     table.maybe_deal()
     table.refresh_deadline(now)
     record = table.finish(at)
@@ -57,7 +58,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
         record=record,
         messages=messages,
         closed=closed,
-        wake_at=None if closed else table.next_wake(),
+        wake_at=None if closed else table.next_wake(now, at),
         idle=not closed and not table.connected_humans(),
         computers=[] if closed else table.auto_seats(),
         moment=moment,

@@ -1,0 +1,101 @@
+"""Open tables: the start page's list (this node's and, in a cluster, every node's) and where Play now sits a person.
+
+A table is listed while it is open, waiting for its start, has an empty seat and a connected person. Each entry
+shows the variant, the end score, the host's language and who sits with their rating in the variant's family. In
+a cluster every node publishes its own entries in Redis (``Cluster.publish_open``) and reads the others'.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import ratings
+from .store import Store
+from .table import WAITING, SeatKind, Table
+from .tables import Tables
+
+FRESH = 1.0  # seconds a node's own list is reused before it is built again
+MAX_LISTED = 200  # entries on the start page at most (the fullest first)
+
+
+def entry(table: Table) -> dict[str, Any] | None:
+    """Return ``table``'s entry on the list of open tables, or None when it is not listed now."""
+    if not table.listed or table.closed or table.daily is not None or table.status != WAITING:
+        return None
+    free = sum(1 for s in table.seats if s.kind == SeatKind.EMPTY)
+    if not free or not table.connected_humans():
+        return None
+    options = table.rules.to_json()
+    return {
+        "code": table.code,
+        "variant": options["variant"],
+        "options": options,
+        "end_score": table.rules.end_score,
+        "lang": table.lang,
+        "play_now": table.play_now,
+        "fill_at": table.fill_at,
+        "free": free,
+        "seats": [{"seat": s.index, "name": s.name, "kind": s.kind, "_player": s.player_id} for s in table.seats],
+    }
+
+
+def public(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the entries as the start page gets them: no player ids."""
+    return [{**e, "seats": [{k: v for k, v in s.items() if k != "_player"} for s in e["seats"]]} for e in entries]
+
+
+def fits(item: dict[str, Any], options: dict[str, Any], lang: str) -> bool:
+    """True when a Play now person with ``options`` and ``lang`` may sit at the listed table ``item``."""
+    return item["play_now"] and item["options"] == options and item["lang"] == lang and item["free"] > 0
+
+
+class Lobby:
+    """The open tables of this node with ratings, and the list across the cluster."""
+
+    def __init__(self, tables: Tables, store: Store, cluster: Any = None) -> None:
+        self.tables = tables
+        self.store = store
+        self.cluster = cluster
+        self._built = (-FRESH, [])
+
+    async def local(self) -> list[dict[str, Any]]:
+        """Return this node's listed tables, each person with their rating (built at most once a second)."""
+        built_at, entries = self._built
+        now = time.monotonic()
+        if now - built_at < FRESH:
+            return entries
+        entries = [e for e in (entry(t) for t in list(self.tables.by_code.values())) if e is not None]
+        by_family: dict[str, list[int]] = {}
+        for e in entries:
+            family = ratings.family_of(e["options"])
+            if family is not None:
+                by_family.setdefault(family, []).extend(s["_player"] for s in e["seats"] if s["_player"] is not None)
+        known = {f: await self.store.ratings_of(f, sorted(set(p))) for f, p in by_family.items()}
+        node = self.cluster.node if self.cluster is not None else None
+        for e in entries:
+            family = ratings.family_of(e["options"])
+            e["family"], e["node"] = family, node
+            for s in e["seats"]:
+                if s["kind"] == SeatKind.HUMAN and family is not None:
+                    s["rating"] = known.get(family, {}).get(s["_player"]) or ratings.shown(
+                        ratings.MODEL.mu, ratings.MODEL.sigma, 0
+                    )
+        self._built = (now, entries)
+        return entries
+
+    def changed(self) -> None:
+        """A table opened, filled or started: the next list is built afresh."""
+        self._built = (-FRESH, [])
+
+    async def everywhere(self) -> list[dict[str, Any]]:
+        """Return the listed tables of every node (this node's as they are now), the fullest first."""
+        found = list(await self.local())
+        if self.cluster is not None:
+            found += await self.cluster.open_elsewhere()
+        found.sort(key=lambda e: (e["free"], e["code"]))
+        return found[:MAX_LISTED]
+
+    async def listing(self) -> dict[str, Any]:
+        """Return ``GET /api/open-tables``: the list of open tables for the start page."""
+        return {"tables": public(await self.everywhere())}

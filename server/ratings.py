@@ -1,0 +1,92 @@
+"""Ratings of rated games (open tables whose seats were all people at the start), per family of variants.
+
+The maths is ``openskill``'s Plackett-Luce model (free-for-all and team games of any size). Here: which family a
+variant rates in, the places of a finished game (a person who left early is last), the new ratings from the old,
+and how a rating is shown (40 times the model's numbers: a newcomer is 1000 ± 333; the leaderboard orders by
+40 × (μ − 3σ), the rating we are fairly sure a player has at least).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+SCALE = 40  # shown numbers: 40 × μ and 40 × σ
+MIN_GAMES = 5  # rated games before a player appears on a leaderboard (all time, or this week)
+BOARD_SIZE = 50
+FAMILIES = ("classic", "dutch", "teams")
+PERIODS = ("all", "week")
+WEEK = 7 * 86400
+
+#: Each four-seat variant's family; the other seat counts are not rated (few players, no common yardstick).
+FAMILY_OF = {
+    "classic": "classic",
+    "omnibus": "classic",
+    "spot_hearts": "classic",
+    "hooligan": "classic",
+    "black_maria": "classic",
+    "parker_brothers": "classic",
+    "belgian": "classic",
+    "chips": "classic",
+    "dutch": "dutch",
+    "dutch52": "dutch",
+    "achterhoeks_bar": "dutch",
+    "achterhoeks": "teams",
+}
+
+
+def family_of(options: dict[str, Any]) -> str | None:
+    """Return the rating family of a table's options, or None for a variant that is not rated."""
+    return FAMILY_OF.get(options.get("variant", ""))
+
+
+def places(standing: list[float], teams: tuple[int, ...], rated: dict[int, int], kept: set[int]) -> dict[str, Any]:
+    """Return the rated sides of a finished game and their places (1 is best, equal standing shares a place).
+
+    ``standing``: each seat's result, lower is better; ``teams``: each seat's side (empty: every seat alone);
+    ``rated``: seat -> player id of the people seated at the start; ``kept``: the seats whose person is still
+    there at the end. A side with a person who left early is placed last (after every side that stayed).
+    """
+    sides: dict[int, list[int]] = {}
+    for seat in sorted(rated):
+        sides.setdefault(teams[seat] if teams else seat, []).append(seat)
+    order = sorted(sides)
+    score = {side: (any(s not in kept for s in sides[side]), min(standing[s] for s in sides[side])) for side in order}
+    ranks = [1 + sum(1 for other in order if score[other] < score[side]) for side in order]
+    return {"sides": [[rated[s] for s in sides[side]] for side in order], "ranks": ranks}
+
+
+def rate(
+    sides: list[list[int]], ranks: list[int], before: dict[int, tuple[float, float, int]]
+) -> dict[int, tuple[float, float, int]]:
+    """Return each player's (μ, σ, games) after one game, from ``before`` (a newcomer starts at the model's prior)."""
+    teams = [
+        [MODEL.rating(*before[p][:2], name=str(p)) if p in before else MODEL.rating(name=str(p)) for p in side]
+        for side in sides
+    ]
+    after = MODEL.rate(teams, ranks=ranks)
+    out = {}
+    for side, rated in zip(sides, after, strict=True):
+        for p, r in zip(side, rated, strict=True):
+            out[p] = (r.mu, r.sigma, before.get(p, (0.0, 0.0, 0))[2] + 1)
+    return out
+
+
+def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    """Return a rating as players see it: ``rating`` ± ``uncertainty``, and ``score`` (the leaderboard's order)."""
+    return {
+        "rating": round(SCALE * mu),
+        "uncertainty": round(SCALE * sigma),
+        "score": round(SCALE * (mu - 3 * sigma)),
+        "games": games,
+    }
+
+
+def board(rows: list[tuple[int, str, float, float, int]], me: int | None) -> dict[str, Any]:
+    """Return the top of a leaderboard and the asker's own place from (player id, name, μ, σ, games) rows."""
+    ranked = sorted(rows, key=lambda r: (-(r[2] - 3 * r[3]), r[0]))
+    entries = [{"place": n, "name": r[1], **shown(r[2], r[3], r[4])} for n, r in enumerate(ranked, 1)]
+    you = next((dict(e) for e, r in zip(entries, ranked, strict=True) if r[0] == me), None)
+    return {"top": entries[:BOARD_SIZE], "you": you, "players": len(entries)}
