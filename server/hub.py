@@ -16,7 +16,7 @@ from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from . import chat, lobby
+from . import chat, lobby, ratings
 from .closing import Close
 from .codes import new_code, table_code
 from .computer import Thinker
@@ -272,7 +272,28 @@ class Hub:
             raise self._failed(client, "unknown_table", table=code[:16])
         return table
 
+    def _rate_seats(self, table: Table) -> None:
+        """At an open table of a rated family: load the seated people's ratings, then show them to the table."""
+        family = ratings.family_of(table.rules.to_json())
+        if not table.listed or family is None:
+            return
+
+        async def load() -> None:
+            people = sorted({s.player_id for s in table.humans() if s.player_id is not None})
+            try:
+                known = await self.store.ratings_of(family, people)
+            except StoreBusy:
+                return
+            newcomer = ratings.shown(ratings.MODEL.mu, ratings.MODEL.sigma, 0)
+            table.ratings = {p: known.get(p, newcomer) for p in people}
+            self.changed(table)
+
+        task = asyncio.get_running_loop().create_task(load())
+        self._reviews.add(task)  # cancelled at shutdown with the reviews
+        task.add_done_callback(self._reviews.discard)
+
     def _attach(self, client: Client, table: Table, seat: int, token: str) -> None:
+        self._rate_seats(table)
         client.table, client.seat, client.seen, client.shown = table, seat, table.seq, None
         client.shown_moment = None
         self.tables.send(
@@ -375,6 +396,7 @@ class Hub:
     def _on_set_open(self, client: Client, msg: dict[str, Any]) -> None:
         self._host_action(client, Table.set_open, msg["open"], msg.get("lang", "en"))
         self.lobby.changed()
+        self._rate_seats(client.table)
 
     def _on_remove_player(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)

@@ -30,6 +30,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "pace": table.pace,
         "open": {"listed": table.listed, "lang": table.lang, "play_now": table.play_now, "fill_at": table.fill_at},
         "rated": bool(table.rated_seats),  # a rated game: people on every seat at the start of an open table
+        "ratings": _ratings(table),
         "rematch": sorted(table.rematch),
         "deadline": _deadline(table, now),
         "ready": sorted(table.ready),
@@ -39,6 +40,13 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "watch": {"allowed": table.watch_allowed, "count": len(table.watchers)},
         "chat": {"allowed": table.chat_allowed},
     }
+
+
+def _ratings(table: Table) -> list[dict[str, Any] | None] | None:
+    """Each seat's person's rating in the variant's family at an open table (None elsewhere, or for a computer)."""
+    if not table.listed or not table.ratings:
+        return None
+    return [table.ratings.get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
 
 
 def public_table(table: Table) -> dict[str, Any]:

@@ -121,6 +121,7 @@ class TableState:
     fill_at: float | None = None  # wall-clock time the empty seats of a Play now table get computer players
     rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
     barred: set[int] = field(default_factory=set)  # player ids the host removed: they cannot sit here again
+    ratings: dict[int, dict[str, Any]] = field(default_factory=dict)  # player id -> shown rating (memory only)
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart

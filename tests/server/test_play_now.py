@@ -135,7 +135,9 @@ class TestOpenTables:
     async def test_an_open_table_is_listed_with_ratings_until_it_is_full(self, server):
         anna = await server.host("Anna")
         await anna.send("set_open", open=True, lang="nl")
-        await anna.wait(lambda: anna.table["open"]["listed"])
+        await anna.wait(lambda: anna.table["open"]["listed"] and anna.table["ratings"] is not None)
+        assert anna.table["ratings"][0] == {"rating": 1000, "uncertainty": 333, "score": 0, "games": 0}
+        assert anna.table["ratings"][1:] == [None, None, None]
         status, body = await get_json(server, "/api/open-tables", "")
         [e] = body["tables"]
         assert e["code"] == anna.joined["code"] and e["lang"] == "nl" and e["variant"] == "classic"
