@@ -381,7 +381,7 @@ class Hub:
             self._check_free(client)
             if elsewhere:
                 best = min(elsewhere, key=lambda e: e["free"])
-                self.relay.open(client, best["node"], {"type": "join", "code": best["code"]})
+                self.relay.open(client, best["node"], lobby.join_message(best["code"]))
                 return
         code, table_id = await self._new_code(client)
         self._check_free(client)

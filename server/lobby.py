@@ -50,6 +50,11 @@ def fits(item: dict[str, Any], options: dict[str, Any], lang: str) -> bool:
     return item["play_now"] and item["options"] == options and item["lang"] == lang and item["free"] > 0
 
 
+def join_message(code: str) -> dict[str, Any]:
+    """The ``join`` Play now sends on a person's behalf to the node that holds the open table ``code``."""
+    return {"type": "join", "code": code}
+
+
 class Lobby:
     """The open tables of this node with ratings, and the list across the cluster."""
 

@@ -313,3 +313,8 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     fetch = sub.add_parser("fetch-runtime", help="fetch the offline game's Python runtime (Pyodide) once, checked")
     runtime_fetch.add_arguments(fetch)
     fetch.set_defaults(func=runtime_fetch.run)
+    from . import reports
+
+    shown = sub.add_parser("reports", help="the players' reports of one another, newest first, with the chat lines")
+    reports.add_arguments(shown)
+    shown.set_defaults(func=reports.run)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import subprocess
+import sys
 import time
 
 from openskill.models import PlackettLuce
@@ -202,6 +204,14 @@ class TestModeration:
         [report] = await server.app.db.reports()
         assert report["reported_name"] == "Bram" and report["reason"] == "insults"
         assert json.loads(report["chat"])[0]["text"] == "you all play badly"
+        shown = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "hartenjagen.server.cli", "reports", "--db", str(tmp_path / "hearts.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert "'Bram'" in shown.stdout and "insults" in shown.stdout and "Bram: you all play badly" in shown.stdout
         for _ in range(4):
             await anna.send("report", seat=1, reason="again")
             await answer(anna, "reported")
