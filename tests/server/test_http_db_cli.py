@@ -197,7 +197,7 @@ class TestMigrations:
         db = await open_store(db_url)  # a second start applies nothing twice
         assert await db.schema_version() == 11
         await db.close()
-        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 10
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 11
 
     @both_stores
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
