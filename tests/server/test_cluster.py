@@ -324,3 +324,37 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
         redis.kill()
         redis.wait(5)
         await pg.drop_database(url)
+
+
+async def test_open_tables_of_two_nodes_appear_in_one_list_and_play_now_finds_the_other_node(cluster):
+    async with asyncio.timeout(BUDGET):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        anna = await cluster.open(a, "Anna")
+        await anna.send("create", options={"variant": "dutch"})
+        code_a = (await anna.expect("joined"))["code"]
+        await anna.send("set_open", open=True, lang="nl")
+        bram = await cluster.open(b, "Bram")
+        await bram.send("play_now", options={"variant": "classic", "end_score": 50}, lang="en", wait=300)
+        code_b = (await bram.expect("joined"))["code"]
+
+        async def both_listed() -> list | None:
+            found = [http_json(node, "/api/open-tables")["tables"] for node in (a, b)]
+            codes = [sorted(e["code"] for e in tables) for tables in found]
+            return found if codes == [sorted([code_a, code_b])] * 2 else None
+
+        found = await wait_until(both_listed, what="both nodes' open tables in each node's list")
+        by_code = {e["code"]: e for e in found[0]}
+        assert (by_code[code_a]["node"], by_code[code_a]["variant"], by_code[code_a]["lang"]) == (
+            "node-a",
+            "dutch",
+            "nl",
+        )
+        assert (by_code[code_b]["node"], by_code[code_b]["play_now"]) == ("node-b", True)
+        assert by_code[code_b]["seats"][0]["name"] == "Bram" and by_code[code_b]["seats"][0]["rating"]["games"] == 0
+
+        # Carla on node a presses Play now with Bram's choice: she sits at his table on node b, through node a
+        carla = await cluster.open(a, "Carla")
+        await carla.send("play_now", options={"variant": "classic", "end_score": 50}, lang="en")
+        joined = await carla.expect("joined")
+        assert joined["code"] == code_b and joined["seat"] == 1
+        await bram.wait(lambda: bram.table is not None and bram.table["seats"][1]["name"] == "Carla", what="Carla")
