@@ -225,6 +225,7 @@ class App:
             self.cluster.on_lost = self.hub.tables.lease_lost
             self.cluster.adopt = self.hub.tables.adopt_orphans
             self.cluster.listed = self.hub.lobby.local
+            self.cluster.seated = self.hub.lobby.seated
             await self.cluster.heartbeat()
             self.cluster.start()
             self.relay = self.hub.relay = Relay(self.cluster, self.hub)

@@ -98,6 +98,7 @@ class Cluster:
         self.on_lost: Callable[[str], None] = lambda table_id: None  # the hub drops a table whose lease is gone
         self.adopt: Callable[[], Awaitable[int]] | None = None  # restores orphaned tables here (set by the app)
         self.listed: Callable[[], Awaitable[list]] | None = None  # this node's open tables (set by the app)
+        self.seated: Callable[[], dict] | None = None  # this node's seated players' tables (set by the app)
         self.up = True
         self.epoch: str | None = None  # the Redis life this node last saw (see ``epoch_key``)
         self.adopt_after = 0.0  # monotonic time before which no table is adopted (Redis just came back empty)
@@ -281,10 +282,29 @@ class Cluster:
         if self.listed is None:
             return
         body = json.dumps(await self.listed(), separators=(",", ":"))
+        seated = json.dumps(self.seated(), separators=(",", ":")) if self.seated is not None else "{}"
         try:
-            await self.redis.set(self.open_key(self.node), body, px=int(LISTING_EVERY * 3000))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self.open_key(self.node), body, px=int(LISTING_EVERY * 3000))
+                pipe.set(self.seated_key(self.node), seated, px=int(LISTING_EVERY * 3000))
+                await pipe.execute()
         except REDIS_ERRORS as exc:
             self.mark_down(exc)
+
+    def seated_key(self, node: str) -> str:
+        """The key of ``node``'s seated players: player id -> the tables there where they hold a seat."""
+        return f"{self.prefix}seated:{node}"
+
+    async def seats_elsewhere(self, player_id: int | None) -> list[dict[str, Any]]:
+        """Return the tables of the other nodes where ``player_id`` holds a seat (as they published it)."""
+        try:
+            keys = [k async for k in self.redis.scan_iter(match=self.seated_key("*"), count=1000)]
+            keys = [k for k in keys if k != self.seated_key(self.node)]
+            values = await self.redis.mget(keys) if keys else []
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)
+            return []
+        return [t for v in values if v for t in json.loads(v).get(str(player_id), [])]
 
     async def open_elsewhere(self) -> list[dict[str, Any]]:
         """Return the open tables the other nodes published (none while Redis does not answer)."""
@@ -374,7 +394,7 @@ class Cluster:
             del self.leases[table_id]
             await self._release_keys(table_id, code, value, keep_code=True)
         try:
-            await self.redis.delete(self.node_key(self.node), self.open_key(self.node))
+            await self.redis.delete(self.node_key(self.node), self.open_key(self.node), self.seated_key(self.node))
         except REDIS_ERRORS:
             pass
         await self.redis.aclose()

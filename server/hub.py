@@ -292,7 +292,7 @@ class Hub:
         self._reviews.add(task)  # cancelled at shutdown with the reviews
         task.add_done_callback(self._reviews.discard)
 
-    def _attach(self, client: Client, table: Table, seat: int, token: str) -> None:
+    def _attach(self, client: Client, table: Table, seat: int, token: str | None) -> None:
         self._rate_seats(table)
         client.table, client.seat, client.seen, client.shown = table, seat, table.seq, None
         client.shown_moment = None
@@ -393,6 +393,13 @@ class Hub:
         self.lobby.changed()
         self.changed(table)
 
+    async def _on_my_tables(self, client: Client, msg: dict[str, Any]) -> None:
+        """The open tables (this node's, and in a cluster every node's) where this player holds a seat."""
+        found = self.lobby.seats_of(client.player_id)
+        if self.cluster is not None:
+            found += await self.cluster.seats_elsewhere(client.player_id)
+        client.push({"type": "my_tables", "tables": sorted(found, key=lambda t: t["code"])})
+
     def _on_set_open(self, client: Client, msg: dict[str, Any]) -> None:
         self._host_action(client, Table.set_open, msg["open"], msg.get("lang", "en"))
         self.lobby.changed()
@@ -447,7 +454,8 @@ class Hub:
         table = self.tables.get(msg["code"])  # a valid seat token is never refused, whatever the rate limits
         if table is None:
             raise self._failed(client, "unknown_table", table=msg["code"][:16])
-        seat = table.seat_by_token(msg["seat_token"])
+        given = msg.get("seat_token")
+        seat = table.seat_by_token(given) if given is not None else table.seat_of_player(client.player_id)
         if seat is None:
             raise self._failed(client, "bad_token")
         old = seat.client
@@ -455,7 +463,7 @@ class Hub:
             old.table = old.seat = None  # the newer connection wins the seat
             self.tables.send(table, old, {"type": "left", "code": table.code})
         table.reconnect(seat.index, client)
-        self._attach(client, table, seat.index, msg["seat_token"])
+        self._attach(client, table, seat.index, given)
         last = msg.get("last_seq")
         if last is not None and last <= table.seq and table.events_since(last) is not None:
             client.seen, resumed = last, "events"  # a last_seq the table never reached (lost power) gets a snapshot
@@ -726,6 +734,7 @@ HANDLERS: dict[str, Any] = {
     "rematch": Hub._on_rematch,
     "claim": Hub._on_claim,
     "play_now": Hub._on_play_now,
+    "my_tables": Hub._on_my_tables,
     "set_open": Hub._on_set_open,
     "remove_player": Hub._on_remove_player,
     "report": Hub._on_report,

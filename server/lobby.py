@@ -89,6 +89,30 @@ class Lobby:
         self._built = (now, entries)
         return entries
 
+    def seats_of(self, player_id: int | None) -> list[dict[str, Any]]:
+        """Return the tables of this node where ``player_id`` holds a seat: code, seat, status and variant."""
+        return [
+            {"code": t.code, "seat": s.index, "status": t.status, "variant": t.rules.to_json()["variant"]}
+            for t in list(self.tables.by_code.values())
+            if not t.closed
+            for s in t.seats
+            if s.kind == SeatKind.HUMAN and s.player_id is not None and s.player_id == player_id
+        ]
+
+    def seated(self) -> dict[str, list[dict[str, Any]]]:
+        """Return every seated player's tables on this node, by player id (published for the other nodes)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for t in list(self.tables.by_code.values()):
+            if t.closed:
+                continue
+            for s in t.seats:
+                if s.kind == SeatKind.HUMAN and s.player_id is not None:
+                    variant = t.rules.to_json()["variant"]
+                    out.setdefault(str(s.player_id), []).append(
+                        {"code": t.code, "seat": s.index, "status": t.status, "variant": variant}
+                    )
+        return out
+
     def changed(self) -> None:
         """A table opened, filled or started: the next list is built afresh."""
         self._built = (-FRESH, [])

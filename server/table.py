@@ -148,6 +148,12 @@ class Table(TableState):
                 return s
         return None
 
+    def seat_of_player(self, player_id: int | None) -> Seat | None:
+        """Return the seat a player holds here (the same player on another device resumes it without its token)."""
+        if player_id is None:
+            return None
+        return next((s for s in self.seats if s.kind == SeatKind.HUMAN and s.player_id == player_id), None)
+
     def disconnect(self, seat: int, now: float) -> None:
         """A person's connection dropped: play waits for the grace period, then a computer moves for them."""
         s = self.seats[seat]

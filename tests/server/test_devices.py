@@ -91,3 +91,27 @@ def test_the_code_alphabet_has_no_letters_that_read_alike():
     code = device_codes.new_code()
     assert len(code) == 8 and not set(code) & set("01OIL")
     assert json.dumps(device_codes.shown(code))
+
+
+class TestSeatsOnAnotherDevice:
+    async def test_the_new_device_finds_the_players_tables_and_takes_the_seat_without_its_token(self, server):
+        anna = await server.host("Anna")
+        code = anna.joined["code"]
+        await anna.send("device_code")
+        device = (await answer(anna, "device_code"))["code"]
+        phone = await server.connect("someone")
+        await phone.send("use_device_code", code=device)
+        await answer(phone, "device_joined")
+        await phone.send("my_tables")
+        assert (await answer(phone, "my_tables"))["tables"] == [
+            {"code": code, "seat": 0, "status": "waiting", "variant": "classic"}
+        ]
+        await phone.send("resume", code=code)
+        joined = await answer(phone, "joined")
+        assert (joined["seat"], joined["seat_token"], joined["host"]) == (0, None, True)
+        assert (await answer(anna, "left"))["code"] == code  # the newer connection has the seat
+        # someone else cannot: no seat token and not the seat's player
+        eva = await server.connect("Eva")
+        assert (await eva.error("resume", code=code))["code"] == "bad_token"
+        await eva.send("my_tables")
+        assert (await answer(eva, "my_tables"))["tables"] == []
