@@ -3,6 +3,7 @@ import { t } from "./i18n.js";
 import { toggleSelected, refusalText, momentKey } from "./update.js";
 import { formFields, syncOptionFields } from "./render/start.js";
 import { keyCard } from "./cards.js";
+import { readPlayNow, syncPlayNow } from "./render/playnow.js";
 
 // A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.
 const DOUBLE_TAP_MS = 500;
@@ -25,7 +26,13 @@ export function bindEvents({ state, app }) {
     else if (action === "pref") app.setPref(target.dataset.pref, parsePref(target.dataset.value));
     else if (action === "allow_watch") app.send({ type: "allow_watch", allowed: target.dataset.value === "true" });
     else if (action === "ready") move({ type: "ready" });
+    else if (action === "board") app.showBoard(target.dataset.family, target.dataset.period);
     else common(target);
+  });
+
+  // The reason typed for a report or a removal is kept, so that a redraw of its dialog keeps it too.
+  overlay.addEventListener("input", (event) => {
+    if (event.target.id === "mod-reason" && state.moderation) state.moderation.reason = event.target.value;
   });
 
   document.addEventListener("keydown", (event) => {
@@ -74,30 +81,48 @@ export function bindEvents({ state, app }) {
         return app.send({ type: "start" });
       case "copy":
         return app.copyLink(target.dataset.link);
+      case "join_open": // a table of the start page's list of open tables
+        if (!nameGiven()) return;
+        return app.joinTable(target.dataset.code);
       default:
         return common(target);
     }
   });
 
-  // The statistics dialog's form: a code from another device, to use this player here.
+  // The statistics dialog's form: a code from another device, to use this player here. The dialog about another
+  // person: the reason of a report or a removal.
   overlay.addEventListener("submit", (event) => {
     const form = event.target;
+    if (form.dataset.form === "moderation") {
+      event.preventDefault();
+      app.sendModeration(form.elements.reason.value);
+      return;
+    }
     if (form.dataset.form !== "device") return;
     event.preventDefault();
     app.useDeviceCode(form.elements.code.value);
   });
 
-  screen.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const form = event.target;
+  /** The start page's name field holds a name (else it says so and takes the focus); the name is saved. */
+  function nameGiven() {
     const name = screen.querySelector("#name");
+    if (!name) return true;
     if (!name.value.trim()) {
       name.focus();
       name.reportValidity();
-      return;
+      return false;
     }
     app.setName(name.value.trim());
-    if (form.dataset.form === "join") {
+    return true;
+  }
+
+  screen.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = event.target;
+    if (!nameGiven()) return;
+    if (form.dataset.form === "play_now") {
+      app.playNow(readPlayNow(form));
+    } else if (form.dataset.form === "join") {
       const code = form.elements.code.value.trim().toUpperCase();
       if (code) app.joinTable(code);
       else app.fieldProblem("code", t("code_missing")); // said at the field, not nothing at all
@@ -124,12 +149,15 @@ export function bindEvents({ state, app }) {
     const target = event.target;
     // the chosen variant's options; gentleman's rule 4 only while cards are passed
     if (target.closest("form[data-form=create]")) syncOptionFields(screen);
+    if (target.dataset.change === "pn_variant") syncPlayNow(screen); // the chosen game's length field
     if (target.id === "name" && target.value.trim()) {
       app.setName(target.value.trim());
     } else if (target.id === "level") {
       app.setPref("level", target.value);
     } else if (target.dataset.change === "replay_hand") {
       app.replayGo({ hand: Number(target.value), step: 0 });
+    } else if (target.dataset.change === "set_open") {
+      app.setOpen(target.checked);
     } else if (target.dataset.change === "allow_watch") {
       app.send({ type: "allow_watch", allowed: target.checked });
     } else if (target.dataset.change === "timer") {
@@ -172,6 +200,7 @@ export function bindEvents({ state, app }) {
     else if (action === "comeback") app.comeback();
     else if (action === "offline_continue") app.continueOffline();
     else if (action === "device_code") app.deviceSend({ type: "device_code" });
+    else if (action === "moderate") app.moderate(Number(target.dataset.seat), target.dataset.kind || null);
     else if (action === "device_sign_out") app.deviceSend({ type: "sign_out_device", device: target.dataset.device });
     else if (action === "own_table") app.ownTable();
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table

@@ -1,5 +1,5 @@
 // Entry point: wires state, the connection, rendering and events together.
-import { browserLanguage, setLanguage, t } from "./i18n.js";
+import { browserLanguage, setLanguage, t, language } from "./i18n.js";
 import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyMessage, leftTable, reviewOf, askReview } from "./update.js";
@@ -15,7 +15,9 @@ import { createOfflineEngine } from "./offline/engine.js";
 import { cleanCode, deviceLabel } from "./devices.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
 import { createPaceSync, createAutoPlay } from "./pace.js";
+import { showsInvite } from "./render/invite.js";
 
+const OPEN_TABLES_MS = 3000; // how often the start page's list of open tables is refreshed while it is shown
 const prefs = loadPrefs(browserLanguage());
 setLanguage(prefs.lang);
 applyPrefs(prefs);
@@ -134,7 +136,11 @@ function onMessage(msg) {
     if (location.search.includes("device=")) history.replaceState(null, "", "/");
   }
   if (msg.type === "error") watchWhenFull(msg);
-  if (msg.type === "left") remote.loadDaily();
+  if (msg.type === "error" && msg.code === "bad_name") pending = null; // asked again once another name is chosen
+  if (msg.type === "left") {
+    remote.loadDaily();
+    pollOpenTables(); // back on the start page: its list of open tables at once
+  }
   followScreen(); // the address bar says where we are: /t/CODE at a table (also after "Back to your table"), / after leaving
   if ((msg.type === "table" || msg.type === "update") && state.table) {
     const table = state.table; // the update folded in
@@ -248,7 +254,7 @@ function send(msg) {
     return;
   }
   if (greeted && conn.send(msg)) return;
-  if (["create", "join", "resume", "watch"].includes(msg.type)) {
+  if (["create", "join", "resume", "watch", "play_now"].includes(msg.type)) {
     pending = msg;
     connect();
   }
@@ -275,6 +281,7 @@ const app = {
     prefs[key] = value;
     savePrefs(prefs);
     if (key === "lang") setLanguage(value);
+    if (key === "lang") listedLanguage(); // a table its host listed says the host's language on the start page
     applyPrefs(prefs);
     if (key === "botPace") paceSync.check(true); // the host's new choice goes to the table
     if (key === "autoPlay") autoPlay();
@@ -297,6 +304,54 @@ const app = {
   },
   continueOffline,
   deviceSend,
+  /**
+   * Play now: sit at an open Play now table with the same game and language, or open one that starts by itself
+   * (computer players fill the empty seats after `wait` seconds). The choices are remembered for the next time.
+   */
+  playNow({ options, wait, variant, length }) {
+    state.notice = null;
+    state.fieldError = null;
+    state.wantedCode = null;
+    state.screen = "joining";
+    const saved = prefs.playNow || {};
+    prefs.playNow = { variant, wait, lengths: { ...(saved.lengths || {}), [variant]: length } };
+    savePrefs(prefs);
+    send({ type: "play_now", options, lang: language(), wait });
+    renderer.request();
+  },
+  /** The host lists the table on the start page (or takes it off), in the language of the page. */
+  setOpen(open) {
+    send({ type: "set_open", open, lang: language() });
+  },
+  /** The dialog about another person at the table: what can be done (`kind` null), or the reason for a report or removal. */
+  moderate(seat, kind = null) {
+    const before = state.moderation;
+    const reason = before && before.seat === seat ? before.reason : "";
+    state.moderation = { seat, kind, reason, sending: false, error: null };
+    state.overlay = "seat";
+    renderer.request();
+  },
+  /** Send the report or the removal with its reason (required, up to 200 characters). */
+  sendModeration(reason) {
+    const m = state.moderation;
+    if (!m || !m.kind) return;
+    m.reason = reason;
+    const text = reason.trim();
+    if (!text) {
+      m.error = t("reason_missing");
+      renderer.request();
+      return;
+    }
+    m.error = null;
+    m.sending = true;
+    send(m.kind === "remove" ? { type: "remove_player", seat: m.seat, reason: text } : { type: "report", seat: m.seat, reason: text });
+    renderer.request();
+  },
+  /** Show the leaderboard of a family over a period (each change asks the server again). */
+  showBoard(family, period) {
+    const b = state.board || { family: "classic", period: "all" };
+    remote.loadBoard(family || b.family, period || b.period);
+  },
   /** Use a code from another device here: this device becomes that player (its own token; both keep working). */
   useDeviceCode(text) {
     const code = cleanCode(text);
@@ -393,6 +448,7 @@ const app = {
       if (state.playerToken) deviceSend({ type: "devices" });
     }
     if (kind === "games") remote.loadGames();
+    if (kind === "board") app.showBoard();
     renderer.request();
   },
   openReplay: viewer.open,
@@ -419,6 +475,7 @@ const app = {
   },
   closeOverlay() {
     state.overlay = null;
+    state.moderation = null;
     followScreen(); // "Stay" after the browser's Back asked to leave: the table's address again
     renderer.request();
   },
@@ -440,6 +497,14 @@ const app = {
     }, 2000);
   },
 };
+
+/** The host of a listed table (not a Play now table, whose language chose its people) switched language: say so. */
+function listedLanguage() {
+  const table = state.table;
+  const open = table && table.open;
+  if (!open || !open.listed || open.play_now || table.host !== table.you || open.lang === language()) return;
+  send({ type: "set_open", open: true, lang: language() });
+}
 
 /** This device's finished offline games, figured by the worker's Python as the server figures online games. */
 async function loadOfflineStats() {
@@ -481,6 +546,19 @@ async function copyText(text) {
   }
 }
 
+/** Whether the start page is what the person sees now (its list of open tables is then kept fresh). */
+function onStartPage() {
+  return state.screen === "start" && !state.replay && !showsInvite(state) && !state.offline.playing &&
+    document.visibilityState === "visible" && navigator.onLine !== false;
+}
+
+/** Refresh the open tables while the start page is shown: every few seconds, and at once when it shows again. */
+function pollOpenTables() {
+  if (onStartPage()) remote.loadOpenTables();
+}
+setInterval(pollOpenTables, OPEN_TABLES_MS);
+document.addEventListener("visibilitychange", pollOpenTables);
+
 bindEvents({ state, app });
 bindChat({ state, app });
 window.addEventListener("resize", () => renderer.request());
@@ -511,6 +589,7 @@ if (shareInPath()) {
   continueOffline();
 } else {
   remote.loadDaily();
+  pollOpenTables();
   remote.checkComeback(latestSession(), forgetSession);
   // A kept game, or no network: start the engine while the page is read, so that a game begins without a wait.
   findKept().then((kept) => {

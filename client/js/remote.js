@@ -172,5 +172,50 @@ export function createRemote(state, request) {
     request();
   }
 
-  return { loadStats, loadDaily, loadGames, loadReplay, loadReview, loadInvite, checkComeback };
+  /**
+   * The open tables for the start page's list. The list on screen stays until the new one is there (no flicker every
+   * few seconds); a failed refresh keeps the last list, a first failure says the list is not available.
+   */
+  let openAsked = 0;
+  async function loadOpenTables() {
+    const asked = ++openAsked;
+    const before = state.openTables;
+    if (!before) state.openTables = { status: "loading", tables: null, at: 0 };
+    let tables = null;
+    try {
+      const res = await getJson("/api/open-tables");
+      if (res.ok && res.data && Array.isArray(res.data.tables)) tables = res.data.tables;
+    } catch {
+      tables = null;
+    }
+    if (asked !== openAsked) return; // a later refresh is under way: it has the newer list
+    const last = state.openTables && state.openTables.tables;
+    state.openTables = tables ? { status: "ok", tables, at: Date.now() } : { status: "error", tables: last || null, at: Date.now() };
+    request();
+  }
+
+  /** The leaderboard of `family` over `period` (all | week), with your own place (your player token). */
+  async function loadBoard(family, period) {
+    const board = { family, period, status: "loading", data: null };
+    const same = state.board && state.board.family === family && state.board.period === period;
+    if (same && state.board.data) board.data = state.board.data; // shown while it refreshes
+    state.board = board;
+    request();
+    let status = "error";
+    let data = null;
+    try {
+      const res = await getJson(`/api/leaderboard/${encodeURIComponent(family)}/${encodeURIComponent(period)}`, state.playerToken);
+      if (res.ok && res.data && Array.isArray(res.data.top)) {
+        status = "ok";
+        data = res.data;
+      }
+    } catch {
+      status = "error";
+    }
+    if (state.board !== board) return; // another board was chosen meanwhile
+    Object.assign(board, { status, data });
+    request();
+  }
+
+  return { loadStats, loadDaily, loadGames, loadReplay, loadReview, loadInvite, checkComeback, loadOpenTables, loadBoard };
 }

@@ -23,6 +23,8 @@ export function seatedNow(state) {
 export function leftReason(state, msg) {
   if (msg.reason === "watch_off") state.notice = { text: t("watch_off"), kind: "info" };
   else if (msg.reason === "closed") state.notice = { text: t("watch_closed"), kind: "info" };
+  // the host removed this person, with a reason: said plainly on the start page they land on
+  else if (msg.reason === "removed") state.notice = { text: t("removed_you", { reason: msg.text || "" }), kind: "error", removed: true };
 }
 
 /**
@@ -34,6 +36,12 @@ export function leftNews(state, msg, prev) {
   for (const e of msg.events || []) {
     if (e.type === "seated" && e.who === "bot" && e.left) said.push(t("left_bot_plays", { name: e.left, bot: e.name }));
     if (e.type === "host" && hostChanged(prev, msg, e.seat)) said.push(hostNews(msg, e.seat));
+    // the host removed someone (news of this table, not old events sent again on coming back to it)
+    if (e.type === "removed" && prev && prev.code === msg.code) said.push(t("removed_news", { name: e.name || "", reason: e.reason || "" }));
+    if (e.type === "removed" && state.moderation && state.moderation.seat === e.seat && state.overlay === "seat") {
+      state.overlay = null; // the host's own removal went through: its dialog closes
+      state.moderation = null;
+    }
   }
   if (said.length) state.notice = { text: said.join(" "), kind: "info" };
 }

@@ -51,5 +51,10 @@ export function createState(prefs) {
     // player, the name a code from another device brought here, a code from the link waiting for the connection
     device: { code: null, list: null, joined: null, linked: null },
     offlineStats: null, // this device's finished offline games' figures, "loading", "error", or null (none)
+    openTables: null, // the start page's list of open tables: {status: loading | ok | error, tables (the last list), at}
+    board: null, // the leaderboard shown: {family, period, status: loading | ok | error, data}
+    // the dialog about another person at the table: their seat, what is being done (null: the choice; report or
+    // remove), the reason typed, whether it was sent, and the server's refusal
+    moderation: null,
   };
 }

@@ -8,6 +8,7 @@ import { watchingTable, seatedNow, leftReason, leftNews, tookOver, joinedSeat, a
 import { passForm, toggleSlot } from "./passing.js";
 import { applyChat, chatError, resetChat } from "./chat.js";
 import { animFactor } from "./prefs.js";
+import { canModerate } from "./render/moderation.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
@@ -64,6 +65,9 @@ export function applyMessage(state, msg, now = Date.now()) {
       return;
     case "pong":
       return;
+    case "reported":
+      reported(state, msg);
+      return;
     case "device_code":
       state.device.code = msg;
       return;
@@ -88,6 +92,7 @@ export function applyMessage(state, msg, now = Date.now()) {
         state.device.error = language() === "nl" ? msg.nl : msg.message;
         return;
       }
+      if (moderationError(state, msg)) return;
       if (state.review && state.review.status === "loading" && REVIEW_ERRORS.includes(msg.code)) {
         Object.assign(state.review, { status: "error", code: msg.code });
         return;
@@ -151,6 +156,11 @@ function applyTable(state, msg, now) {
   if (anotherGame(prev, msg)) forgetGame(state);
   state.inFlight = false; // the server answered the move we sent (or moved on without it)
   state.table = msg;
+  // the person a report or removal was about is no longer at the table (left, or removed): its dialog closes
+  if (state.overlay === "seat" && state.moderation && !canModerate(msg, state.moderation.seat)) {
+    state.overlay = null;
+    state.moderation = null;
+  }
   if (arrived(state, msg) && !state.offline.playing) saveSession(state.session); // sat down after game over?
   leftNews(state, msg, prev);
   state.seq = Math.max(state.seq, msg.seq || 0);
@@ -225,6 +235,20 @@ function applyError(state, msg) {
     state.notice = { text, kind: "refusal", moment: momentKey(state.table) };
     return;
   }
+  if (msg.code === "bad_name") { // the name was refused at hello: said at the name field, to choose another
+    state.fieldError = { field: "name", text: (lang === "nl" ? msg.nl : msg.message) || msg.code };
+    state.notice = null;
+    if (state.screen === "joining") state.screen = "start";
+    return;
+  }
+  // a Play now press the server refused: back to the start page, the wait's refusal said at its field
+  const playNow = state.screen === "joining" && !state.wantedCode && !state.offline.playing;
+  if (playNow) state.screen = "start";
+  if (playNow && msg.code === "bad_message" && msg.field === "wait") {
+    state.fieldError = { field: "pn-wait", text: (lang === "nl" ? msg.nl : msg.message) || msg.code };
+    state.notice = null;
+    return;
+  }
   if (msg.code === "claim_refused") { // shown as the core's refusals are, until the game moves on
     state.notice = { text: (lang === "nl" ? msg.nl : msg.message) || msg.code, kind: "refusal", moment: momentKey(state.table) };
     return;
@@ -248,6 +272,26 @@ function applyError(state, msg) {
   state.notice = { text, kind: "error" };
 }
 
+const MODERATION_ERRORS = ["not_now", "not_host", "reports_limited", "bad_message", "server_busy", "rate_limited"];
+
+/** A refusal of a report or a removal, said in its dialog (the reason stays typed, to send again or change). */
+function moderationError(state, msg) {
+  const m = state.moderation;
+  if (state.overlay !== "seat" || !m || !m.kind || !m.sending || !MODERATION_ERRORS.includes(msg.code)) return false;
+  m.sending = false;
+  m.error = (language() === "nl" ? msg.nl : msg.message) || msg.code;
+  return true;
+}
+
+/** `reported`: the report was kept; the dialog closes and a line thanks the person. */
+function reported(state, msg) {
+  const table = state.table;
+  const name = table && table.seats[msg.seat] ? seatName(table, msg.seat) : "";
+  if (state.overlay === "seat") state.overlay = null;
+  state.moderation = null;
+  state.notice = { text: t("reported_notice", { name }), kind: "info" };
+}
+
 export function leftTable(state) {
   if (state.session) forgetSession(state.session.code);
   state.session = null;
@@ -262,6 +306,7 @@ export function leftTable(state) {
   state.hint = [];
   state.review = null;
   state.gameNo += 1;
+  state.moderation = null;
   resetChat(state);
 }
 

@@ -33,9 +33,12 @@ const MAIN = {
   table: [".status .primary", '.hand .card[tabindex="0"]', ".status .buttons button"],
   replay: [".rp-controls button"],
 };
-const DIALOG = ['.dialog [data-action="ready"]', ".dialog [data-stay]", ".dialog .close"];
+const DIALOG = [".dialog [data-autofocus]", '.dialog [data-action="ready"]', ".dialog [data-stay]", ".dialog .close"];
 
-/** Focus the main control of an open dialog (Next hand in the score table, Stay when leaving, else its close button). */
+/**
+ * Focus the main control of an open dialog (a reason's field, Next hand in the score table, Stay when leaving, else its
+ * close button).
+ */
 export function focusDialog(root) {
   const target = first(root, DIALOG);
   if (target) target.focus({ preventScroll: true });

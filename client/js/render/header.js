@@ -20,7 +20,10 @@ export function headerHtml(state) {
     ? `<span class="deal-no" data-deal="${esc(table.deal)}">${esc(t("deal_no", { n: table.deal }))}</span>` : "";
   const offline = state.offline.playing && !state.replay
     ? `<span class="offline-badge" data-offline-badge title="${esc(t("offline_badge_help"))}">${esc(t("offline_badge"))}</span>` : "";
-  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${offline}${deal}` +
+  // a rated game (an open table with people on every seat at the start): its result counts for the ratings
+  const rated = table && table.rated
+    ? `<span class="rated-badge" data-rated title="${esc(t("rated_help"))}">${label("rated_badge")}</span>` : "";
+  return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${offline}${rated}${deal}` +
     `<nav aria-label="${esc(t("app_title"))}">` +
     `<button type="button" data-action="open" data-overlay="rules">${label("nav_rules")}</button>` +
     `<button type="button" data-action="open" data-overlay="stats">${label("nav_stats")}</button>` +

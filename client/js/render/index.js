@@ -12,6 +12,7 @@ import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
 import { writeNews } from "./news.js";
 import { focusKey, focusDialog, keepFocus } from "./focus.js";
 import { drawChat } from "./chat.js";
+import { openTablesHtml, syncPlayNow, isPlayNowWaiting, fillInSeconds } from "./playnow.js";
 
 export function createRenderer(state, root) {
   const el = {
@@ -61,8 +62,11 @@ export function createRenderer(state, root) {
       keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
       const slot = el.screen.querySelector("#daily-slot");
       if (slot) patch(slot, dailyPanelHtml(state));
+      // the open tables refresh every few seconds: their own slot, and a Join button that had the focus keeps it
+      const open = el.screen.querySelector("#open-slot");
+      if (open) keepingFocus(open, () => patch(open, openTablesHtml(state, navigator.onLine === false)), ".ot-join");
     }
-    else if (kind === "lobby") patch(el.screen, lobbyHtml(state));
+    else if (kind === "lobby") patch(el.screen, lobbyHtml(state, now));
     else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));
     else drawTable(now);
     drawChat(state, root);
@@ -141,6 +145,7 @@ export function createRenderer(state, root) {
       else e.value = value;
     }
     syncOptionFields(container);
+    syncPlayNow(container);
     const again = focused ? container.querySelector(`#${CSS.escape(focused)}`) : null;
     if (again) {
       again.focus();
@@ -148,14 +153,15 @@ export function createRenderer(state, root) {
     }
   }
 
-  // A redraw of the replay viewer puts the focus back on the button (by id) that had it, or on an enabled neighbour.
-  function keepingFocus(container, fn) {
+  // A redraw of the replay viewer (or of the open tables) puts the focus back on the button (by id) that had it, or on
+  // an enabled neighbour.
+  function keepingFocus(container, fn, neighbour = ".rp-controls button:not([disabled])") {
     const active = document.activeElement && container.contains(document.activeElement) ? document.activeElement.id : null;
     if (!fn() || !active) return;
     const again = container.querySelector(`#${CSS.escape(active)}`);
     if (again && !again.disabled) again.focus();
     else {
-      const other = container.querySelector(".rp-controls button:not([disabled])");
+      const other = container.querySelector(neighbour);
       if (other) other.focus();
     }
   }
@@ -166,6 +172,10 @@ export function createRenderer(state, root) {
     const moments = [state.scoresAt];
     if (state.trickShow) moments.push(state.trickShow.until, state.trickShow.slideUntil);
     if (state.deadlineAt > now) moments.push(now + ((state.deadlineAt - now) % 1000 || 1000));
+    // the Play now countdown: once a second until computer players fill the empty seats
+    if (screenKind === "lobby" && isPlayNowWaiting(state.table) && fillInSeconds(state.table, now) > 0) {
+      moments.push(now + ((state.table.open.fill_at * 1000 - now) % 1000 || 1000));
+    }
     const next = moments.filter((m) => m > now).sort((a, b) => a - b)[0];
     if (next) timer = setTimeout(request, next - now + 10);
   }

@@ -51,6 +51,7 @@ function inviteSides(info) {
 export function inviteHtml(state) {
   const info = state.invite.data;
   const code = state.invite.code;
+  const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
   const joining = state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code }))}</p>` : "";
   const host = info.host ? `<span class="invite-host">${esc(t("invite_host", { host: info.host }))}</span><br>` : "";
@@ -64,9 +65,10 @@ export function inviteHtml(state) {
     <label for="name">${esc(t("your_name"))}</label>
     <input type="hidden" name="code" value="${esc(code)}">
     <div class="row">
-      <input id="name" name="name" maxlength="24" autocomplete="nickname" required autofocus placeholder="${esc(t("name_placeholder"))}" value="${esc(state.prefs.name)}">
+      <input id="name" name="name" maxlength="24" autocomplete="nickname" required autofocus placeholder="${esc(t("name_placeholder"))}" value="${esc(state.prefs.name)}"${nameError ? ' aria-invalid="true" aria-describedby="name-error"' : ""}>
       <button type="submit" class="primary">${esc(t("join_button"))}</button>
     </div>
+    ${nameError ? `<p id="name-error" class="field-error" role="alert">${esc(nameError)}</p>` : ""}
   </form>
   <p class="invite-other"><button type="button" data-action="own_table">${esc(t("invite_other"))}</button></p>
 </section>`;

@@ -5,6 +5,8 @@ import { seatsFromMe, position, seatCount, chairName, teamsOf, sidesOf, teamName
 import { watchCount } from "./watch.js";
 import { rulesLine } from "./invite.js";
 import { dayText } from "../format.js";
+import { ratingBadge, isPlayNowWaiting, playNowWaitingHtml } from "./playnow.js";
+import { moderationButtons } from "./moderation.js";
 
 function badges(table, s) {
   const out = [];
@@ -45,20 +47,39 @@ function dailyHtml(table) {
     `<p class="notice ${counts ? "info" : "warning"}" role="status" data-daily-counts="${counts}">${esc(t(counts ? "daily_counts" : "daily_not_counts"))}</p></div>`;
 }
 
-/** One seat of the waiting room: its chair, who sits there, and what can be done with it. */
-function seatCard(table, n, manage, count) {
+/**
+ * One seat of the waiting room: its chair, who sits there (with their rating at an open table), and what can be done
+ * with it. At a Play now table nobody moves seats or adds computer players: the table fills and starts by itself.
+ */
+export function seatCard(table, n, manage, count) {
   const s = table.seats[n];
   const empty = s.kind === "empty";
+  const playNow = isPlayNowWaiting(table);
   let action = "";
   if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
   else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
-  if (empty) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
+  if (empty && !playNow) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
   else if (table.you === null && s.kind === "bot") { // a watcher may take a computer player's seat before the start
     action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
   }
+  action += moderationButtons(table, n);
   const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
+  const rating = s.kind === "human" && table.ratings ? ratingBadge(table.ratings[n]) : "";
   return `<li class="seat-card pos-${position(n, table.you, count)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
-    `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
+    `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${rating} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
+}
+
+/**
+ * The host lists the table on the start page (an open table anyone may sit down at; with people on every seat its
+ * game is rated), or takes it off; everyone else sees that it is listed. Not at a daily table.
+ */
+function openSetting(table, isHost) {
+  const open = table.open;
+  if (!open || table.daily) return "";
+  if (!isHost) return open.listed ? `<p class="muted open-setting" data-listed>${esc(t("listed_note"))}</p>` : "";
+  return `<div class="grid open-setting"><label class="check" for="list-open"><input type="checkbox" id="list-open" data-change="set_open"` +
+    `${open.listed ? " checked" : ""} aria-describedby="list-open-help"> ${esc(t("list_open"))}</label>` +
+    `<p id="list-open-help" class="field-help">${esc(t("list_open_help"))}</p></div>`;
 }
 
 /** A seat's person for the sides' sentence: their name, or "whoever sits North" while it is empty. */
@@ -98,8 +119,9 @@ function sidesHtml(table, teams, manage, count) {
   return `<p class="team-line" role="status" data-team-line>${esc(line)}</p><div class="sides">${boxes}</div>`;
 }
 
-export function lobbyHtml(state) {
+export function lobbyHtml(state, now = Date.now()) {
   const table = state.table;
+  if (isPlayNowWaiting(table)) return playNowWaitingHtml(state, seatCard, now);
   const isHost = table.host === table.you;
   const manage = isHost && !table.daily; // a daily table's computer players stay
   const count = seatCount(table);
@@ -116,7 +138,7 @@ export function lobbyHtml(state) {
         ${full ? "" : `<p class="muted">${esc(count === 4 ? t("need_four") : t("need_players", { n: count }))}</p>`}
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
-  const timer = timerHtml(table, isHost) + watchSetting(table, isHost);
+  const timer = timerHtml(table, isHost) + watchSetting(table, isHost) + openSetting(table, isHost);
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
   // A daily table has no one to invite; before the start it says whether this game counts for the board.
   const top = table.daily ? dailyHtml(table) : `<div class="code-box">

@@ -16,7 +16,8 @@ export function winnersText(table, v) {
 
 /** Whether the host may start this table's game over with the same cards (never at a daily table). */
 export function canRestart(table) {
-  return table.host === table.you && !table.daily && ["playing", "finished"].includes(table.status);
+  // a rated game cannot start over (its result counts as it was played)
+  return table.host === table.you && !table.daily && !table.rated && ["playing", "finished"].includes(table.status);
 }
 
 /** The start-over button, opening its confirmation. */

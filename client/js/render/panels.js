@@ -7,6 +7,8 @@ import { lastTrickHtml, restartHtml, gamesHtml } from "./dialogs.js";
 import { leaveHtml } from "./invite.js";
 import { watchCount } from "./watch.js";
 import { percent, momentText } from "../format.js";
+import { ratingsHtml, boardHtml } from "./board.js";
+import { moderationHtml, moderationTitle } from "./moderation.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -63,7 +65,7 @@ function statsBody(state) {
   const offline = s.offlineAt
     ? `<p class="notice info" role="status" data-stats-offline="${s.offlineAt}">${esc(t("stats_offline", { when: whenText(s.offlineAt) }))}</p>` : "";
   const title = state.offlineStats ? `<h3>${esc(t("stats_online_games"))}</h3>` : "";
-  return `${title}${offline}${none}${figuresHtml(s, "data-stat")}`;
+  return `${title}${offline}${none}${figuresHtml(s, "data-stat")}${ratingsHtml(s)}`;
 }
 
 /** Your player on other devices: a one-time code (and its QR code) to take it there, a code from another device to
@@ -176,16 +178,17 @@ function watchOption(table) {
 const TITLES = {
   rules: "rules_title", stats: "stats_title", options: "options_title", scores: "scores_title",
   last_trick: "last_trick_title", restart: "restart_title", games: "games_title", leave: "leave_title",
+  board: "board_title", seat: moderationTitle,
 };
 const BODIES = { rules: rulesHtml, stats: statsHtml, options: optionsHtml, scores: scoresHtml, leave: leaveHtml,
-  last_trick: lastTrickHtml, restart: restartHtml, games: gamesHtml };
+  last_trick: lastTrickHtml, restart: restartHtml, games: gamesHtml, board: boardHtml, seat: moderationHtml };
 
 export function overlayHtml(state, kind = state.overlay) {
   if (!kind) return "";
   const body = BODIES[kind](state);
   return `<div class="backdrop" data-action="close"></div>` +
     `<div class="dialog dialog-${kind}" role="dialog" aria-modal="true" aria-labelledby="dialog-title" data-dialog="${kind}">` +
-    `<header><h2 id="dialog-title">${esc(t(TITLES[kind]))}</h2>` +
+    `<header><h2 id="dialog-title">${esc(typeof TITLES[kind] === "function" ? TITLES[kind](state) : t(TITLES[kind]))}</h2>` +
     `<button type="button" class="close" data-action="close" aria-label="${esc(t("close"))}">✕</button></header>` +
     `<div class="dialog-body">${body}</div></div>`;
 }

@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
 import { passingName } from "./seats.js";
+import { playNowHtml } from "./playnow.js";
 
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
@@ -199,9 +200,11 @@ export function startHtml(state) {
   const offline = typeof navigator !== "undefined" && navigator.onLine === false; // no network: play here
   const joining = state.screen === "joining" && state.offline.playing
     ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))}</p>`
+    : state.screen === "joining" && !state.wantedCode ? `<p class="notice info" role="status" data-finding>${esc(t("play_now_finding"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
   const codeError = state.fieldError && state.fieldError.field === "code" ? state.fieldError.text : null;
+  const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
   ${notice}${joining}${noNetwork}
@@ -210,8 +213,11 @@ export function startHtml(state) {
   ${comebackHtml(state)}
   <div class="panel name-panel">
     <label for="name">${esc(t("your_name"))}</label>
-    <input id="name" name="name" maxlength="24" autocomplete="nickname" required placeholder="${esc(t("name_placeholder"))}" value="${esc(p.name)}">
+    <input id="name" name="name" maxlength="24" autocomplete="nickname" required placeholder="${esc(t("name_placeholder"))}" value="${esc(p.name)}"${nameError ? ' aria-invalid="true" aria-describedby="name-error"' : ""}>
+    ${nameError ? `<p id="name-error" class="field-error" role="alert">${esc(nameError)}</p>` : ""}
   </div>
+  ${playNowHtml(state, offline)}
+  <div id="open-slot"></div>
   <form class="panel" data-form="join">
     <h2>${esc(t("join_title"))}</h2>
     <label for="code">${esc(t("table_code"))}</label>

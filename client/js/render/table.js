@@ -6,6 +6,7 @@ import { position, seatName, plainName, moonTotal, takerText, teamName, seatCoun
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
+import { nameHtml } from "./moderation.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
@@ -85,7 +86,7 @@ export function opponentHtml(table, seat) {
   const passed = hasPassed ? " has-passed" : "";
   const mark = hasPassed ? ` <span class="badge passed">✓<span class="passed-word"> ${esc(t("passed_badge"))}</span></span>` : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> <span class="name">${esc(plainName(table, seat))}</span> ${flags}${mark}</div>` +
+    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> ${nameHtml(table, seat)} ${flags}${mark}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }

@@ -1,0 +1,186 @@
+// Play now and open tables: the start page's Play now form and its list of open tables, the waiting screen of a
+// Play now table, and a person's rating as shown beside their name.
+import { t, TABLES } from "../i18n.js";
+import { esc } from "../html.js";
+import { variantLine, rulesLine } from "./invite.js";
+import { seatsFromMe, seatCount, chairName } from "./seats.js";
+
+// The games Play now offers (four seats, each of a rated family), and how long each may last: the option that ends
+// it, the choices and the default (the core's own default, so that people who keep it meet at one table).
+export const PLAY_NOW_VARIANTS = {
+  classic: { option: "end_score", choices: [25, 50, 100], def: 100 },
+  omnibus: { option: "end_score", choices: [25, 50, 100], def: 100 },
+  black_maria: { option: "end_score", choices: [25, 50, 100], def: 100 },
+  dutch: { option: "turn_score", choices: [25, 50, 100], def: 50 },
+  achterhoeks_bar: { option: "end_score", choices: [25, 50, 100], def: 50 },
+  achterhoeks: { option: "end_score", choices: [25, 50, 100], def: 100 },
+};
+export const WAIT = { min: 5, max: 300, def: 30 };
+
+/** "1000 ± 333": a rating as people see it, or "" when there is none. */
+export function ratingText(r) {
+  if (!r || typeof r.rating !== "number") return "";
+  return t("rating_value", { rating: r.rating, uncertainty: r.uncertainty });
+}
+
+/** A rating beside a name: a small badge that says what it is to a screen reader too. */
+export function ratingBadge(r) {
+  const text = ratingText(r);
+  if (!text) return "";
+  return `<span class="rating" data-rating="${r.rating}" title="${esc(t("rating_label", { value: text }))}">` +
+    `<span class="sr-only">${esc(t("rating_word"))} </span>${esc(text)}</span>`;
+}
+
+/** The choices Play now remembers in the browser (the game, how long, how many seconds to wait for people). */
+export function playNowChoices(prefs) {
+  const saved = prefs.playNow || {};
+  const variant = PLAY_NOW_VARIANTS[saved.variant] ? saved.variant : "classic";
+  const wait = Number.isInteger(saved.wait) && saved.wait >= WAIT.min && saved.wait <= WAIT.max ? saved.wait : WAIT.def;
+  return { variant, lengths: saved.lengths || {}, wait };
+}
+
+function lengthLabel(variant, option) {
+  if (variant === "achterhoeks_bar") return t("end_score_over");
+  return t(option);
+}
+
+/** One game's length field; only the chosen game's is shown (syncPlayNow). */
+function lengthField(variant, chosen, lengths) {
+  const { option, choices, def } = PLAY_NOW_VARIANTS[variant];
+  const value = choices.includes(lengths[variant]) ? lengths[variant] : def;
+  const id = `pn-length-${variant}`;
+  const opts = choices.map((n) => `<option value="${n}"${n === value ? " selected" : ""}>${esc(t("points_unit", { n }))}</option>`).join("");
+  return `<div class="pn-field pn-length" data-pn-variant="${variant}"${variant === chosen ? "" : " hidden"}>` +
+    `<label for="${id}">${esc(lengthLabel(variant, option))}</label>` +
+    `<select id="${id}" name="pn-length-${variant}" data-option="${option}">${opts}</select></div>`;
+}
+
+/** The Play now panel of the start page: a game, its length, how long to wait for people, and one big button. */
+export function playNowHtml(state, offline) {
+  if (offline) return "";
+  const { variant, lengths, wait } = playNowChoices(state.prefs);
+  const variants = Object.keys(PLAY_NOW_VARIANTS)
+    .map((v) => `<option value="${v}"${v === variant ? " selected" : ""}>${esc(t(`variant_${v}`))}</option>`).join("");
+  const error = state.fieldError && state.fieldError.field === "pn-wait" ? state.fieldError.text : null;
+  const described = error ? ' aria-invalid="true" aria-describedby="pn-wait-error"' : ' aria-describedby="pn-wait-help"';
+  return `<form class="panel play-now" data-form="play_now" id="play-now-form">
+    <h2>${esc(t("play_now_title"))}</h2>
+    <p class="field-help">${esc(t("play_now_intro"))}</p>
+    <div class="pn-fields">
+      <div class="pn-field pn-game">
+        <label for="pn-variant">${esc(t("variant"))}</label>
+        <select id="pn-variant" name="pn-variant" data-change="pn_variant">${variants}</select>
+      </div>
+      ${Object.keys(PLAY_NOW_VARIANTS).map((v) => lengthField(v, variant, lengths)).join("")}
+      <div class="pn-field pn-wait">
+        <label for="pn-wait">${esc(t("play_now_wait"))}</label>
+        <input type="number" id="pn-wait" name="pn-wait" min="${WAIT.min}" max="${WAIT.max}" step="1" required inputmode="numeric" value="${wait}"${described}>
+      </div>
+    </div>
+    <p id="pn-wait-help" class="field-help">${esc(t("play_now_wait_help", { min: WAIT.min, max: WAIT.max }))}</p>
+    ${error ? `<p id="pn-wait-error" class="field-error" role="alert">${esc(error)}</p>` : ""}
+    <button type="submit" class="primary play-now-button">${esc(t("play_now_button"))}</button>
+  </form>`;
+}
+
+/** Show the chosen game's length field only (called when the form changes and after every redraw of it). */
+export function syncPlayNow(container) {
+  const variant = container.querySelector("#pn-variant");
+  if (!variant) return;
+  for (const field of container.querySelectorAll(".pn-length")) field.hidden = field.dataset.pnVariant !== variant.value;
+}
+
+/** What the Play now form asks for: `{options, wait, remember}`. */
+export function readPlayNow(form) {
+  const variant = form.elements["pn-variant"].value;
+  const select = form.elements[`pn-length-${variant}`];
+  const length = Number(select.value);
+  const wait = Number(form.elements["pn-wait"].value);
+  return { options: { variant, [select.dataset.option]: length }, wait, variant, length };
+}
+
+/** One taken seat of an open table in the list: who sits there (with their rating), or a computer player. */
+function listedSeat(seat, n) {
+  const name = seat.kind === "bot" ? t("open_seat_bot", { name: seat.name || chairName(n, seat.seat) }) : seat.name;
+  return `<li class="ot-seat" data-kind="${esc(seat.kind)}" data-seat="${seat.seat}"><span class="name">${esc(name)}</span> ${ratingBadge(seat.rating)}</li>`;
+}
+
+/** One open table: its game and length, the host's language, who sits where, how many seats are free, Join. */
+function listedTable(e) {
+  const lang = TABLES[e.lang] ? TABLES[e.lang].lang_name : e.lang;
+  const seats = e.seats || [];
+  const badge = e.play_now ? ` <span class="badge pn-badge">${esc(t("play_now_badge"))}</span>` : "";
+  return `<li class="open-table" data-open-code="${esc(e.code)}">
+    <div class="ot-head"><strong class="ot-game">${esc(variantLine(e.options || { variant: e.variant, end_score: e.end_score }))}</strong>${badge}</div>
+    <p class="ot-facts"><span class="ot-lang" lang="${esc(e.lang)}">${esc(t("open_lang", { lang }))}</span> · ` +
+    `<span class="ot-free" data-free="${e.free}">${esc(t("open_free", { n: e.free }))}</span></p>
+    <ul class="ot-seats">${seats.filter((s) => s.kind !== "empty").map((s) => listedSeat(s, seats.length)).join("")}</ul>
+    <button type="button" class="primary ot-join" id="open-join-${esc(e.code)}" data-action="join_open" data-code="${esc(e.code)}"` +
+    ` aria-label="${esc(t("open_join_label", { code: e.code, game: variantLine(e.options || { variant: e.variant }) }))}">${esc(t("open_join"))}</button>
+  </li>`;
+}
+
+/** The start page's list of open tables (it refreshes by itself while the page is shown). */
+export function openTablesHtml(state, offline) {
+  if (offline || state.screen !== "start") return "";
+  const o = state.openTables;
+  let body;
+  if (!o || (o.status === "loading" && !o.tables)) body = `<p class="muted">${esc(t("loading"))}</p>`;
+  else if (!o.tables) body = `<p class="muted" data-open-error>${esc(t("open_tables_error"))}</p>`;
+  else if (!o.tables.length) body = `<p class="muted" data-open-empty>${esc(t("open_tables_none"))}</p>`;
+  else body = `<ul class="open-tables">${o.tables.map(listedTable).join("")}</ul>`;
+  return `<section class="panel open-tables-panel" aria-labelledby="open-tables-title" data-open-tables="${o && o.tables ? o.tables.length : ""}">
+    <h2 id="open-tables-title">${esc(t("open_tables_title"))}</h2>${body}</section>`;
+}
+
+/** Seconds until computer players fill the empty seats of a Play now table (null when no time is set). */
+export function fillInSeconds(table, now = Date.now()) {
+  const at = table && table.open ? table.open.fill_at : null;
+  if (typeof at !== "number") return null;
+  return Math.max(0, Math.ceil(at - now / 1000));
+}
+
+/** A Play now table that has not started: the waiting screen shows instead of a waiting room. */
+export function isPlayNowWaiting(table) {
+  return Boolean(table && table.open && table.open.play_now && table.status === "waiting");
+}
+
+function clockText(seconds) {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+/**
+ * The waiting screen of a Play now table: the game, who has sat down (with their ratings), how long until computer
+ * players fill the empty seats, and Leave the queue. The game starts by itself; then the table shows.
+ */
+export function playNowWaitingHtml(state, seatCard, now = Date.now()) {
+  const table = state.table;
+  const n = seatCount(table);
+  const people = table.seats.filter((s) => s.kind === "human").length;
+  const left = fillInSeconds(table, now);
+  let when;
+  if (left === null) when = t("play_now_no_fill");
+  else if (left > 0) when = t("play_now_fill_in", { time: clockText(left) });
+  else when = t("play_now_filling");
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const seats = seatsFromMe(table.you, n).map((s) => seatCard(table, s, false, n)).join("");
+  return `<section class="lobby play-now-wait" data-play-now-wait>
+  <div class="pn-main">
+    <h2>${esc(t("play_now_waiting_title"))}</h2>
+    <p class="muted lobby-rules">${esc(rulesLine(table.options || {}))}</p>
+    <div class="pn-clock">
+      <p class="pn-count" role="status" data-people="${people}">${esc(t("play_now_seated", { n: people, total: n }))}</p>
+      <p class="pn-fill" data-fill-in="${left ?? ""}">${esc(when)}</p>
+      <p class="muted">${esc(t("play_now_starts"))}</p>
+      <p class="pn-leave"><button type="button" data-action="leave" data-leave-queue>${esc(t("play_now_leave"))}</button></p>
+    </div>
+    ${notice}
+  </div>
+  <div class="pn-people">
+    <ul class="seats">${seats}</ul>
+    <p class="muted pn-rated-note">${esc(t("play_now_rated_note"))}</p>
+  </div>
+</section>`;
+}
