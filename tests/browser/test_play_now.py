@@ -1,0 +1,198 @@
+"""Play now in the browser: four people who press Play now meet at one table that starts by itself, play it out and
+get a rating in their statistics; one person alone waits a few seconds before computer players fill in; the waiting
+screen counts down and the queue can be left; a refused name is said at the name field; the leaderboard."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+from .conftest import DESKTOP, no_horizontal_scroll
+
+TALL = {"width": 390, "height": 844}
+RATING = re.compile(r"^\d{3,4} ± \d{2,3}$")  # a rating as the statistics show it: "1012 ± 320"
+LANDSCAPE = {"width": 844, "height": 390}
+
+# One step of a seated page, done in the page itself: pick the cards to pass and pass them, play the
+# first card that may be played, take the first moon choice, say ready in the score table; or nothing while the page
+# waits for the others (or for its last move's answer). Returns what it did, "wait", or "over".
+STEP = """() => {
+    const s = window.hartenjagen.state;
+    const t = s.table;
+    const v = t && t.view;
+    if (!v) return 'wait';
+    if (v.game_over) return 'over';
+    if (s.inFlight) return 'wait';
+    const click = (el) => { if (el && !el.disabled) { el.click(); return true; } return false; };
+    if (v.phase === 'passing' && !v.passed) {
+        const chosen = s.selected.filter(Boolean);
+        if (chosen.length < v.pass_count) {
+            const refused = v.pass_refusals || {};
+            const card = [...document.querySelectorAll('.hand .card')]
+                .find((c) => !chosen.includes(c.dataset.key) && !refused[c.dataset.card]);
+            return click(card) ? 'choose' : 'wait';
+        }
+        return click(document.querySelector('[data-action="pass"]')) ? 'pass' : 'wait';
+    }
+    if (v.phase === 'playing' && v.turn === t.you) {
+        const card = [...document.querySelectorAll('.hand .card.legal')].find((c) => v.legal.includes(c.dataset.card));
+        return click(card) ? 'play' : 'wait';
+    }
+    if (v.phase === 'moon_choice' && (v.moon_choices || []).length) {
+        return click(document.querySelector('[data-action="moon"]')) ? 'moon' : 'wait';
+    }
+    if (v.phase === 'hand_over' && !(t.ready || []).includes(t.you)) {
+        return click(document.querySelector('.dialog-scores [data-action="ready"]')) ? 'ready' : 'wait';
+    }
+    return 'wait';
+}"""
+
+
+def play_out(pages: list[Page], timeout_ms: int = 60_000) -> None:
+    """Every page takes its own steps by itself (a step every few milliseconds, in the page, as a quick player would
+    tap), until each of them sees game over."""
+    for page in pages:
+        page.evaluate(f"() => {{ const step = {STEP}; window.__steps = setInterval(step, 20); }}")
+    for page in pages:
+        page.wait_for_function(
+            "() => { const t = window.hartenjagen.state.table; return Boolean(t && t.view && t.view.game_over); }",
+            timeout=timeout_ms,
+        )
+        page.evaluate("() => clearInterval(window.__steps)")
+
+
+def press_play_now(page: Page, name: str, *, end_score: int, wait: int, variant: str = "classic") -> None:
+    """Fill in the start page's Play now form and press Play now; wait for the waiting screen (or the table)."""
+    page.fill("#name", name)
+    page.select_option("#pn-variant", variant)
+    page.select_option(f"#pn-length-{variant}", str(end_score))
+    page.fill("#pn-wait", str(wait))
+    page.click("form[data-form=play_now] button[type=submit]")
+    page.wait_for_selector("[data-play-now-wait], .hand .card")
+
+
+def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_rating(open_page, shot):
+    sizes = [TALL, LANDSCAPE, DESKTOP, DESKTOP]
+    pages = [open_page("/", viewport=size) for size in sizes]
+    names = ["Anna", "Bram", "Carla", "Daan"]
+    for n, (page, name) in enumerate(zip(pages, names, strict=True)):
+        press_play_now(page, name, end_score=25, wait=120)
+        if n == 0:  # alone at the table: the waiting screen counts down to the computer players
+            screen = page.locator("[data-play-now-wait]")
+            expect(screen.locator(".pn-count")).to_have_text("1 of 4 seats taken")
+            left = int(screen.locator(".pn-fill").get_attribute("data-fill-in"))
+            assert 100 <= left <= 120
+            expect(screen.locator(".pn-fill")).to_contain_text("Computer players take the empty seats in 1:")
+            expect(screen.locator(".seat-card[data-kind=human] .rating")).to_have_text("rating 1000 ± 333")
+            assert no_horizontal_scroll(page)
+            shot(page, "waiting-390x844")
+        if n == 1:
+            expect(page.locator("[data-play-now-wait] .pn-count")).to_have_text("2 of 4 seats taken")
+            expect(pages[0].locator("[data-play-now-wait] .pn-count")).to_have_text("2 of 4 seats taken")
+            assert no_horizontal_scroll(page)
+            shot(page, "waiting-844x390")
+    codes = {p.evaluate("() => window.hartenjagen.state.table.code") for p in pages}
+    assert len(codes) == 1, "all four sit at one table"
+    for page in pages:  # the fourth person starts the game: nobody pressed Start
+        page.wait_for_selector(".hand .card")
+        expect(page.locator("#top [data-rated]")).to_be_visible()
+    assert pages[0].evaluate("() => window.hartenjagen.state.table.rated") is True
+    expect(pages[0].locator("[data-overlay=restart]")).to_have_count(0)  # a rated game cannot start over
+    shot(pages[0], "rated-table-390x844")
+
+    play_out(pages)
+    for page in pages:
+        expect(page.locator("#top [data-rated]")).to_be_visible()
+
+    # The statistics say the classic rating after one rated game (stored with the game: asked again until it is).
+    carla = pages[2]
+    for _ in range(20):
+        carla.keyboard.press("Escape")
+        carla.click("#top [data-action=open][data-overlay=stats]")
+        rating = carla.locator("[data-rating-family=classic]")
+        rating.or_(carla.locator("[data-ratings-none]")).wait_for()
+        if rating.count():
+            break
+        time.sleep(0.25)
+    expect(rating).to_have_attribute("data-games", "1")
+    expect(rating).to_contain_text("1 rated game")
+    expect(rating.locator(".rating-value")).to_have_text(RATING)
+
+    # The leaderboard: one game is not yet enough to appear on it (five are), and it says so.
+    carla.click(".dialog [data-action=open][data-overlay=board]")
+    board = carla.locator(".dialog-board")
+    expect(board.locator("[data-min-games]")).to_contain_text("At least 5 rated games to appear.")
+    expect(board.locator("[data-board-empty]")).to_be_visible()
+    expect(board.locator("[data-board-you]")).to_have_text("You are not on this board yet.")
+    board.locator("[data-action=board][data-family=dutch]").click()
+    expect(board.locator("[data-action=board][data-family=dutch]")).to_have_attribute("aria-pressed", "true")
+    board.locator("[data-action=board][data-period=week]").click()
+    expect(board.locator("[data-action=board][data-period=week]")).to_have_attribute("aria-pressed", "true")
+    expect(board.locator("[data-board-empty]")).to_be_visible()
+
+
+def test_a_full_leaderboard_shows_the_top_and_your_own_place_on_a_phone(open_page, shot):
+    top = [
+        {"place": n, "name": "Anna-Sophie van den Berg" if n == 3 else f"Player {n}", "rating": 1400 - 7 * n,
+         "uncertainty": 80 + n, "score": 1100 - 8 * n, "games": 5 + n}
+        for n in range(1, 51)
+    ]
+    you = {**top[2]}
+    board = {"family": "classic", "period": "all", "min_games": 5, "top": top, "you": you, "players": 73}
+    page = open_page("/", viewport=TALL, name="Anna-Sophie van den Berg")
+
+    def answer(route) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(board))
+
+    page.route("**/api/leaderboard/**", answer)
+    page.click("#top [data-action=open][data-overlay=stats]")
+    expect(page.locator("[data-ratings-none]")).to_be_visible()
+    page.click(".dialog [data-action=open][data-overlay=board]")
+    rows = page.locator(".dialog-board table.leaderboard tbody tr")
+    expect(rows).to_have_count(50)
+    expect(page.locator(".dialog-board tr.you")).to_have_attribute("data-place", "3")
+    expect(page.locator("[data-board-you]")).to_have_text("Your place: 3 of 73 (1379 ± 83)")
+    fits = "() => { const d = document.querySelector('.dialog'); return d.scrollWidth <= d.clientWidth; }"
+    assert page.evaluate(fits), "the leaderboard fits the phone's width"
+    shot(page, "leaderboard-390x844")
+    page.set_viewport_size(LANDSCAPE)
+    shot(page, "leaderboard-844x390")
+
+
+def test_one_person_leaves_the_queue_then_waits_five_seconds_for_computer_players(open_page, shot):
+    page = open_page("/", viewport=TALL)
+    press_play_now(page, "Eva", end_score=50, wait=300)
+    page.click("[data-play-now-wait] [data-action=leave]")
+    page.wait_for_selector("form[data-form=play_now]")
+    assert page.evaluate("() => location.pathname") == "/"
+    expect(page.locator("#pn-wait")).to_have_value("300")  # the choices are remembered
+
+    started = time.monotonic()
+    press_play_now(page, "Eva", end_score=50, wait=5)
+    left = int(page.locator("[data-play-now-wait] .pn-fill").get_attribute("data-fill-in"))
+    assert 3 <= left <= 5
+    page.wait_for_selector(".hand .card", timeout=12_000)
+    assert time.monotonic() - started >= 3.5, "the computer players came after the wait"
+    kinds = page.evaluate("() => window.hartenjagen.state.table.seats.map((s) => s.kind)")
+    assert kinds == ["human", "bot", "bot", "bot"]
+    expect(page.locator("#top [data-rated]")).to_have_count(0)  # not rated: computers played
+
+
+def test_a_refused_name_is_said_at_the_name_field_and_another_name_plays(open_page):
+    page = open_page("/", viewport=TALL)
+    page.fill("#name", "sh1t")
+    page.fill("#pn-wait", "300")
+    page.click("form[data-form=play_now] button[type=submit]")
+    error = page.locator(".name-panel #name-error")
+    expect(error).to_have_text("That name is not allowed here; choose another name, please.")
+    expect(page.locator("#name")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#name")).to_be_focused()
+    page.fill("#name", "Femke")
+    page.click("form[data-form=play_now] button[type=submit]")
+    page.wait_for_selector("[data-play-now-wait]")
+    expect(page.locator(".seat-card[data-kind=human] .name")).to_have_text("Femke")
+    page.click("[data-play-now-wait] [data-action=leave]")
+    page.wait_for_selector("form[data-form=play_now]")
