@@ -136,8 +136,14 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
 
 def test_a_full_leaderboard_shows_the_top_and_your_own_place_on_a_phone(open_page, shot):
     top = [
-        {"place": n, "name": "Anna-Sophie van den Berg" if n == 3 else f"Player {n}", "rating": 1400 - 7 * n,
-         "uncertainty": 80 + n, "score": 1100 - 8 * n, "games": 5 + n}
+        {
+            "place": n,
+            "name": "Anna-Sophie van den Berg" if n == 3 else f"Player {n}",
+            "rating": 1400 - 7 * n,
+            "uncertainty": 80 + n,
+            "score": 1100 - 8 * n,
+            "games": 5 + n,
+        }
         for n in range(1, 51)
     ]
     you = {**top[2]}
