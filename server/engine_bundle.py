@@ -19,7 +19,7 @@ SERVER = Path(__file__).resolve().parent
 #: The server's modules the browser's table needs: I/O-free, importing nothing outside this list and ``shared/``.
 SERVER_MODULES = (
     "__init__", "changes", "chat", "codes", "daily", "engine_bundle", "errors", "jsontext", "messages", "pace",
-    "records", "seat_view", "solo", "store", "table", "table_state", "table_step",
+    "ratings", "records", "seat_view", "solo", "store", "table", "table_state", "table_step",
 )  # fmt: skip
 BUNDLE_PATH = "/engine/python.json"
 

@@ -284,7 +284,7 @@ class Hub:
                 known = await self.store.ratings_of(family, people)
             except StoreBusy:
                 return
-            newcomer = ratings.shown(ratings.MODEL.mu, ratings.MODEL.sigma, 0)
+            newcomer = ratings.shown(*ratings.PRIOR, 0)
             table.ratings = {p: known.get(p, newcomer) for p in people}
             self.changed(table)
 

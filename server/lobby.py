@@ -83,9 +83,7 @@ class Lobby:
             e["family"], e["node"] = family, node
             for s in e["seats"]:
                 if s["kind"] == SeatKind.HUMAN and family is not None:
-                    s["rating"] = known.get(family, {}).get(s["_player"]) or ratings.shown(
-                        ratings.MODEL.mu, ratings.MODEL.sigma, 0
-                    )
+                    s["rating"] = known.get(family, {}).get(s["_player"]) or ratings.shown(*ratings.PRIOR, 0)
         self._built = (now, entries)
         return entries
 

@@ -1,18 +1,16 @@
 """Ratings of rated games (open tables whose seats were all people at the start), per family of variants.
 
-The maths is ``openskill``'s Plackett-Luce model (free-for-all and team games of any size). Here: which family a
-variant rates in, the places of a finished game (a person who left early is last), the new ratings from the old,
-and how a rating is shown (40 times the model's numbers: a newcomer is 1000 ± 333; the leaderboard orders by
-40 × (μ − 3σ), the rating we are fairly sure a player has at least).
+The maths is ``openskill``'s Plackett-Luce model (``server.rating_model``, used by the store only: this module runs in
+the offline game too, where there is no rating). Here: which family a variant rates in, the places of a finished
+game (a person who left early is last), and how a rating is shown (40 times the model's numbers: a newcomer is
+1000 ± 333; the leaderboard orders by 40 × (μ − 3σ), the rating we are fairly sure a player has at least).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from openskill.models import PlackettLuce
-
-MODEL = PlackettLuce()
+PRIOR = (25.0, 25.0 / 3)  # a newcomer's (μ, σ): the rating model's own prior (server.rating_model checks it)
 SCALE = 40  # shown numbers: 40 × μ and 40 × σ
 MIN_GAMES = 5  # rated games before a player appears on a leaderboard (all time, or this week)
 BOARD_SIZE = 50
@@ -56,22 +54,6 @@ def places(standing: list[float], teams: tuple[int, ...], rated: dict[int, int],
     score = {side: (any(s not in kept for s in sides[side]), min(standing[s] for s in sides[side])) for side in order}
     ranks = [1 + sum(1 for other in order if score[other] < score[side]) for side in order]
     return {"sides": [[rated[s] for s in sides[side]] for side in order], "ranks": ranks}
-
-
-def rate(
-    sides: list[list[int]], ranks: list[int], before: dict[int, tuple[float, float, int]]
-) -> dict[int, tuple[float, float, int]]:
-    """Return each player's (μ, σ, games) after one game, from ``before`` (a newcomer starts at the model's prior)."""
-    teams = [
-        [MODEL.rating(*before[p][:2], name=str(p)) if p in before else MODEL.rating(name=str(p)) for p in side]
-        for side in sides
-    ]
-    after = MODEL.rate(teams, ranks=ranks)
-    out = {}
-    for side, rated in zip(sides, after, strict=True):
-        for p, r in zip(side, rated, strict=True):
-            out[p] = (r.mu, r.sigma, before.get(p, (0.0, 0.0, 0))[2] + 1)
-    return out
 
 
 def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:

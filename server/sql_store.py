@@ -10,7 +10,7 @@ from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from . import ratings, sql
+from . import rating_model, ratings, sql
 from .records import daily_place, game_rows, games_list_item, stats_by_variant
 from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
 
@@ -282,7 +282,7 @@ class SqlStore(Store):
         players = [p for side in sides for p in side]
         query = sql.RATINGS_OF.format(", ".join("?" * len(players)))
         before = {r[0]: (r[1], r[2], r[3]) for r in await q.rows(query, family, *players)}
-        after = ratings.rate(sides, ranks, before)
+        after = rating_model.rate(sides, ranks, before)
         await q.executemany(sql.SAVE_RATING, [(p, family, *after[p], at) for p in players])
         left = set(rated.get("left", ()))
         await q.executemany(

@@ -299,3 +299,16 @@ class TestLeaderboard:
             )
         assert rows["Daan"] == 41 and set(rows) == {"Anna", "Bram", "Carla", "Daan"}
         assert all(v // 10 < 4 and v % 10 == 0 for n, v in rows.items() if n != "Daan")
+
+
+def test_the_rating_model_starts_newcomers_at_the_shown_prior_and_the_offline_table_needs_no_rating_library():
+    from openskill.models import PlackettLuce
+
+    from hartenjagen.server import engine_bundle, ratings
+
+    default = PlackettLuce()
+    assert ratings.PRIOR == (default.mu, default.sigma)
+    assert ratings.shown(*ratings.PRIOR, 0) == {"rating": 1000, "uncertainty": 333, "score": 0, "games": 0}
+    bundled = engine_bundle.server_files()
+    assert "hartenjagen/server/ratings.py" in bundled
+    assert not any(b"from openskill" in text or b"import openskill" in text for text in bundled.values())

@@ -1,0 +1,29 @@
+"""The rating model: ``openskill``'s Plackett-Luce, which rates free-for-all and team games of any size.
+
+Only the store imports it (the new ratings are written in the finished game's transaction); ``server.ratings`` has
+the rest, free of the library, so the offline game's table modules need no rating library.
+"""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+
+from .ratings import PRIOR
+
+MODEL = PlackettLuce(mu=PRIOR[0], sigma=PRIOR[1])
+
+
+def rate(
+    sides: list[list[int]], ranks: list[int], before: dict[int, tuple[float, float, int]]
+) -> dict[int, tuple[float, float, int]]:
+    """Return each player's (μ, σ, games) after one game, from ``before`` (a newcomer starts at the model's prior)."""
+    teams = [
+        [MODEL.rating(*before[p][:2], name=str(p)) if p in before else MODEL.rating(name=str(p)) for p in side]
+        for side in sides
+    ]
+    after = MODEL.rate(teams, ranks=ranks)
+    out = {}
+    for side, rated in zip(sides, after, strict=True):
+        for p, r in zip(side, rated, strict=True):
+            out[p] = (r.mu, r.sigma, before.get(p, (0.0, 0.0, 0))[2] + 1)
+    return out
