@@ -200,7 +200,7 @@ export function bindEvents({ state, app }) {
     else if (action === "comeback") app.comeback();
     else if (action === "offline_continue") app.continueOffline();
     else if (action === "device_code") app.deviceSend({ type: "device_code" });
-    else if (action === "moderate") app.moderate(Number(target.dataset.seat), target.dataset.kind || null);
+    else if (action === "moderate") app.moderate(Number(target.dataset.who), target.dataset.kind || null);
     else if (action === "device_sign_out") app.deviceSend({ type: "sign_out_device", device: target.dataset.device });
     else if (action === "own_table") app.ownTable();
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table

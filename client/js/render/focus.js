@@ -9,7 +9,7 @@ export function focusKey(el) {
   if (el.id) return `#${CSS.escape(el.id)}`;
   const action = el.dataset.action;
   if (!action || action === "card") return null;
-  const attrs = ["overlay", "lang", "seat", "choice", "pref", "value"]
+  const attrs = ["overlay", "lang", "seat", "who", "kind", "choice", "pref", "value", "family", "period"]
     .filter((name) => el.dataset[name] !== undefined)
     .map((name) => `[data-${name}="${CSS.escape(el.dataset[name])}"]`);
   return `${el.tagName.toLowerCase()}[data-action="${CSS.escape(action)}"]${attrs.join("")}`;

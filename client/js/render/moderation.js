@@ -24,16 +24,16 @@ export function moderationButtons(table, seat) {
   if (!canModerate(table, seat)) return "";
   const name = plainName(table, seat);
   const remove = canRemove(table, seat)
-    ? `<button type="button" data-action="moderate" data-kind="remove" data-seat="${seat}" aria-label="${esc(t("remove_title", { name }))}">${esc(t("remove_button"))}</button>`
+    ? `<button type="button" data-action="moderate" data-kind="remove" data-who="${seat}" aria-label="${esc(t("remove_title", { name }))}">${esc(t("remove_button"))}</button>`
     : "";
-  return `${remove}<button type="button" data-action="moderate" data-kind="report" data-seat="${seat}" aria-label="${esc(t("report_title", { name }))}">${esc(t("report_button"))}</button>`;
+  return `${remove}<button type="button" data-action="moderate" data-kind="report" data-who="${seat}" aria-label="${esc(t("report_title", { name }))}">${esc(t("report_button"))}</button>`;
 }
 
 /** At the table: another person's name is a button that opens what can be done about them. */
 export function nameHtml(table, seat) {
   const name = plainName(table, seat);
   if (!canModerate(table, seat)) return `<span class="name">${esc(name)}</span>`;
-  return `<button type="button" class="name-menu" data-action="moderate" data-seat="${seat}" aria-haspopup="dialog"` +
+  return `<button type="button" class="name-menu" data-action="moderate" data-who="${seat}" aria-haspopup="dialog"` +
     ` aria-label="${esc(t("seat_menu_label", { name }))}"><span class="name">${esc(name)}</span></button>`;
 }
 
@@ -53,7 +53,7 @@ function reasonForm(state, name) {
   const m = state.moderation;
   const remove = m.kind === "remove";
   const error = m.error ? `<p id="mod-error" class="notice error" role="alert" data-moderation-error>${esc(m.error)}</p>` : "";
-  return `<form data-form="moderation" class="moderation-form" data-kind="${m.kind}" data-seat="${m.seat}">
+  return `<form data-form="moderation" class="moderation-form" data-kind="${m.kind}" data-who="${m.seat}">
     <label for="mod-reason">${esc(t(remove ? "remove_reason" : "report_reason", { name }))}</label>
     <textarea id="mod-reason" name="reason" rows="3" maxlength="${REASON_MAX}" required data-autofocus` +
     ` placeholder="${esc(t(remove ? "remove_placeholder" : "report_placeholder"))}"${m.error ? ' aria-describedby="mod-error"' : ""}>${esc(m.reason || "")}</textarea>
@@ -78,10 +78,10 @@ export function moderationHtml(state) {
   const isHost = table.host === table.you;
   let remove = "";
   if (isHost && canRemove(table, m.seat)) {
-    remove = `<button type="button" data-action="moderate" data-kind="remove" data-seat="${m.seat}">${esc(t("remove_button"))}</button>`;
+    remove = `<button type="button" data-action="moderate" data-kind="remove" data-who="${m.seat}">${esc(t("remove_button"))}</button>`;
   } else if (isHost) {
     remove = `<p class="muted" data-remove-later>${esc(t("remove_between_hands"))}</p>`;
   }
   return `${rating}<div class="confirm-buttons seat-menu">` +
-    `<button type="button" data-action="moderate" data-kind="report" data-seat="${m.seat}">${esc(t("report_button"))}</button>${remove}</div>`;
+    `<button type="button" data-action="moderate" data-kind="report" data-who="${m.seat}">${esc(t("report_button"))}</button>${remove}</div>`;
 }
