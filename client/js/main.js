@@ -115,6 +115,29 @@ async function continueOffline() {
   engine.restore(game, await entriesOf(game.table_id), prefs.name);
 }
 
+let playNowAsked = null; // {wait, at}: a Play now press whose table has not arrived yet
+
+/**
+ * How far this device's clock is from the server's (ms), learnt from the table a Play now press sat at, so that the
+ * countdown to the computer players holds on a device whose clock is off: a table this press opened fills `wait`
+ * seconds after the server took the press; a table it joined fills no later than that, and not before now.
+ */
+function learnClock({ wait, at }) {
+  const table = state.table;
+  if (!table || !table.open || !table.open.play_now || typeof table.open.fill_at !== "number") return;
+  playNowAsked = null;
+  const received = Date.now();
+  const fillAt = table.open.fill_at * 1000;
+  const people = table.seats.filter((s) => s.kind === "human").length;
+  if (people === 1) {
+    state.clockSkew = fillAt - wait * 1000 - (at + received) / 2;
+    return;
+  }
+  const least = fillAt - wait * 1000 - received; // the server took the press before it answered
+  const most = fillAt - at; // and the table had not filled when it did
+  state.clockSkew = Math.min(Math.max(state.clockSkew || 0, least), most);
+}
+
 function hello() {
   helloName = prefs.name;
   conn.send({ type: "hello", version: 1, name: prefs.name, ...(state.playerToken ? { player_token: state.playerToken } : {}) });
@@ -125,6 +148,7 @@ function onMessage(msg) {
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();
   if (msg.type === "joined") paceSync.joined(msg); // a host's pace preference goes to the table it sits at
+  if (msg.type === "table" && playNowAsked) learnClock(playNowAsked);
   if (msg.type === "joined" && msg.offline) state.offline.saved = null; // the kept game is the one on screen
   if (msg.type === "device_joined") {
     prefs.name = msg.name; // the player's own name came with the code
@@ -137,6 +161,7 @@ function onMessage(msg) {
   }
   if (msg.type === "error") watchWhenFull(msg);
   if (msg.type === "error" && msg.code === "bad_name") pending = null; // asked again once another name is chosen
+  if (msg.type === "error") playNowAsked = null; // a refused press has no table to learn from
   if (msg.type === "left") {
     remote.loadDaily();
     pollOpenTables(); // back on the start page: its list of open tables at once
@@ -316,6 +341,7 @@ const app = {
     const saved = prefs.playNow || {};
     prefs.playNow = { variant, wait, lengths: { ...(saved.lengths || {}), [variant]: length } };
     savePrefs(prefs);
+    playNowAsked = { wait, at: Date.now() };
     send({ type: "play_now", options, lang: language(), wait });
     renderer.request();
   },

@@ -56,5 +56,6 @@ export function createState(prefs) {
     // the dialog about another person at the table: their seat, what is being done (null: the choice; report or
     // remove), the reason typed, whether it was sent, and the server's refusal
     moderation: null,
+    clockSkew: 0, // the server's clock minus this device's (ms), for the Play now countdown (learnt at a Play now table)
   };
 }

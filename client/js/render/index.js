@@ -173,8 +173,9 @@ export function createRenderer(state, root) {
     if (state.trickShow) moments.push(state.trickShow.until, state.trickShow.slideUntil);
     if (state.deadlineAt > now) moments.push(now + ((state.deadlineAt - now) % 1000 || 1000));
     // the Play now countdown: once a second until computer players fill the empty seats
-    if (screenKind === "lobby" && isPlayNowWaiting(state.table) && fillInSeconds(state.table, now) > 0) {
-      moments.push(now + ((state.table.open.fill_at * 1000 - now) % 1000 || 1000));
+    const clock = now + (state.clockSkew || 0); // the server's clock
+    if (screenKind === "lobby" && isPlayNowWaiting(state.table) && fillInSeconds(state.table, clock) > 0) {
+      moments.push(now + ((state.table.open.fill_at * 1000 - clock) % 1000 || 1000));
     }
     const next = moments.filter((m) => m > now).sort((a, b) => a - b)[0];
     if (next) timer = setTimeout(request, next - now + 10);

@@ -159,7 +159,7 @@ export function playNowWaitingHtml(state, seatCard, now = Date.now()) {
   const table = state.table;
   const n = seatCount(table);
   const people = table.seats.filter((s) => s.kind === "human").length;
-  const left = fillInSeconds(table, now);
+  const left = fillInSeconds(table, now + (state.clockSkew || 0)); // by the server's clock
   let when;
   if (left === null) when = t("play_now_no_fill");
   else if (left > 0) when = t("play_now_fill_in", { time: clockText(left) });
