@@ -22,7 +22,7 @@ export function headerHtml(state) {
     ? `<span class="offline-badge" data-offline-badge title="${esc(t("offline_badge_help"))}">${esc(t("offline_badge"))}</span>` : "";
   // a rated game (an open table with people on every seat at the start): its result counts for the ratings
   const rated = table && table.rated
-    ? `<span class="rated-badge" data-rated title="${esc(t("rated_help"))}">${label("rated_badge")}</span>` : "";
+    ? `<span class="rated-badge" data-rated title="${esc(t("rated_help"))}"><span class="rated-star" aria-hidden="true">★</span>${label("rated_badge")}</span>` : "";
   return `<h1 class="brand"><span aria-hidden="true">♥</span> <span class="brand-text">${esc(t("app_title"))}</span></h1>${offline}${rated}${deal}` +
     `<nav aria-label="${esc(t("app_title"))}">` +
     `<button type="button" data-action="open" data-overlay="rules">${label("nav_rules")}</button>` +
