@@ -124,6 +124,7 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
     expect(rating).to_have_attribute("data-games", "1")
     expect(rating).to_contain_text("1 rated game")
     expect(rating.locator(".rating-value")).to_have_text(RATING)
+    shot(carla, "stats-320x568")
 
     # The leaderboard: one game is not yet enough to appear on it (five are), and it says so.
     carla.click(".dialog [data-action=open][data-overlay=board]")
