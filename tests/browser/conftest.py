@@ -113,6 +113,15 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+# The player's own option "Animation speed: off", chosen before the page loads unless the page holds a choice already.
+ANIMATIONS_OFF = """(() => {
+  const key = 'hartenjagen.prefs';
+  let prefs = {};
+  try { prefs = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch (e) { prefs = {}; }
+  if (!('anim' in prefs)) localStorage.setItem(key, JSON.stringify({...prefs, anim: 'off'}));
+})()"""
+
+
 @pytest.fixture
 def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest) -> Iterator[Callable[..., Page]]:
     """Open the client in a fresh browser context (own storage); page errors fail the test."""
@@ -130,6 +139,8 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
         """Open ``path`` on ``server`` (default: the shared server_url); console errors containing one of
         ``expected`` (such as the browser's own note on a 404 the test asks for) are not failures."""
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        if request.node.get_closest_marker("animations_off"):  # a journey of many hands, not about animations
+            ctx.add_init_script(ANIMATIONS_OFF)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
@@ -215,11 +226,10 @@ def play_one_legal(page: Page) -> str:
     card = page.locator(".hand .card.legal").first.get_attribute("data-card")
     copies = page.locator(f'.hand .card[data-card="{card}"]').count()
     click_card(page, card)
-    page.wait_for_function(
-        "([c, n]) => window.hartenjagen.state.table.view.hand.filter(x => x === c).length < n", arg=[card, copies]
-    )
-    page.wait_for_function(
-        "([c, n]) => document.querySelectorAll(`.hand .card[data-card='${c}']`).length < n", arg=[card, copies]
+    page.wait_for_function(  # the server took it (the view) and the hand on screen shows it gone: one round trip
+        "([c, n]) => window.hartenjagen.state.table.view.hand.filter(x => x === c).length < n"
+        " && document.querySelectorAll(`.hand .card[data-card='${c}']`).length < n",
+        arg=[card, copies],
     )
     return card
 

@@ -23,6 +23,8 @@ from .conftest import (
 )
 from .test_variant_play import create_variant_table
 
+pytestmark = pytest.mark.animations_off  # many hands played; what animations do is tested elsewhere
+
 PHONE_TALL = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
 

@@ -28,6 +28,8 @@ from .conftest import (
 )
 from .test_round2_forms import MEASURE_SELECTS
 
+pytestmark = pytest.mark.animations_off  # many hands played; what animations do is tested elsewhere
+
 PHONE_TALL = {"width": 390, "height": 844}
 
 
