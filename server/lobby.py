@@ -88,14 +88,8 @@ class Lobby:
         return entries
 
     def seats_of(self, player_id: int | None) -> list[dict[str, Any]]:
-        """Return the tables of this node where ``player_id`` holds a seat: code, seat, status and variant."""
-        return [
-            {"code": t.code, "seat": s.index, "status": t.status, "variant": t.rules.to_json()["variant"]}
-            for t in list(self.tables.by_code.values())
-            if not t.closed
-            for s in t.seats
-            if s.kind == SeatKind.HUMAN and s.player_id is not None and s.player_id == player_id
-        ]
+        """Return the tables here where ``player_id`` holds a seat: code, seat (of how many), status, variant."""
+        return self.seated().get(str(player_id), []) if player_id is not None else []
 
     def seated(self) -> dict[str, list[dict[str, Any]]]:
         """Return every seated player's tables on this node, by player id (published for the other nodes)."""
@@ -107,7 +101,7 @@ class Lobby:
                 if s.kind == SeatKind.HUMAN and s.player_id is not None:
                     variant = t.rules.to_json()["variant"]
                     out.setdefault(str(s.player_id), []).append(
-                        {"code": t.code, "seat": s.index, "status": t.status, "variant": variant}
+                        {"code": t.code, "seat": s.index, "seats": len(t.seats), "status": t.status, "variant": variant}
                     )
         return out
 

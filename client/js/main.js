@@ -157,6 +157,7 @@ function onMessage(msg) {
     if (field) field.value = msg.name;
     remote.loadStats();
     if (state.overlay === "stats") conn.send({ type: "devices" });
+    conn.send({ type: "my_tables" }); // the player's seats came along: offered as "Back to your table"
     if (location.search.includes("device=")) history.replaceState(null, "", "/");
   }
   if (msg.type === "error") watchWhenFull(msg);
@@ -254,6 +255,8 @@ function afterWelcome() {
   } else if (pending) {
     conn.send(pending);
     pending = null;
+  } else if (!state.comeback) {
+    conn.send({ type: "my_tables" }); // a seat this player holds, maybe taken on another device: "Back to your table"
   }
   for (const msg of deviceQueue.splice(0)) conn.send(msg);
 }
@@ -421,8 +424,10 @@ const app = {
     state.screen = "joining";
     const saved = loadSession(code);
     if (saved) state.session = saved;
+    const mine = state.comeback && state.comeback.byPlayer && state.comeback.code === code;
     if (saved && greeted) send({ type: "resume", code, seat_token: saved.seat_token, last_seq: 0 });
     else if (saved) connect();
+    else if (mine) send({ type: "resume", code, last_seq: 0 }); // this player's seat, taken on another device
     else send({ type: "join", code });
     renderer.request();
   },

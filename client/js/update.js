@@ -82,6 +82,13 @@ export function applyMessage(state, msg, now = Date.now()) {
     case "devices":
       state.device.list = msg.devices;
       return;
+    case "my_tables": {
+      // the tables where this player sits (also on another device): "Back to your table" takes the seat by player
+      const tables = msg.tables || [];
+      const table = tables.find((x) => x.status === "playing") || tables[0];
+      if (table && !state.session) state.comeback = { code: table.code, seat: table.seat, seats: table.seats, byPlayer: true };
+      return;
+    }
     case "chat":
     case "chat_history":
       applyChat(state, msg);

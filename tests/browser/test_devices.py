@@ -61,3 +61,24 @@ def test_a_device_code_moves_the_player_and_a_second_use_is_refused(open_page, s
     laptop.fill("#device-code-input", "abc")
     laptop.click("form[data-form=device] button[type=submit]")
     expect(laptop.locator("[data-device-error]")).to_contain_text("8 letters and digits")
+
+
+def test_the_players_seat_comes_along_to_the_new_device(open_page, shot):
+    laptop = open_page("/", viewport=DESKTOP, name="Anna")
+    laptop.click("form[data-form=create] button[type=submit]")
+    laptop.wait_for_selector(".lobby .code")
+    code = laptop.inner_text(".lobby .code").strip()
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.click("[data-action=device_code]")
+    device = laptop.locator("[data-device-code]").get_attribute("data-device-code")
+
+    # The phone never sat at that table: it has no seat token, yet the player's seat is offered and taken
+    phone = open_page(f"/?device={device}", viewport=PHONE_TALL)
+    expect(phone.locator(".notice")).to_contain_text("This device now plays as Anna")
+    expect(phone.locator(".comeback button")).to_contain_text(code)
+    shot(phone, "phone-back-to-your-table")
+    phone.click(".comeback button")
+    phone.wait_for_selector(".lobby .code")
+    assert phone.inner_text(".lobby .code").strip() == code
+    assert phone.evaluate("() => window.hartenjagen.state.table.you") == 0  # the host's own seat, not a new one
+    expect(laptop.locator(".lobby")).to_have_count(0)  # the newer device has the seat; the laptop is told it left

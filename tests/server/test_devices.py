@@ -104,7 +104,7 @@ class TestSeatsOnAnotherDevice:
         await answer(phone, "device_joined")
         await phone.send("my_tables")
         assert (await answer(phone, "my_tables"))["tables"] == [
-            {"code": code, "seat": 0, "status": "waiting", "variant": "classic"}
+            {"code": code, "seat": 0, "seats": 4, "status": "waiting", "variant": "classic"}
         ]
         await phone.send("resume", code=code)
         joined = await answer(phone, "joined")
