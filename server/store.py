@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger("hearts.store")
+CLOSE_WAIT = 10.0  # seconds a stop waits for the database to take what is queued (then drops it, as a crash would)
 REVIVE_FIRST = 0.5  # seconds before the first probe of a database that stopped answering
 REVIVE_MAX = 2.0  # ... and the longest pause between probes
 
@@ -277,9 +278,18 @@ class GroupCommit:
             self._answering = asyncio.Event()
         await self._answering.wait()
 
-    async def close(self) -> None:
-        """Commit what is queued and what is being written, then stop the committer."""
+    async def close(self, wait: float = CLOSE_WAIT) -> None:
+        """Commit what is queued and what is being written, then stop the committer.
+
+        A database that takes no write for ``wait`` seconds does not hold the shutdown: what is still queued is
+        dropped (never shown, as after a crash; the tables come back from what was stored) and the stop goes on.
+        """
+        deadline = asyncio.get_running_loop().time() + wait
         while self._task is not None and not self._task.done() and (self._queue or self._writing):
+            if asyncio.get_running_loop().time() > deadline:
+                log.warning("the database took no write for %.0f s: %d writes not stored at the stop", wait,
+                            len(self._queue) + int(bool(self._writing)))  # fmt: skip
+                break
             await asyncio.sleep(0.002)
         for task in (self._task, self._reviver):
             if task is not None:

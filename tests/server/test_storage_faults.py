@@ -7,6 +7,7 @@ full disk, PostgreSQL) are in ``test_fault_sqlite.py`` and ``test_fault_pg.py``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -84,9 +85,7 @@ class Refusing(HeldCommits):
             raise sqlite3.IntegrityError("CHECK constraint failed (armed by the test)")
 
 
-async def test_after_a_failed_write_nothing_later_of_that_table_is_stored_and_it_comes_back_whole(
-    server, monkeypatch
-):
+async def test_after_a_failed_write_nothing_later_of_that_table_is_stored_and_it_comes_back_whole(server, monkeypatch):
     """The computers' moves queued behind the failed write are not stored either: no hole, and no lost table."""
     writer = Refusing(server.app.db.commits)
     monkeypatch.setattr(server.app.db.commits, "_write_batch", writer)
@@ -97,10 +96,12 @@ async def test_after_a_failed_write_nothing_later_of_that_table_is_stored_and_it
     card = anna.table["view"]["legal"][0]
 
     writer.open.clear()  # hold the commits: Anna's card, then the computers' answers, queue up behind it
-    await anna.send("play", card=card)
-    await wait_for(lambda: table.logged >= logged + 3)
-    writer.doomed = (table.table_id, logged + 1)  # Anna's card will be refused
-    writer.open.set()
+    try:
+        await anna.send("play", card=card)
+        await wait_for(lambda: table.logged >= logged + 3)
+        writer.doomed = (table.table_id, logged + 1)  # Anna's card will be refused
+    finally:
+        writer.open.set()  # also when the wait failed: the stop at the end must find the commits moving
     assert await closed_with(anna) == 1011
     writer.doomed = None
     _, ns, _ = stored(server.app.config.db, code)
@@ -113,6 +114,20 @@ async def test_after_a_failed_write_nothing_later_of_that_table_is_stored_and_it
     await again.send("play", card=card)
     await again.until(lambda t: card not in t["view"]["hand"])
     shown_were_stored(server.app.config.db, code, anna, again)
+
+
+async def test_a_database_that_takes_no_write_does_not_hold_the_stop_for_ever(server, monkeypatch):
+    anna = await at_my_turn(server)
+    commits = server.app.db.commits
+    held = HeldCommits(commits)
+    monkeypatch.setattr(commits, "_write_batch", held)
+    held.hold()
+    await anna.send("play", card=anna.table["view"]["legal"][0])
+    await wait_for(lambda: held.waiting == 1)
+    started = asyncio.get_running_loop().time()
+    await asyncio.wait_for(commits.close(wait=0.3), 5.0)  # the write never comes back: the committer is stopped
+    assert asyncio.get_running_loop().time() - started < 2.0
+    held.open.set()
 
 
 class Unanswering:
@@ -214,6 +229,7 @@ async def test_while_sqlite_is_locked_a_known_player_is_welcomed_at_once_and_a_t
 
 async def test_a_message_that_fails_is_logged_by_its_type_and_never_with_its_tokens(server, monkeypatch, caplog):
     anna = await at_my_turn(server)
+
     def broken(hub, client, msg):
         raise RuntimeError("a bug")
 
