@@ -169,7 +169,7 @@ def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_
 
     # the hand is over: the seats can change hands, and "all seats are taken" no longer holds
     play_all([anna], stop=lambda: view(anna)["phase"] == "hand_over")
-    eva.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'hand_over'")
+    eva.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'hand_over'", timeout=45_000)
     take = eva.locator(".dialog-scores [data-action=sit][data-seat='2']")
     expect(take).to_have_text("Take Ruud's seat")
     expect(eva.get_by_text(full)).to_have_count(0)
