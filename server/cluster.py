@@ -297,25 +297,22 @@ class Cluster:
 
     async def seats_elsewhere(self, player_id: int | None) -> list[dict[str, Any]]:
         """Return the tables of the other nodes where ``player_id`` holds a seat (as they published it)."""
-        try:
-            keys = [k async for k in self.redis.scan_iter(match=self.seated_key("*"), count=1000)]
-            keys = [k for k in keys if k != self.seated_key(self.node)]
-            values = await self.redis.mget(keys) if keys else []
-        except REDIS_ERRORS as exc:
-            self.mark_down(exc)
-            return []
-        return [t for v in values if v for t in json.loads(v).get(str(player_id), [])]
+        return [t for found in await self._others(self.seated_key) for t in found.get(str(player_id), [])]
 
     async def open_elsewhere(self) -> list[dict[str, Any]]:
         """Return the open tables the other nodes published (none while Redis does not answer)."""
+        return [e for found in await self._others(self.open_key) for e in found]
+
+    async def _others(self, key_of: Callable[[str], str]) -> list[Any]:
+        """Return what the other nodes published under ``key_of(node)``, decoded (none while Redis does not answer)."""
         try:
-            keys = [k async for k in self.redis.scan_iter(match=self.open_key("*"), count=1000)]
-            keys = [k for k in keys if k != self.open_key(self.node)]
+            keys = [k async for k in self.redis.scan_iter(match=key_of("*"), count=1000)]
+            keys = [k for k in keys if k != key_of(self.node)]
             values = await self.redis.mget(keys) if keys else []
         except REDIS_ERRORS as exc:
             self.mark_down(exc)
             return []
-        return [e for v in values if v for e in json.loads(v)]
+        return [json.loads(v) for v in values if v]
 
     @property
     def epoch_key(self) -> str:
