@@ -80,9 +80,11 @@ class Person:
                 if self.running:  # (not our own close at the end)
                     self.closes.append(ws.close_code)
             except ConnectionClosed as exc:
-                self.closes.append(exc.rcvd.code if exc.rcvd else None)
+                if self.running:  # (our own close at the end can cut a send short: that is no close to count)
+                    self.closes.append(exc.rcvd.code if exc.rcvd else None)
             except (OSError, InvalidHandshake, InvalidStatus, TimeoutError):
-                self.closes.append(None)
+                if self.running:
+                    self.closes.append(None)
             else:
                 pause = RETRY_FIRST
             finally:
