@@ -138,7 +138,10 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
     ) -> Page:
         """Open ``path`` on ``server`` (default: the shared server_url); console errors containing one of
         ``expected`` (such as the browser's own note on a 404 the test asks for) are not failures."""
-        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        # The service worker keeps the offline engine (13 MB) in every fresh context: only journeys about offline
+        # play and installing need it.
+        workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
+        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, service_workers=workers)
         if request.node.get_closest_marker("animations_off"):  # a journey of many hands, not about animations
             ctx.add_init_script(ANIMATIONS_OFF)
         contexts.append(ctx)
@@ -263,29 +266,113 @@ def pass_cards(page: Page) -> list[str]:
     return [k.split("#")[0] for k in keys]
 
 
+# One step of a seated page, done in the page itself as a quick player would tap: choose the next card that may be
+# passed (or press Pass once enough are chosen), play the first card that stands up, take the first moon choice, press
+# Next hand in the score table. Each is a click on what the page shows; returns what it clicked, or "wait".
+STEP = """() => {
+    const s = window.hartenjagen.state;
+    const t = s.table;
+    const v = t && t.view;
+    if (!v) return 'wait';
+    if (v.game_over) return 'over';
+    if (s.inFlight) return 'wait';
+    const click = (el) => { if (el && !el.disabled) { el.click(); return true; } return false; };
+    if (v.phase === 'passing' && !v.passed) {
+        const chosen = s.selected.filter(Boolean);
+        if (chosen.length < v.pass_count) {
+            const refused = v.pass_refusals || {};
+            const card = [...document.querySelectorAll('.hand .card')]
+                .find((c) => !chosen.includes(c.dataset.key) && !refused[c.dataset.card]);
+            return click(card) ? 'choose' : 'wait';
+        }
+        return click(document.querySelector('[data-action="pass"]')) ? 'pass' : 'wait';
+    }
+    if (v.phase === 'playing' && v.turn === t.you) {
+        const card = [...document.querySelectorAll('.hand .card.legal')].find((c) => v.legal.includes(c.dataset.card));
+        return click(card) ? 'play' : 'wait';
+    }
+    if (v.phase === 'moon_choice' && (v.moon_choices || []).length) {
+        return click(document.querySelector('[data-action="moon"]')) ? 'moon' : 'wait';
+    }
+    if (v.phase === 'hand_over' && !(t.ready || []).includes(t.you)) {
+        return click(document.querySelector('.dialog-scores [data-action="ready"]')) ? 'ready' : 'wait';
+    }
+    return 'wait';
+}"""
+
+# In the page: with ``act``, first take the steps of the moment the page is at (until the table moves on), then wait
+# for the next moment this seat must act (its move is not in flight) or game over, and return {move, view}.
+TO_NEXT_MOVE = f"""async ([act, timeoutMs]) => {{
+    const next = {NEXT_MOVE};
+    const step = {STEP};
+    const state = () => window.hartenjagen.state;
+    const seq = () => (state().table ? state().table.seq : -1);
+    const pause = () => new Promise((done) => setTimeout(done, 10));
+    const deadline = Date.now() + timeoutMs;
+    const from = seq();
+    while (Date.now() < deadline) {{
+        const move = next();
+        if (move === 'over') return {{ move, view: state().table.view }};
+        if (move && !state().inFlight) {{
+            if (!act || seq() !== from) return {{ move, view: state().table.view }};
+            step();
+        }}
+        await pause();
+    }}
+    const v = state().table && state().table.view;
+    throw new Error('no move to make: ' + JSON.stringify(v && {{ phase: v.phase, turn: v.turn, seat: v.seat }}));
+}}"""
+
+
 def play_until_game_over(page: Page, hands: int = 20, stop: Callable[[dict], bool] | None = None) -> dict:
-    """Play this page's seat until game over like a player would (pass the first cards that may be passed,
+    """Play this page's seat until game over like a quick player (pass the first cards that may be passed,
     play the first card that stands up, take the first moon choice offered after shooting the moon, press Next
-    hand in the score table); return the final view.
+    hand in the score table), each move clicked in the page itself: one round trip a move; return the final view.
     ``stop``, when given, ends the play earlier: at the first moment the page must act and ``stop(view)`` holds."""
-    for _ in range(hands * 20):
-        move = page.wait_for_function(NEXT_MOVE).json_value()
-        if move == "over" or (stop and stop(view(page))):
-            return view(page)
-        if move != "ready" and page.locator(".dialog").count():
-            page.keyboard.press("Escape")  # the score table of the hand before
-            page.wait_for_selector(".dialog", state="detached")
-        if move == "pass":
-            pass_cards(page)
-        elif move == "play":
-            play_one_legal(page)
-        elif move == "moon":  # this seat shot the moon: it chooses, as the buttons offer
-            page.locator("[data-action=moon]").first.click()
-            page.wait_for_function("() => window.hartenjagen.state.table.view.phase !== 'moon_choice'")
-        else:
-            page.click(".dialog-scores [data-action=ready]")
-            page.wait_for_function(
-                "() => { const t = window.hartenjagen.state.table;"
-                " return t.view.phase !== 'hand_over' || (t.ready || []).includes(t.you); }"
-            )
+    found = page.evaluate(TO_NEXT_MOVE, [False, TIMEOUT_MS])
+    for _ in range(hands * 40):  # a hand holds at most a pass, 26 cards of this seat's (two decks), a moon, ready
+        if found["move"] == "over" or (stop and stop(found["view"])):
+            return found["view"]
+        found = page.evaluate(TO_NEXT_MOVE, [True, TIMEOUT_MS])
+    raise AssertionError("the game did not end")
+
+
+# In the page: when this seat must make one of ``moves`` now, take the steps of that moment until the table moves on
+# and return the move; else return at once what it must do ("over", another move, or false).
+ACT_NOW = f"""async ([moves, timeoutMs]) => {{
+    const next = {NEXT_MOVE};
+    const step = {STEP};
+    const state = () => window.hartenjagen.state;
+    const seq = () => state().table.seq;
+    const first = next();
+    if (!first || first === 'over' || !moves.includes(first) || state().inFlight) return first;
+    const from = seq();
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {{
+        if (seq() !== from || next() !== first) return first;
+        if (!state().inFlight) step();
+        await new Promise((done) => setTimeout(done, 10));
+    }}
+    throw new Error('the move ' + first + ' was not taken');
+}}"""
+EVERY_MOVE = ("pass", "play", "moon", "ready")
+
+
+def act_now(page: Page, moves: tuple[str, ...] = EVERY_MOVE) -> str | bool:
+    """Make this page's move if it must make one of ``moves`` now (clicked in the page); return the move it had."""
+    return page.evaluate(ACT_NOW, [list(moves), TIMEOUT_MS])
+
+
+def play_pages(
+    pages: list[Page], stop: Callable[[], bool] | None = None, moves: tuple[str, ...] = EVERY_MOVE, rounds: int = 4000
+) -> None:
+    """Every page plays its own seat (only ``moves``) until each sees game over, or ``stop()`` holds between moves."""
+    for _ in range(rounds):
+        if stop and stop():
+            return
+        done = [act_now(p, moves) for p in pages]
+        if all(m == "over" for m in done):
+            return
+        if not any(m in moves for m in done):
+            pages[0].wait_for_timeout(20)  # the computer players, or a person not in ``pages``, are to move
     raise AssertionError("the game did not end")

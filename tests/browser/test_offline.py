@@ -7,6 +7,7 @@ import json
 import random
 import urllib.request
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from hartenjagen.server.engine_bundle import shared_hash
@@ -28,6 +29,8 @@ from .conftest import (
     play_until_game_over,
     view,
 )
+
+pytestmark = pytest.mark.service_worker  # the service worker keeps the engine for offline play
 
 PHONE_TALL = {"width": 390, "height": 844}
 BOOT_MS = 60_000  # the first start on a shared machine reads 13 MB of runtime; a warm one takes a few seconds

@@ -10,46 +10,12 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, no_horizontal_scroll
+from .conftest import DESKTOP, STEP, no_horizontal_scroll
 
 TALL = {"width": 390, "height": 844}
 RATING = re.compile(r"^\d{3,4} ± \d{2,3}$")  # a rating as the statistics show it: "1012 ± 320"
 LANDSCAPE = {"width": 844, "height": 390}
 SMALL = {"width": 320, "height": 568}
-
-# One step of a seated page, done in the page itself: pick the cards to pass and pass them, play the
-# first card that may be played, take the first moon choice, say ready in the score table; or nothing while the page
-# waits for the others (or for its last move's answer). Returns what it did, "wait", or "over".
-STEP = """() => {
-    const s = window.hartenjagen.state;
-    const t = s.table;
-    const v = t && t.view;
-    if (!v) return 'wait';
-    if (v.game_over) return 'over';
-    if (s.inFlight) return 'wait';
-    const click = (el) => { if (el && !el.disabled) { el.click(); return true; } return false; };
-    if (v.phase === 'passing' && !v.passed) {
-        const chosen = s.selected.filter(Boolean);
-        if (chosen.length < v.pass_count) {
-            const refused = v.pass_refusals || {};
-            const card = [...document.querySelectorAll('.hand .card')]
-                .find((c) => !chosen.includes(c.dataset.key) && !refused[c.dataset.card]);
-            return click(card) ? 'choose' : 'wait';
-        }
-        return click(document.querySelector('[data-action="pass"]')) ? 'pass' : 'wait';
-    }
-    if (v.phase === 'playing' && v.turn === t.you) {
-        const card = [...document.querySelectorAll('.hand .card.legal')].find((c) => v.legal.includes(c.dataset.card));
-        return click(card) ? 'play' : 'wait';
-    }
-    if (v.phase === 'moon_choice' && (v.moon_choices || []).length) {
-        return click(document.querySelector('[data-action="moon"]')) ? 'moon' : 'wait';
-    }
-    if (v.phase === 'hand_over' && !(t.ready || []).includes(t.you)) {
-        return click(document.querySelector('.dialog-scores [data-action="ready"]')) ? 'ready' : 'wait';
-    }
-    return 'wait';
-}"""
 
 
 def play_out(pages: list[Page], timeout_ms: int = 60_000) -> None:

@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, ROOT, create_table, no_horizontal_scroll
 
+pytestmark = pytest.mark.service_worker  # what the service worker keeps is the subject
+
 CLIENT = ROOT / "client"
 
 # Wait until the service worker is active and controls this page.

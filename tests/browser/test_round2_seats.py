@@ -10,30 +10,12 @@ from playwright.sync_api import Page, expect
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import scoring_table
 
-from .conftest import DESKTOP, PHONE, create_table, hand_cards, no_horizontal_scroll, play_one_legal, view
-
-READY_OR_TURN = """() => {
-    const t = window.hartenjagen.state.table;
-    const v = t && t.view;
-    return Boolean(v) && (v.phase === 'hand_over' || v.game_over || (v.phase === 'playing' && v.turn === v.seat));
-}"""
+from .conftest import DESKTOP, PHONE, create_table, hand_cards, no_horizontal_scroll, play_pages, view
 
 
 def base(page: Page) -> str:
     """The server's address the page was opened on (scheme, host and port)."""
     return "/".join(page.url.split("/", 3)[:3])
-
-
-def play_to_hand_over(page: Page) -> None:
-    """Play this page's seat (first card that stands up) until the hand is over."""
-    for _ in range(40):
-        page.wait_for_function(READY_OR_TURN)
-        if view(page)["phase"] in ("hand_over", "game_over"):
-            return
-        if page.locator(".dialog").count():
-            page.keyboard.press("Escape")
-        play_one_legal(page)
-    raise AssertionError("the hand did not end")
 
 
 def join_by_code(page: Page, code: str) -> None:
@@ -96,7 +78,7 @@ def test_leaving_asks_first_tells_the_others_and_the_link_gives_the_seat_back(op
     shot(bram, "watching-mid-hand-phone-nl")
 
     # Between hands he takes his old seat back from Ellen, from the score table that opened by itself.
-    play_to_hand_over(anna)
+    play_pages([anna], stop=lambda: view(anna)["phase"] in ("hand_over", "game_over"), moves=("play",))
     bram.wait_for_selector('.dialog-scores [data-action=sit][data-seat="1"]:not([disabled])')
     shot(bram, "watching-hand-over-phone-nl")
     bram.click('.dialog-scores [data-action=sit][data-seat="1"]')

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import PHONE, create_table, hand_cards, play_one_legal, view
+from .conftest import PHONE, create_table, hand_cards, play_pages, view
 
 
 def _pass_first_three(page) -> list[str]:
@@ -16,21 +16,6 @@ def _pass_first_three(page) -> list[str]:
     page.click("[data-action=pass]")
     page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
     return cards
-
-
-def _play_until(pages, done) -> None:
-    """Whoever's turn it is plays the first card that stands up, until ``done()``."""
-    for _ in range(400):
-        if done():
-            return
-        for page in pages:
-            v = view(page)
-            if v["phase"] == "playing" and v["turn"] == v["seat"]:
-                play_one_legal(page)
-                break
-        else:
-            pages[0].wait_for_timeout(30)
-    raise AssertionError("never got there")
 
 
 def _has_played(page) -> bool:
@@ -89,14 +74,18 @@ def test_passing_marks_names_and_exchange_lines_and_both_score_tables_close_on_t
         expect(bram.locator(".hand .card.received")).to_have_count(3)
 
     # ... until his first card; what he passed stays in view all hand.
-    _play_until([anna, bram], lambda: _has_played(bram))
+    play_pages([anna, bram], stop=lambda: _has_played(bram), moves=("play",))
     expect(bram.locator(".hand .card.received")).to_have_count(0)
     expect(bram.locator(".status .received-line")).to_have_count(0)
     expect(bram.locator(".status .passed-line")).to_contain_text(f"Doorgegeven aan {bram_to}:")
     shot(bram, "after-first-card-phone-nl")
 
     # The end of the hand: both see the score table; Anna, ready first, is told whom she waits for.
-    _play_until([anna, bram], lambda: view(anna)["phase"] == "hand_over" and view(bram)["phase"] == "hand_over")
+    play_pages(
+        [anna, bram],
+        stop=lambda: view(anna)["phase"] == "hand_over" and view(bram)["phase"] == "hand_over",
+        moves=("play",),
+    )
     expect(anna.locator(".status .passed-line")).to_contain_text("Passed to Bram:")
     for page in (anna, bram):
         page.wait_for_selector(".dialog-scores")

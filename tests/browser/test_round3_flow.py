@@ -19,7 +19,7 @@ from .conftest import (
     hearts_serve,
     no_horizontal_scroll,
     play_one_legal,
-    view,
+    play_pages,
 )
 
 DUTCH_MONTHS = [
@@ -51,21 +51,6 @@ def _join(page: Page, code: str) -> None:
     page.wait_for_selector(".lobby")
 
 
-def _play_until_over(pages: list[Page]) -> None:
-    """Whoever's turn it is plays the first card that stands up, until every page's view says game over."""
-    for _ in range(800):
-        views = [view(p) for p in pages]
-        if all(v and v["game_over"] for v in views):
-            return
-        for page, v in zip(pages, views, strict=True):
-            if v and not v["game_over"] and v["phase"] == "playing" and v["turn"] == v["seat"]:
-                play_one_legal(page)
-                break
-        else:
-            pages[0].wait_for_timeout(30)
-    raise AssertionError("the game did not end")
-
-
 def _path(page: Page) -> str:
     return page.evaluate("() => location.pathname")
 
@@ -86,7 +71,7 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     _join(bram, code)
     fill_and_start(anna)
     bram.wait_for_selector(".hand .card")
-    _play_until_over([anna, bram])
+    play_pages([anna, bram], moves=("play",))
 
     # Game over: the host's score table offers a new game and starting over, each saying what it does.
     dialog = anna.locator(".dialog-scores")
@@ -147,7 +132,7 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     shot(bram, "new-game-no-dialog-nl")
 
     # The second game's score table offers a review of its own hand, not the first game's.
-    _play_until_over([anna, bram])
+    play_pages([anna, bram], moves=("play",))
     expect(bram_dialog.locator(".winners")).to_be_visible()
     expect(bram_dialog.locator(".hand-review .review")).to_have_count(0)
     expect(bram_dialog.locator("[data-action=review_hand]")).to_be_visible()

@@ -10,8 +10,8 @@ from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.variants import VARIANTS
 
-from .conftest import create_table, hand_cards, no_horizontal_scroll, play_until_game_over, view
-from .test_round3_table import PHONE_TALL, WIDE, open_by_link, play_all
+from .conftest import create_table, hand_cards, no_horizontal_scroll, play_pages, play_until_game_over, view
+from .test_round3_table import PHONE_TALL, WIDE, open_by_link
 
 # A numbered deal (classic, no passing) whose first hand gives South, playing her highest legal card against the
 # table's medium computer players, a claim that holds at her turn in the tenth trick (found by playing it through
@@ -114,7 +114,7 @@ def test_the_animation_speed_scales_the_held_trick_and_the_animations_or_stops_t
     assert page.evaluate(DURATION, "slide-bottom") == ["to-bottom", "0.72s", "from-bottom", "0.4s"]
     create_table(page, passing="off")
     start_with_bots(page)
-    play_all([page], stop=lambda: page.evaluate(SHOWN_TRICK) is not None)
+    play_pages([page], stop=lambda: page.evaluate(SHOWN_TRICK) is not None)
     assert page.evaluate(SHOWN_TRICK) == 720  # the slide, 450 ms at normal speed
 
     options(page)
@@ -122,7 +122,7 @@ def test_the_animation_speed_scales_the_held_trick_and_the_animations_or_stops_t
     page.keyboard.press("Escape")
     assert page.evaluate(DURATION, "slide-bottom")[0::2] == ["none", "none"]
     page.evaluate("() => { window.hartenjagen.state.trickShow = null; }")
-    play_all([page], stop=lambda: page.evaluate(SHOWN_TRICK) is not None)
+    play_pages([page], stop=lambda: page.evaluate(SHOWN_TRICK) is not None)
     assert page.evaluate(SHOWN_TRICK) == 0  # no slide: the trick is held briefly and goes
     shot(page, "animations-off-desktop-1920")
 
@@ -267,7 +267,7 @@ def test_play_again_with_the_same_people_when_everyone_agrees(open_page, shot):
     bram = open_by_link(open_page, code, PHONE_TALL, "Bram")
     bram.wait_for_selector(".lobby")
     start_with_bots(anna)
-    play_all([anna, bram])
+    play_pages([anna, bram])
     first = anna.evaluate("() => window.hartenjagen.state.table.replay.id")
 
     for page in (anna, bram):

@@ -4,54 +4,15 @@ score table does (a moon gives its shooter nothing)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from playwright.sync_api import Page, expect
 
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.variants import VARIANTS
 
-from .conftest import NEXT_MOVE, create_table, no_horizontal_scroll, pass_cards, play_one_legal, view
+from .conftest import create_table, no_horizontal_scroll, play_pages, view
 
 PHONE_TALL = {"width": 390, "height": 844}
 WIDE = {"width": 1920, "height": 1080}
-
-
-def act(page: Page) -> str | bool:
-    """Make this page's next move if it has one now (pass, play, moon choice, Next hand); return what it was."""
-    move = page.evaluate(NEXT_MOVE)
-    if not move or move == "over":
-        return move
-    if move != "ready" and page.locator(".dialog").count():
-        page.keyboard.press("Escape")  # the score table of the hand before
-        page.wait_for_selector(".dialog", state="detached")
-    if move == "pass":
-        pass_cards(page)
-    elif move == "play":
-        play_one_legal(page)
-    elif move == "moon":
-        page.locator("[data-action=moon]").first.click()
-        page.wait_for_function("() => window.hartenjagen.state.table.view.phase !== 'moon_choice'")
-    else:
-        page.click(".dialog-scores [data-action=ready]")
-        page.wait_for_function(
-            "() => { const t = window.hartenjagen.state.table;"
-            " return t.view.phase !== 'hand_over' || (t.ready || []).includes(t.you); }"
-        )
-    return move
-
-
-def play_all(pages: list[Page], stop: Callable[[], bool] | None = None, rounds: int = 4000) -> None:
-    """Let every page in ``pages`` play its seat until the game is over (or ``stop()`` holds before a move)."""
-    for _ in range(rounds):
-        if stop and stop():
-            return
-        moves = [act(p) for p in pages]
-        if all(m == "over" for m in moves):
-            return
-        if not any(m and m != "over" for m in moves):
-            pages[0].wait_for_timeout(40)
-    raise AssertionError("the game did not end")
 
 
 def open_by_link(open_page, code: str, size: dict, name: str, locale: str = "en-GB") -> Page:
@@ -168,7 +129,7 @@ def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_
     shot(eva, "watcher-mid-hand-phone-390")
 
     # the hand is over: the seats can change hands, and "all seats are taken" no longer holds
-    play_all([anna], stop=lambda: view(anna)["phase"] == "hand_over")
+    play_pages([anna], stop=lambda: view(anna)["phase"] == "hand_over")
     eva.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'hand_over'", timeout=45_000)
     take = eva.locator(".dialog-scores [data-action=sit][data-seat='2']")
     expect(take).to_have_text("Take Ruud's seat")
@@ -185,11 +146,11 @@ def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_
     shot(eva, "took-seat-phone-390")
 
     # the next hand: Gijs opens the link mid-hand and watches until game over
-    play_all([anna, eva], stop=lambda: view(anna)["phase"] == "playing" and view(anna)["hand_no"] >= 1)
+    play_pages([anna, eva], stop=lambda: view(anna)["phase"] == "playing" and view(anna)["hand_no"] >= 1)
     gijs = open_by_link(open_page, code, WIDE, "Gijs")
     gijs.wait_for_selector(".player.watching")
     expect(gijs.locator(".status .notice")).to_have_text(full)
-    play_all([anna, eva])
+    play_pages([anna, eva])
 
     # game over: the watcher reads "Game over" without "all seats are taken"
     gijs.wait_for_function("() => window.hartenjagen.state.table.status === 'finished'")
@@ -265,7 +226,7 @@ def test_seat_panels_show_the_hands_scores_as_the_score_table_does(open_page, sh
         anna.click("[data-action=fill_bots]")
         anna.click("[data-action=start]:not([disabled])")
         anna.wait_for_selector(".hand .card")
-        play_all([anna], stop=lambda page=anna: view(page)["phase"] == "hand_over")
+        play_pages([anna], stop=lambda page=anna: view(page)["phase"] == "hand_over")
         anna.wait_for_selector(".dialog-scores")
         anna.keyboard.press("Escape")
         for row in anna.evaluate(PANELS_MATCH_TABLE):
