@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -113,13 +114,22 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
-# The player's own option "Animation speed: off", chosen before the page loads unless the page holds a choice already.
-ANIMATIONS_OFF = """(() => {
+# The player's own option "Animation speed", chosen before the page loads unless the page holds a choice already.
+# Journeys play at "fast" (the same animations, half as long); those about what the player's default speed shows
+# are marked ``animations_normal``, journeys of many hands ``animations_off``.
+ANIMATION_SPEED = """(speed) => {
   const key = 'hartenjagen.prefs';
   let prefs = {};
   try { prefs = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch (e) { prefs = {}; }
-  if (!('anim' in prefs)) localStorage.setItem(key, JSON.stringify({...prefs, anim: 'off'}));
-})()"""
+  if (!('anim' in prefs)) localStorage.setItem(key, JSON.stringify({...prefs, anim: speed}));
+}"""
+
+
+def animation_speed(node: pytest.Item) -> str | None:
+    """The animation speed a test's pages start with (None: the player's default, normal)."""
+    if node.get_closest_marker("animations_normal"):
+        return None
+    return "off" if node.get_closest_marker("animations_off") else "fast"
 
 
 @pytest.fixture
@@ -142,8 +152,9 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
         # play and installing need it.
         workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, service_workers=workers)
-        if request.node.get_closest_marker("animations_off"):  # a journey of many hands, not about animations
-            ctx.add_init_script(ANIMATIONS_OFF)
+        speed = animation_speed(request.node)
+        if speed:
+            ctx.add_init_script(f"({ANIMATION_SPEED})({json.dumps(speed)})")
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)

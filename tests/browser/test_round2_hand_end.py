@@ -4,6 +4,7 @@ until then; the Dutch score table's headers fit."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, view
@@ -84,6 +85,7 @@ def _check_score_headers(page, words: tuple[str, str]) -> None:
         assert not cell.evaluate(CLIPPED), cell.inner_text()
 
 
+@pytest.mark.animations_normal  # the player's default times are measured
 def test_the_last_trick_slides_to_its_taker_before_the_score_table_which_closes_on_the_next_deal(open_page, shot):
     page = open_page("/", name="Anna")
     create_table(page, passing="off")
