@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -176,16 +177,27 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
     assert not errors, f"errors in the page: {errors}"
 
 
+def save_shot(page: Page, name: str) -> Path:
+    """Save what ``page`` shows as artifacts/screenshots/<name>.png, encoded for speed (a third of the time of
+    Playwright's screenshot, in a larger file)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    cdp = page.context.new_cdp_session(page)
+    try:
+        data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]
+    finally:
+        cdp.detach()
+    path.write_bytes(base64.b64decode(data))
+    return path
+
+
 @pytest.fixture
 def shot(request: pytest.FixtureRequest) -> Callable[[Page, str], Path]:
     """Save a screenshot under artifacts/screenshots/<test>-<label>.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     test = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name).strip("-")
 
     def take(page: Page, label: str) -> Path:
-        path = SHOTS / f"{test}-{label}.png"
-        page.screenshot(path=str(path))
-        return path
+        return save_shot(page, f"{test}-{label}")
 
     return take
 

@@ -13,12 +13,12 @@ import re
 from playwright.sync_api import Page, expect
 
 from .conftest import (
-    SHOTS,
     click_card,
     fill_and_start,
     hand_keys,
     no_horizontal_scroll,
     play_until_game_over,
+    save_shot,
     view,
 )
 from .test_seat_counts import AT_REST, MEASURE, SHOW, _table, check_layout, names_whole
@@ -34,8 +34,7 @@ JOKERS_DEAL = 4
 
 def photo(page: Page, label: str) -> None:
     """A screenshot under artifacts/screenshots/decks-<label>.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"decks-{label}.png"))
+    save_shot(page, f"decks-{label}")
 
 
 def create_and_start(page: Page, variant: str, fields: dict[str, str], deal: int) -> None:

@@ -13,12 +13,12 @@ from playwright.sync_api import Page, expect
 
 from .conftest import (
     DESKTOP,
-    SHOTS,
     fill_and_start,
     no_horizontal_scroll,
     pass_cards,
     play_one_legal,
     play_until_game_over,
+    save_shot,
     view,
 )
 from .test_variant_play import create_variant_table
@@ -94,8 +94,7 @@ def check_layout(seen: dict, seats: int, cards_may_touch: bool = False, scrolls:
 
 def photo(page: Page, label: str) -> None:
     """A screenshot under artifacts/screenshots/seats-<label>.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"seats-{label}.png"))
+    save_shot(page, f"seats-{label}")
 
 
 def create_and_start(page: Page, variant: str, fields: dict[str, str]) -> None:

@@ -17,13 +17,13 @@ from hartenjagen.shared.variants import _CHOICES, _RANGES, VARIANTS, build
 from .conftest import (
     DESKTOP,
     PHONE,
-    SHOTS,
     click_card,
     fill_and_start,
     hand_cards,
     no_horizontal_scroll,
     pass_cards,
     play_until_game_over,
+    save_shot,
     view,
 )
 from .test_round2_forms import MEASURE_SELECTS
@@ -303,7 +303,7 @@ def test_achterhoeks_passing_scatter_in_dutch_then_the_pot_on_a_phone(open_page,
     click_card(page, cards[3])
     expect(page.locator(f'.hand .card[data-card="{cards[3]}"]')).to_have_attribute("data-place", "2")
     assert no_horizontal_scroll(page)
-    page.screenshot(path=str(SHOTS / "variant-scatter-pass-nl-phone.png"))
+    save_shot(page, "variant-scatter-pass-nl-phone")
     shot(page, "scatter-chosen")
     page.click("[data-action=pass]")
     page.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'playing'")
@@ -399,7 +399,7 @@ def test_a_team_score_table_on_a_phone(open_page, shot):
     dialog = page.locator(".dialog-scores")
     expect(dialog.locator(".team-totals li").nth(0)).to_contain_text("Noord–Zuid")
     assert no_horizontal_scroll(page)
-    page.screenshot(path=str(SHOTS / "variant-team-scores-nl-phone.png"))
+    save_shot(page, "variant-team-scores-nl-phone")
     shot(page, "scores")
 
 
@@ -420,7 +420,7 @@ def test_a_chips_game_on_a_phone_shows_chips_and_the_pot(open_page, shot):
     expect(dialog.locator(".pot-line")).to_have_text(f"In de pot: {final['pot']} fiches")
     expect(dialog.locator("tfoot th")).to_have_text("Fiches")
     assert no_horizontal_scroll(page)
-    page.screenshot(path=str(SHOTS / "variant-chips-scores-nl-phone.png"))
+    save_shot(page, "variant-chips-scores-nl-phone")
     shot(page, "scores")
 
 
