@@ -104,6 +104,7 @@ def static_file(root: Path, path: str) -> Response:
 
 
 GC_THRESHOLDS = (50_000, 20, 10)
+SLOW_STOP = 2.0  # seconds: a stop slower than this says where the time went
 
 
 def keep_gc_off_the_hot_path() -> None:
@@ -260,19 +261,37 @@ class App:
         return host, port
 
     async def stop(self) -> None:
-        """Close every connection with 1012 (service restart), store what is pending, close the database."""
+        """Close every connection with 1012 (service restart), store what is pending, close the database.
+
+        A stop that takes more than two seconds logs how long each step took.
+        """
+        loop = asyncio.get_running_loop()
+        took: list[tuple[str, float]] = []
+        began = mark = loop.time()
+
+        def done(step: str) -> None:
+            nonlocal mark
+            took.append((step, loop.time() - mark))
+            mark = loop.time()
+
         await self.readers.close()
         if self.server is not None:
             self.server.close(code=Close.RESTARTING.code, reason=Close.RESTARTING.reason)
             await self.server.wait_closed()
-            asyncio.get_running_loop().set_exception_handler(self._exception_handler)
+            loop.set_exception_handler(self._exception_handler)
+        done("connections")
         await self.hub.shutdown()
         self.thinker.close()
+        done("tables")
         if self.relay is not None:
             await self.relay.close()
         if self.cluster is not None:
             await self.cluster.close()
+        done("cluster")
         await self.db.close()
+        done("database")
+        if loop.time() - began > SLOW_STOP:
+            log.warning("the stop took %.1f s: %s", loop.time() - began, ", ".join(f"{s} {t:.1f} s" for s, t in took))
 
 
 async def open_cluster(config: Config) -> Any:

@@ -24,6 +24,7 @@ REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
 ADOPT_EVERY = 1.0  # seconds between looks for open tables whose node died (their holder's presence ran out)
 LISTING_EVERY = 1.0  # seconds between publishing this node's open tables (the start page reads every node's)
+STOP_WAIT = 3.0  # seconds a stop waits for a loop to end its step (redis-py can swallow a cancel inside a command)
 
 # reserve a new code (SET NX) and take the table's lease (SET NX PX) with a fresh number from INCR, atomically
 NEW_TABLE = """
@@ -104,6 +105,7 @@ class Cluster:
         self.adopt_after = 0.0  # monotonic time before which no table is adopted (Redis just came back empty)
         self._tasks: list[asyncio.Task] = []  # releases under way
         self._loops: list[asyncio.Task] = []  # heartbeat and renewals
+        self._stopping = asyncio.Event()  # set by ``close``: the loops end after their step
         self._new_table = redis.register_script(NEW_TABLE)
         self._claim = redis.register_script(CLAIM)
         self._renew = redis.register_script(RENEW)
@@ -345,12 +347,15 @@ class Cluster:
         task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
 
     async def _every(self, seconds: float, step: Callable[[], Any]) -> None:
-        while True:
+        while not self._stopping.is_set():
             try:
                 await step()
             except Exception:  # never let a bug stop the heartbeat or the renewals
                 log.exception("cluster task failed")
-            await asyncio.sleep(seconds)
+            try:
+                await asyncio.wait_for(self._stopping.wait(), seconds)
+            except TimeoutError:
+                pass
 
     async def _adopt(self) -> None:
         """Restore here the open tables nobody holds (their node died or let go), while Redis answers."""
@@ -381,10 +386,18 @@ class Cluster:
 
         The tables stay open in the database with their codes: another node adopts them at once.
         """
-        for task in self._loops:
-            task.cancel()
-        await asyncio.gather(*self._loops, return_exceptions=True)
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._stopping.set()  # asked to stop rather than cancelled: a cancel inside a command can be swallowed
+        if self._loops:
+            _, running = await asyncio.wait(self._loops, timeout=STOP_WAIT)
+            for task in running:
+                task.cancel()
+            if running:
+                await asyncio.wait(running, timeout=1.0)
+                log.warning(
+                    "%d cluster loops did not end their step within %.0f s at the stop", len(running), STOP_WAIT
+                )
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=STOP_WAIT)
         for table_id in list(self.leases):
             code, _ = self.leases[table_id]
             value = self._value(table_id)

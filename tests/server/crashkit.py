@@ -185,6 +185,11 @@ class ServerProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    def tail(self, lines: int = 30) -> str:
+        """The last lines of the server's output and error log."""
+        text = self.out.read_text(errors="replace") + self.stderr()
+        return "\n".join(text.splitlines()[-lines:])
+
     def stderr(self) -> str:
         return self.err.read_text(errors="replace") if self.err.exists() else ""
 
@@ -196,7 +201,9 @@ class ServerProcess:
         os.kill(self.proc.pid, sig)
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:
-            assert time.monotonic() < deadline, f"{self.name} did not exit within {timeout} s after signal {sig}"
+            assert time.monotonic() < deadline, (
+                f"{self.name} did not exit within {timeout} s after signal {sig}; its log ends:\n{self.tail()}"
+            )
             await asyncio.sleep(0.01)
         return self.proc.returncode
 

@@ -227,6 +227,40 @@ async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_for
         assert {row["lease"] for row in rows if row["n"] < n} == {a_lease}
 
 
+async def test_a_stop_ends_even_when_a_loop_is_stuck_in_a_step_that_swallows_its_cancel():
+    """redis-py can swallow a cancel inside a command: a node's stop must not wait for such a step for ever."""
+    from hartenjagen.server.cluster import STOP_WAIT, Cluster
+
+    prefix = f"hearts_test_{secrets.token_hex(4)}:"
+    node = await Cluster.open(REDIS_URL, prefix, "node-x", 3000)
+    release, entered = asyncio.Event(), asyncio.Event()
+
+    async def listed() -> list:  # the listing step, stuck in a "command" that ignores cancels until released
+        entered.set()
+        while not release.is_set():
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                pass
+        return []
+
+    node.listed = listed
+    node.start()
+    try:
+        await asyncio.wait_for(entered.wait(), 5)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        await asyncio.wait_for(node.close(), STOP_WAIT + 10)  # returns: the stuck step is left behind
+        assert loop.time() - began < STOP_WAIT + 5
+        redis = Redis.from_url(REDIS_URL, decode_responses=True)
+        try:
+            assert await redis.exists(f"{prefix}node:node-x") == 0  # it left the cluster
+        finally:
+            await redis.aclose()
+    finally:
+        release.set()
+
+
 async def test_the_database_refuses_an_append_from_an_older_lease_and_only_that_one():
     url = await pg.create_database()
     db = await PostgresStore.open(url)
