@@ -129,8 +129,9 @@ def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_
     shot(eva, "watcher-mid-hand-phone-390")
 
     # the hand is over: the seats can change hands, and "all seats are taken" no longer holds
-    play_pages([anna], stop=lambda: view(anna)["phase"] == "hand_over")
-    eva.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'hand_over'", timeout=45_000)
+    # (Anna never says ready here: pressing Next hand at once would deal the next hand before Eva's page drew this end)
+    play_pages([anna], stop=lambda: view(anna)["phase"] == "hand_over", moves=("pass", "play", "moon"))
+    eva.wait_for_function("() => window.hartenjagen.state.table.view.phase === 'hand_over'")
     take = eva.locator(".dialog-scores [data-action=sit][data-seat='2']")
     expect(take).to_have_text("Take Ruud's seat")
     expect(eva.get_by_text(full)).to_have_count(0)
@@ -226,7 +227,7 @@ def test_seat_panels_show_the_hands_scores_as_the_score_table_does(open_page, sh
         anna.click("[data-action=fill_bots]")
         anna.click("[data-action=start]:not([disabled])")
         anna.wait_for_selector(".hand .card")
-        play_pages([anna], stop=lambda page=anna: view(page)["phase"] == "hand_over")
+        play_pages([anna], stop=lambda page=anna: view(page)["phase"] == "hand_over", moves=("pass", "play", "moon"))
         anna.wait_for_selector(".dialog-scores")
         anna.keyboard.press("Escape")
         for row in anna.evaluate(PANELS_MATCH_TABLE):
