@@ -1,16 +1,19 @@
-"""The rating model: ``openskill``'s Plackett-Luce, which rates free-for-all and team games of any size.
+"""The rating model: ``openskill``'s Bradley-Terry (full pairing), which rates free-for-all and team games of any size.
 
 Only the store imports it (the new ratings are written in the finished game's transaction); ``server.ratings`` has
-the rest, free of the library, so the offline game's table modules need no rating library.
+the rest, free of the library, so the offline game's table modules need no rating library. Bradley-Terry compares
+every side with every other side, so a better place always gains more and tied places move alike; Plackett-Luce,
+used before, gave a third place what the two tied winners got.
 """
 
 from __future__ import annotations
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from .ratings import PRIOR
 
-MODEL = PlackettLuce(mu=PRIOR[0], sigma=PRIOR[1])
+MODEL = BradleyTerryFull(mu=PRIOR[0], sigma=PRIOR[1])
+NAME = type(MODEL).__name__  # recorded with the ratings: a store rates its stored games again when it differs
 
 
 def rate(

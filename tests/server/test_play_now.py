@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from hartenjagen.tools.wsclient import next_intent
 
@@ -231,7 +231,7 @@ class TestModeration:
 
 def expected_ratings(db: str) -> dict[str, tuple[float, float, int]]:
     """The classic ratings computed straight from the stored games with the rating model (no server code)."""
-    model = PlackettLuce()
+    model = BradleyTerryFull()
     ratings: dict[int, object] = {}
     games: dict[int, int] = {}
     with sqlite3.connect(db) as con:
@@ -302,11 +302,11 @@ class TestLeaderboard:
 
 
 def test_the_rating_model_starts_newcomers_at_the_shown_prior_and_the_offline_table_needs_no_rating_library():
-    from openskill.models import PlackettLuce
+    from openskill.models import BradleyTerryFull
 
     from hartenjagen.server import engine_bundle, ratings
 
-    default = PlackettLuce()
+    default = BradleyTerryFull()
     assert ratings.PRIOR == (default.mu, default.sigma)
     assert ratings.shown(*ratings.PRIOR, 0) == {"rating": 1000, "uncertainty": 333, "score": 0, "games": 0}
     bundled = engine_bundle.server_files()
