@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import gc
 import json
 import logging
+import re
 import signal
 import sys
+from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -53,11 +57,71 @@ CONTENT_TYPES = {
 RUNTIME_PREFIX = "/runtime/"
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
-#: Every path the server answers, as docs/protocol.md lists them (``{...}`` a part of the path; a test keeps both).
-ENDPOINTS = (
-    "/", "/t/{code}", "/r/{share}", "/offline", "/{file}", "/runtime/{file}", BUNDLE_PATH, "/healthz", "/api/cluster",
-    TABLE_INFO + "{code}", *API_ENDPOINTS, "/ws",
-)  # fmt: skip
+GET_HEAD = ("GET", "HEAD")  # a page or a JSON answer: HEAD gets GET's status and headers without the body
+
+
+@dataclass(frozen=True)
+class Route:
+    """One endpoint: its path as docs/protocol.md writes it (``{...}`` a part of the path), its methods, its handler."""
+
+    path: str
+    methods: tuple[str, ...]
+    handler: str  # the name of the ``App`` method that answers it
+
+    def matches(self, path: str) -> bool:
+        """Return True when the URL path (without its query) is this endpoint's."""
+        return self.pattern.fullmatch(path) is not None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The path as a regular expression: ``{file}`` is any rest of the path, another ``{...}`` one segment."""
+        return _patterns(self.path)
+
+
+@functools.cache
+def _patterns(path: str) -> re.Pattern[str]:
+    """Compile an endpoint's path once."""
+    parts = re.split(r"(\{[a-z]+\})", path)
+    part = {"{file}": ".*"}
+    return re.compile("".join(part.get(p, "[^/]*") if p.startswith("{") else re.escape(p) for p in parts))
+
+
+#: Every endpoint with the methods it takes, first match wins: what routes a request and what answers 405 with
+#: ``Allow``. docs/protocol.md lists the same paths and methods (a test keeps both).
+ROUTES = (
+    Route("/ws", ("GET",), "websocket"),
+    Route("/healthz", GET_HEAD, "healthz"),
+    Route(BUNDLE_PATH, GET_HEAD, "bundle"),
+    Route("/api/cluster", GET_HEAD, "cluster_answer"),
+    Route(TABLE_INFO + "{code}", GET_HEAD, "table_info"),
+    *(Route(path, GET_HEAD, "api_answer") for path in API_ENDPOINTS),
+    Route("/", GET_HEAD, "static"),
+    Route("/t/{code}", GET_HEAD, "static"),
+    Route("/r/{share}", GET_HEAD, "static"),
+    Route("/offline", GET_HEAD, "static"),
+    Route("/runtime/{file}", GET_HEAD, "static"),
+    Route("/{file}", GET_HEAD, "static"),
+)
+#: Every path the server answers, as docs/protocol.md lists them.
+ENDPOINTS = tuple(route.path for route in ROUTES)
+
+
+def route_of(path: str) -> Route:
+    """Return the endpoint a URL path (without its query) belongs to (``/{file}`` takes what no other does)."""
+    return next(route for route in ROUTES if route.matches(path))
+
+
+def not_allowed(method: str, route: Route) -> Response:
+    """405 for a method the endpoint does not take: ``Allow`` names the ones it does, the JSON body says so too."""
+    body = {"error": "method_not_allowed", "method": method[:16], "allow": list(route.methods)}
+    response = json_response(HTTPStatus.METHOD_NOT_ALLOWED, body)
+    response.headers["Allow"] = ", ".join(route.methods)
+    return response
+
+
+def without_body(response: Response) -> Response:
+    """The answer to HEAD: GET's status and headers (its Content-Length too), no body."""
+    return dataclasses.replace(response, body=b"")
 
 
 def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
@@ -150,31 +214,53 @@ class App:
         self._exception_handler: Any = None
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Answer plain HTTP requests; let ``/ws`` through to the websocket handshake."""
+        """Answer plain HTTP requests by ``ROUTES``; let ``GET /ws`` through to the websocket handshake."""
         path = request.path.split("?", 1)[0]
-        if path == "/ws":
-            if self.headroom.full():  # keep descriptors for answering: come back in a moment (or another node)
-                return _response(
-                    HTTPStatus.SERVICE_UNAVAILABLE, b"server full\n", "text/plain; charset=utf-8", {"Retry-After": "5"}
-                )
-            return None
-        if path == "/healthz":
-            return json_response(HTTPStatus.OK, self.hub.health())
-        if path.startswith(TABLE_INFO):  # public table facts before joining, guarded like join codes
-            address = client_address(connection.remote_address, request.headers, self.proxies)
-            seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
-            status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
-            return json_response(HTTPStatus(status), body)
-        if path == BUNDLE_PATH:  # the offline game's Python: the project's own files, built once
-            return _response(HTTPStatus.OK, bundle_bytes(), "application/json")
-        if path == "/api/cluster":
-            return json_response(*await self.cluster_info())
+        route = route_of(path)
+        if request.method not in route.methods:
+            return not_allowed(request.method, route)
+        response = await getattr(self, route.handler)(connection, request, path)
+        return without_body(response) if request.method == "HEAD" and response is not None else response
+
+    async def websocket(self, connection: ServerConnection, request: Request, path: str) -> Response | None:
+        """``GET /ws``: on to the handshake, unless the open-file limit is near."""
+        if self.headroom.full():  # keep descriptors for answering: come back in a moment (or another node)
+            return _response(
+                HTTPStatus.SERVICE_UNAVAILABLE, b"server full\n", "text/plain; charset=utf-8", {"Retry-After": "5"}
+            )
+        return None
+
+    async def healthz(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """``GET /healthz``: the server's state."""
+        return json_response(HTTPStatus.OK, self.hub.health())
+
+    async def table_info(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """``GET /api/tables/{code}``: public table facts before joining, guarded like join codes."""
+        address = client_address(connection.remote_address, request.headers, self.proxies)
+        seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
+        status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
+        return json_response(HTTPStatus(status), body)
+
+    async def bundle(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """``GET /engine/python.json``: the offline game's Python, the project's own files, built once."""
+        return _response(HTTPStatus.OK, bundle_bytes(), "application/json")
+
+    async def cluster_answer(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """``GET /api/cluster``: the live nodes."""
+        return json_response(*await self.cluster_info())
+
+    async def api_answer(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """The JSON endpoints of ``Api``."""
+        try:
+            status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
+        except StoreBusy:
+            status, body = HTTPStatus.SERVICE_UNAVAILABLE, {"error": "server_busy"}
+        return json_response(status, body)
+
+    async def static(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """The client's files; under ``/api/`` a path that is no endpoint is a JSON 404."""
         if path.startswith("/api/"):
-            try:
-                status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
-            except StoreBusy:
-                status, body = HTTPStatus.SERVICE_UNAVAILABLE, {"error": "server_busy"}
-            return json_response(status, body)
+            return json_response(HTTPStatus.NOT_FOUND, {"error": "not_found"})
         return static_file(self.root, path)
 
     async def cluster_info(self) -> tuple[HTTPStatus, dict[str, Any]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import hartenjagen.shared.rules  # noqa: F401 (the variants table loads through the rules)
 from hartenjagen.server import settings
-from hartenjagen.server.app import ENDPOINTS
+from hartenjagen.server.app import ENDPOINTS, ROUTES
 from hartenjagen.server.cli import build_parser
 from hartenjagen.server.migrations import load_migrations
 from hartenjagen.shared.reasons import MESSAGES as REASONS
@@ -56,9 +56,11 @@ def test_every_reason_a_refused_move_can_give_is_documented():
     assert named == set(REASONS) - internal
 
 
-def test_every_endpoint_is_documented_and_nothing_more():
-    documented = {re.match(r"`GET (\S+)`", r[0]).group(1) for r in table_rows(DOC[: DOC.index("## ")]) if "GET" in r[0]}
-    assert documented == set(ENDPOINTS)
+def test_every_endpoint_is_documented_with_its_methods_and_nothing_more():
+    rows = [r for r in table_rows(DOC[: DOC.index("## ")]) if r[0].startswith("`/")]
+    documented = {r[0].strip("`"): tuple(m.strip() for m in r[1].split(",")) for r in rows}
+    assert documented == {route.path: route.methods for route in ROUTES}
+    assert set(documented) == set(ENDPOINTS)
 
 
 async def test_the_healthz_example_has_exactly_the_fields_the_server_sends(server):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -13,12 +14,14 @@ import sqlite3
 import subprocess
 import sys
 import tomllib
+import urllib.parse
 from pathlib import Path
 
 import asyncpg
 import pytest
 from websockets.asyncio.client import connect
 
+from hartenjagen.server.app import ENDPOINTS
 from hartenjagen.server.changes import fold
 from hartenjagen.server.codes import CODE_ALPHABET, new_code
 from hartenjagen.server.config import Config
@@ -32,6 +35,8 @@ from hartenjagen.server.stores import is_postgres_url, open_store
 
 from . import pg
 from .conftest import both_stores
+from .test_docs import table_rows
+from .test_protocol_doc import DOC
 
 
 class TestHttp:
@@ -95,6 +100,70 @@ class TestHttp:
         token = p.welcome["player_token"]
         q = await server.connect("Anna B", token=token)
         assert q.welcome["player_token"] == token and q.welcome["name"] == "Anna B"
+
+
+def http_call(url: str, method: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One request of any method over plain HTTP: status, headers and the body as sent."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    try:
+        connection.request(method, parts.path, headers=headers or {})
+        answer = connection.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        connection.close()
+
+
+class TestMethods:
+    async def test_a_method_an_endpoint_does_not_take_is_405_with_allow_and_changes_nothing(self, server):
+        anna = await server.host("Anna")
+        await anna.send("set_open", open=True)
+        await anna.sync()
+        server.app.hub.lobby.changed()
+        token = anna.welcome["player_token"]
+        examples = {"{id}": "1", "{hand}": "0", "{family}": "classic", "{period}": "all", "{date}": "2026-12-01",
+                    "{file}": "js/main.js", "{share}": "abcdefgh", "{code}": anna.joined["code"]}  # fmt: skip
+        documented = [r for r in table_rows(DOC[: DOC.index("## ")]) if r[0].startswith("`/")]
+        assert len(documented) == len(ENDPOINTS) and any(r[0] == "`/ws`" for r in documented)
+        for row in documented:
+            path, allowed = row[0].strip("`"), [m.strip() for m in row[1].split(",")]
+            for key, value in examples.items():
+                path = path.replace(key, value)
+            for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"):
+                if method in allowed:
+                    continue
+                status, headers, body = await asyncio.to_thread(
+                    http_call, server.http + path, method, {"X-Player-Token": token}
+                )
+                assert status == 405, (method, path, status)
+                assert headers["Allow"] == ", ".join(allowed), path
+                if method != "HEAD":
+                    assert json.loads(body) == {"error": "method_not_allowed", "method": method, "allow": allowed}
+        assert server.app.hub.tables.by_code[anna.joined["code"]].listed  # nothing changed
+        status, _, body = await server.get("/api/open-tables")
+        assert status == 200 and [e["code"] for e in json.loads(body)["tables"]] == [anna.joined["code"]]
+
+    async def test_head_answers_as_get_without_the_body(self, server):
+        for path in ("/", "/healthz", "/api/open-tables", "/api/leaderboard/classic/all"):
+            got_status, got_headers, got_body = await server.get(path)
+            raw = await asyncio.to_thread(raw_request, server.http, f"HEAD {path} HTTP/1.1")
+            head, _, body = raw.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 ") and got_status == 200, path
+            assert body == b"", path  # nothing after the headers
+            assert f"Content-Type: {got_headers['Content-Type']}".encode() in head, path
+            if path == "/":  # a file's length is known without sending it
+                assert f"Content-Length: {len(got_body)}".encode() in head
+
+
+def raw_request(base: str, line: str) -> bytes:
+    """Send one request line over a bare socket and return every byte the server sends until it closes."""
+    parts = urllib.parse.urlsplit(base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+        sock.sendall(f"{line}\r\nHost: {parts.hostname}\r\n\r\n".encode())
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class TestDockerfile:
