@@ -32,6 +32,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "already_seated": ("You already sit at table {table}; leave first.", "Je zit al aan tafel {table}; sta eerst op."),
     "not_seated": ("Join a table first.", "Ga eerst aan een tafel zitten."),
     "not_host": ("Only the host can do that.", "Alleen de gastheer kan dat."),
+    "no_host": (
+        "A Play now table has no host: it starts by itself, and nobody changes its seats or settings for the others.",
+        "Een Nu spelen-tafel heeft geen gastheer: hij begint vanzelf en niemand verandert er stoelen of instellingen "
+        "voor de anderen.",
+    ),
     "not_now": ("That is not possible now: {detail}.", "Dat kan nu niet: {detail}."),
     "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),

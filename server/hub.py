@@ -160,6 +160,8 @@ class Hub:
         if kind in LOCATED and msg["code"] not in self.tables.by_code and client.table is None:
             if await self._locate(client, msg):
                 return
+        if client.table is not None:
+            client.table.check_command(kind)  # e.g. no host command at a Play now table
         result = HANDLERS[kind](self, client, msg)
         if asyncio.iscoroutine(result):
             await result

@@ -39,6 +39,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "replay": table.replay,
         "watch": {"allowed": table.watch_allowed, "count": len(table.watchers)},
         "chat": {"allowed": table.chat_allowed},
+        "commands": sorted(table.commands()),  # what this table takes: the page draws only these buttons
     }
 
 

@@ -21,9 +21,27 @@ from .ratings import family_of, places
 from .store import token_hash
 from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
 
-__all__ = ["Table", "Seat", "SeatKind", "Status", "DamagedLog", "FINISHED", "PLAYING_STATUS", "WAITING"]
+__all__ = [
+    "Table", "Seat", "SeatKind", "Status", "DamagedLog", "FINISHED", "PLAYING_STATUS", "WAITING", "TABLE_COMMANDS",
+    "HOST_COMMANDS",
+]  # fmt: skip
 
 MAX_WATCHERS = 100  # people watching one table without a seat
+#: Every message a person sends to the table they sit at: the hub hands each to one of a table's commands.
+TABLE_COMMANDS = frozenset(
+    {
+        "sit", "leave", "allow_watch", "allow_chat", "chat", "add_bot", "remove_bot", "fill_bots", "set_timer",
+        "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open", "remove_player", "report",
+        "pass", "play", "moon", "ready", "hint", "review",
+    }
+)  # fmt: skip
+#: The host's commands. A Play now table, where strangers meet, has no host: nobody there may send one.
+HOST_COMMANDS = frozenset(
+    {
+        "add_bot", "remove_bot", "fill_bots", "start", "allow_watch", "allow_chat", "set_timer", "restart",
+        "new_game", "set_pace", "set_open", "remove_player",
+    }
+)  # fmt: skip
 
 
 class Table(TableState):
@@ -48,6 +66,22 @@ class Table(TableState):
         table = cls(table_id=table_id or secrets.token_hex(8), grace=grace)
         table._log("created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=at)
         return table
+
+    def commands(self) -> frozenset[str]:
+        """Return the messages this table takes from a seat (the ``table`` message lists them for the page to draw).
+
+        A Play now table takes no host command; a table whose hub takes fewer messages (the offline table's) says so
+        in ``only``.
+        """
+        taken = TABLE_COMMANDS - HOST_COMMANDS if self.play_now else TABLE_COMMANDS
+        return taken if self.only is None else taken & self.only
+
+    def check_command(self, kind: str) -> None:
+        """Refuse a table message this table does not take (a host command at a Play now table: ``no_host``)."""
+        if kind in TABLE_COMMANDS and kind not in self.commands():
+            if self.play_now and kind in HOST_COMMANDS:
+                raise ProtocolError("no_host")
+            raise ProtocolError("not_now", detail=("this table does not take it", "deze tafel neemt dat niet aan"))
 
     def _check_host(self, seat: int) -> None:
         if seat != self.host:
@@ -85,7 +119,7 @@ class Table(TableState):
             target = self.seat_at(seat)
             if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.BOT and self.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
-        if self.host is None:
+        if self.host is None and not self.play_now:  # a Play now table has no host
             self._log("host", seat=target.index)
         token = self._seat_person(target.index, name, player_id, client)
         return target, token
@@ -134,7 +168,9 @@ class Table(TableState):
             self.pass_host()
 
     def pass_host(self) -> None:
-        """Give hosting to a connected person (else any person), or nobody."""
+        """Give hosting to a connected person (else any person), or nobody (always at a Play now table)."""
+        if self.play_now:
+            return
         candidates = self.connected_humans() or self.humans()
         new = candidates[0].index if candidates else None
         if new != self.host:
@@ -352,6 +388,9 @@ class Table(TableState):
         voters = {s.index for s in self.humans() if not s.away}
         if voters <= self.rematch:
             self._log("new_game")
+            for s in self.seats:  # whoever left after game over: a computer player stands in, as during a game
+                if s.kind == SeatKind.EMPTY:
+                    self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=self.bot_level)
             self._log("start", at=at)
             self._deal_next()
 

@@ -122,6 +122,7 @@ class TableState:
     rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
     barred: set[int] = field(default_factory=set)  # player ids the host removed: they cannot sit here again
     ratings: dict[int, dict[str, Any]] = field(default_factory=dict)  # player id -> shown rating (memory only)
+    only: frozenset[str] | None = None  # the table messages its hub takes, when fewer than all (the offline table's)
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
@@ -215,7 +216,7 @@ class TableState:
             self.emit("vacated", seat=seat.index)
 
     def _apply_host(self, e: dict[str, Any]) -> None:
-        self.host = e["seat"]
+        self.host = None if self.play_now else e["seat"]  # nobody hosts strangers at a Play now table
         if self.host is not None:
             self.emit("host", seat=self.host)
 
@@ -235,6 +236,8 @@ class TableState:
 
     def _apply_open(self, e: dict[str, Any]) -> None:
         self.listed, self.lang, self.play_now = e["open"], e["lang"], e.get("play_now", False)
+        if self.play_now:
+            self.host = None  # the person who opened it holds no power over the strangers who join
         self.emit("open", open=self.listed)
 
     def _apply_fill(self, e: dict[str, Any]) -> None:
