@@ -30,7 +30,9 @@ from .table_step import settle
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
-#: What a person can send to an offline table; the rest (chat, watching, seats, timers) needs other people.
+#: What a person can send to an offline table; the rest (chat, watching, seats, timers, a rematch vote) needs other
+#: people or the server. The table takes only these (``Table.only``), and its ``table`` message lists them in
+#: ``commands``: the page draws the buttons of these messages only.
 OFFLINE_TYPES = frozenset(
     {"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping", "set_pace", "claim"}
 )
@@ -118,6 +120,7 @@ class Solo:
         level = msg.get("bot_level", "medium")
         at = time.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
+        table.only = OFFLINE_TYPES
         self.person = Person()
         person, token = table.seat_human(self.person, None, self.name, seat)
         table.fill_bots(person.index, level)
@@ -219,6 +222,7 @@ class Solo:
         seat = table.seat_by_token(token)
         if seat is None:
             raise DamagedLog("the stored seat token fits no seat of the stored table")
+        table.only = OFFLINE_TYPES
         self.table, self.moment = table, None
         self.person = Person()
         table.restored(time.monotonic())

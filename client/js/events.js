@@ -206,6 +206,7 @@ export function bindEvents({ state, app }) {
     else if (action === "sit") app.send({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") app.restart();
     else if (action === "rematch") app.send({ type: "rematch" }); // a new game starts once every seated person agrees
+    else if (action === "queue_again") app.queueAgain(); // a Play now table after game over: the next table
     else if (action === "new_game") app.newGame(); // the score table, or under the table once it is closed
     else if (action === "replay") app.openReplay({ id: Number(target.dataset.id) }, state.table ? state.table.you : null, target.dataset.share || null);
     else if (action === "open_game") openGame(target);

@@ -16,6 +16,7 @@ import { cleanCode, deviceLabel } from "./devices.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
 import { createPaceSync, createAutoPlay } from "./pace.js";
 import { showsInvite } from "./render/invite.js";
+import { playNowChoices } from "./render/playnow.js";
 
 const OPEN_TABLES_MS = 3000; // how often the start page's list of open tables is refreshed while it is shown
 const prefs = loadPrefs(browserLanguage());
@@ -116,6 +117,7 @@ async function continueOffline() {
 }
 
 let playNowAsked = null; // {wait, at}: a Play now press whose table has not arrived yet
+let queueAgain = null; // {options, wait}: Queue again was pressed; the Play now press follows the `left`
 
 /**
  * How far this device's clock is from the server's (ms), learnt from the table a Play now press sat at, so that the
@@ -163,7 +165,11 @@ function onMessage(msg) {
   if (msg.type === "error") watchWhenFull(msg);
   if (msg.type === "error" && msg.code === "bad_name") pending = null; // asked again once another name is chosen
   if (msg.type === "error") playNowAsked = null; // a refused press has no table to learn from
-  if (msg.type === "left") {
+  if (msg.type === "left" && queueAgain) {
+    const again = queueAgain; // the table is left: now the press, with the same game and wait
+    queueAgain = null;
+    pressPlayNow(again.options, again.wait);
+  } else if (msg.type === "left") {
     remote.loadDaily();
     pollOpenTables(); // back on the start page: its list of open tables at once
   }
@@ -344,8 +350,18 @@ const app = {
     const saved = prefs.playNow || {};
     prefs.playNow = { variant, wait, lengths: { ...(saved.lengths || {}), [variant]: length } };
     savePrefs(prefs);
-    playNowAsked = { wait, at: Date.now() };
-    send({ type: "play_now", options, lang: language(), wait });
+    pressPlayNow(options, wait);
+  },
+  /**
+   * After game over at a Play now table: leave it and press Play now again with the same game (this table's options)
+   * and the person's own wait; the press goes once the server said `left`.
+   */
+  queueAgain() {
+    const table = state.table;
+    if (!table || !table.options) return;
+    queueAgain = { options: table.options, wait: playNowChoices(prefs).wait };
+    state.overlay = null;
+    send({ type: "leave" });
     renderer.request();
   },
   /** The host lists the table on the start page (or takes it off), in the language of the page. */
@@ -528,6 +544,15 @@ const app = {
     }, 2000);
   },
 };
+
+/** Send a Play now press (its table's `fill_at` then teaches the page how far its clock is from the server's). */
+function pressPlayNow(options, wait) {
+  state.notice = null;
+  state.screen = "joining";
+  playNowAsked = { wait, at: Date.now() };
+  send({ type: "play_now", options, lang: language(), wait });
+  renderer.request();
+}
 
 /** The host of a listed table (not a Play now table, whose language chose its people) switched language: say so. */
 function listedLanguage() {

@@ -173,3 +173,61 @@ def test_a_refused_name_is_said_at_the_name_field_and_another_name_plays(open_pa
     expect(page.locator(".seat-card[data-kind=human] .name")).to_have_text("Femke")
     page.click("[data-play-now-wait] [data-action=leave]")
     page.wait_for_selector("form[data-form=play_now]")
+
+
+def test_strangers_at_a_play_now_table_have_no_host_and_queue_again_after_game_over(open_page, shot):
+    gert, hanna = open_page("/", viewport=TALL), open_page("/", viewport=DESKTOP)
+    press_play_now(gert, "Gert", end_score=25, wait=300, variant="black_maria")  # his own wait: five minutes
+    press_play_now(hanna, "Hanna", end_score=25, wait=5, variant="black_maria")  # hers brings the start closer
+    code = gert.evaluate("() => window.hartenjagen.state.table.code")
+    assert hanna.evaluate("() => window.hartenjagen.state.table.code") == code
+    seat_of = "() => window.hartenjagen.state.table.you"
+    gert_seat, hanna_seat = gert.evaluate(seat_of), hanna.evaluate(seat_of)
+    for page, other in ((gert, hanna_seat), (hanna, gert_seat)):  # the waiting screen: nobody hosts strangers
+        card = page.locator(f"[data-play-now-wait] .seat-card[data-seat='{other}']")
+        expect(card.locator("[data-kind=report]")).to_have_count(1)  # reporting stays
+        expect(card.locator("[data-kind=remove]")).to_have_count(0)
+        expect(page.locator(".badge.host")).to_have_count(0)
+        expect(page.locator("[data-leave-queue]")).to_be_visible()
+    shot(gert, "play-now-no-host-waiting-390x844")
+
+    for page in (gert, hanna):  # the computer players came after Hanna's five seconds
+        page.wait_for_selector(".hand .card", timeout=15_000)
+    gert.click(f"[data-area] .player[data-seat='{hanna_seat}'] [data-action=moderate]")
+    dialog = gert.locator(".dialog-seat")
+    expect(dialog.locator("[data-kind=report]")).to_be_visible()
+    expect(dialog.locator("[data-kind=remove]")).to_have_count(0)
+    expect(dialog.locator("[data-remove-later]")).to_have_count(0)
+    gert.keyboard.press("Escape")
+    expect(gert.locator(".badge.host")).to_have_count(0)
+    expect(gert.locator("[data-overlay=restart]")).to_have_count(0)
+
+    play_out([gert, hanna])
+    for page in (gert, hanna):  # game over: the rematch vote and Queue again, no host's new game
+        scores = page.locator(".dialog-scores")
+        expect(scores.locator("[data-action=rematch]")).to_have_text("Play again with the same people")
+        expect(scores.locator("[data-action=queue_again]")).to_have_text("Queue again")
+        expect(page.locator("[data-action=new_game]")).to_have_count(0)
+        expect(page.locator(".next-waiting")).to_have_count(0)  # no "the host can start a new game"
+        expect(page.locator("[data-overlay=restart]")).to_have_count(0)
+    shot(gert, "play-now-game-over-390x844")
+
+    gert.click(".dialog-scores [data-action=queue_again]")
+    gert.wait_for_function(f"() => {{ const t = window.hartenjagen.state.table; return t && t.code !== '{code}'; }}")
+    screen = gert.locator("[data-play-now-wait]")
+    expect(screen.locator(".pn-count")).to_have_text("1 of 4 seats taken")
+    expect(screen.locator(".lobby-rules")).to_contain_text("Black Maria")
+    left = int(screen.locator(".pn-fill").get_attribute("data-fill-in"))
+    assert 250 <= left <= 300, left  # his own wait again
+    assert gert.evaluate("() => location.pathname") != f"/t/{code}"
+    shot(gert, "play-now-queued-again-390x844")
+
+    hanna.click(".dialog-scores [data-action=rematch]")  # the others play again: a computer player in Gert's seat
+    hanna.wait_for_function(
+        "() => { const t = window.hartenjagen.state.table;"
+        " return t.status === 'playing' && t.view && !t.view.game_over; }"
+    )
+    kinds = hanna.evaluate("() => window.hartenjagen.state.table.seats.map((s) => s.kind)")
+    assert kinds[gert_seat] == "bot" and kinds[hanna_seat] == "human" and "empty" not in kinds
+    gert.click("[data-play-now-wait] [data-leave-queue]")
+    gert.wait_for_selector("form[data-form=play_now]")

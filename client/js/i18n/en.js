@@ -16,6 +16,7 @@ export default {
   play_now_starts: "The game starts by itself as soon as every seat is taken.",
   play_now_rated_note: "When people sit on every seat, the game counts for the ratings.",
   play_now_leave: "Leave the queue",
+  queue_again: "Queue again",
   play_now_badge: "Play now",
   open_tables_title: "Open tables",
   open_tables_none: "No open tables right now. Press Play now, or open a table of your own and list it on this page.",

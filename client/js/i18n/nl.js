@@ -16,6 +16,7 @@ export default {
   play_now_starts: "Het spel begint vanzelf zodra elke stoel bezet is.",
   play_now_rated_note: "Zitten er op elke stoel mensen, dan telt het spel voor de rating.",
   play_now_leave: "De wachtrij verlaten",
+  queue_again: "Opnieuw in de wachtrij",
   play_now_badge: "Nu spelen",
   open_tables_title: "Open tafels",
   open_tables_none: "Nu geen open tafels. Druk op Nu spelen, of open een eigen tafel en zet hem op deze pagina.",

@@ -3,6 +3,7 @@
 // also written to a polite live region, which a screen reader reads without the focus moving.
 import { t, language } from "../i18n.js";
 import { PHRASES, CHAT_MAX, isMine, isMuted } from "../chat.js";
+import { takes } from "./seats.js";
 
 const LIVE_KEEP = 5;
 
@@ -91,8 +92,8 @@ export function drawChat(state, doc) {
   const root = doc.getElementById("chat");
   if (!root) return;
   const table = state.table;
-  // not at the offline table: nobody else is there to read it
-  const here = Boolean(table) && state.screen === "table" && !state.replay && !state.offline.playing;
+  // where the table takes chat (not the offline table: nobody else is there to read it)
+  const here = Boolean(table) && state.screen === "table" && !state.replay && takes(table, "chat");
   root.hidden = !here;
   if (!here) return;
   if (!root.dataset.built) build(root);

@@ -1,7 +1,7 @@
 // The waiting room: the code, a copy-link button, the four seats, computer players and start.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatsFromMe, position, seatCount, chairName, teamsOf, sidesOf, teamName, plainName } from "./seats.js";
+import { seatsFromMe, position, seatCount, chairName, teamsOf, sidesOf, teamName, plainName, takes } from "./seats.js";
 import { watchCount } from "./watch.js";
 import { rulesLine } from "./invite.js";
 import { dayText } from "../format.js";
@@ -122,8 +122,8 @@ function sidesHtml(table, teams, manage, count) {
 export function lobbyHtml(state, now = Date.now()) {
   const table = state.table;
   if (isPlayNowWaiting(table)) return playNowWaitingHtml(state, seatCard, now);
-  const isHost = table.host === table.you;
-  const manage = isHost && !table.daily; // a daily table's computer players stay
+  const isHost = table.host === table.you && takes(table, "start");
+  const manage = isHost && !table.daily && takes(table, "add_bot"); // a daily table's computer players stay
   const count = seatCount(table);
   const teams = teamsOf(table);
   const seats = teams

@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatsOpen } from "./watch.js";
-import { plainName } from "./seats.js";
+import { plainName, takes } from "./seats.js";
 import { ratingText } from "./playnow.js";
 
 export const REASON_MAX = 200;
@@ -16,7 +16,7 @@ export function canModerate(table, seat) {
 
 /** The host may remove someone only between hands (before the start, between hands, after game over). */
 export function canRemove(table, seat) {
-  return canModerate(table, seat) && table.host === table.you && seatsOpen(table);
+  return canModerate(table, seat) && table.host === table.you && seatsOpen(table) && takes(table, "remove_player");
 }
 
 /** The waiting room's buttons on another person's seat: Remove… (the host) and Report…. */
@@ -26,7 +26,10 @@ export function moderationButtons(table, seat) {
   const remove = canRemove(table, seat)
     ? `<button type="button" data-action="moderate" data-kind="remove" data-who="${seat}" aria-label="${esc(t("remove_title", { name }))}">${esc(t("remove_button"))}</button>`
     : "";
-  return `${remove}<button type="button" data-action="moderate" data-kind="report" data-who="${seat}" aria-label="${esc(t("report_title", { name }))}">${esc(t("report_button"))}</button>`;
+  const report = takes(table, "report")
+    ? `<button type="button" data-action="moderate" data-kind="report" data-who="${seat}" aria-label="${esc(t("report_title", { name }))}">${esc(t("report_button"))}</button>`
+    : "";
+  return `${remove}${report}`;
 }
 
 /** At the table: another person's name is a button that opens what can be done about them. */
@@ -75,7 +78,7 @@ export function moderationHtml(state) {
   const r = table.ratings ? table.ratings[m.seat] : null;
   const rating = ratingText(r)
     ? `<p data-seat-rating>${esc(t("seat_rating", { value: ratingText(r), games: t("ratings_games", { n: r.games }) }))}</p>` : "";
-  const isHost = table.host === table.you;
+  const isHost = table.host === table.you && takes(table, "remove_player");
   let remove = "";
   if (isHost && canRemove(table, m.seat)) {
     remove = `<button type="button" data-action="moderate" data-kind="remove" data-who="${m.seat}">${esc(t("remove_button"))}</button>`;

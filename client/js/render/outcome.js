@@ -2,7 +2,7 @@
 // (shown in the score table and, once that is closed, under the table).
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatName, teamName } from "./seats.js";
+import { seatName, teamName, takes } from "./seats.js";
 
 /** Who won: a team, one player, several; in the bar form also who went over the end and lost. */
 export function winnersText(table, v) {
@@ -17,7 +17,8 @@ export function winnersText(table, v) {
 /** Whether the host may start this table's game over with the same cards (never at a daily table). */
 export function canRestart(table) {
   // a rated game cannot start over (its result counts as it was played)
-  return table.host === table.you && !table.daily && !table.rated && ["playing", "finished"].includes(table.status);
+  return table.host === table.you && !table.daily && !table.rated && ["playing", "finished"].includes(table.status) &&
+    takes(table, "restart");
 }
 
 /** The start-over button, opening its confirmation. */
@@ -32,6 +33,7 @@ export function restartButton(attrs = "") {
  */
 export function nextStepsHtml(state, where) {
   const table = state.table;
+  if (!takes(table, "new_game")) return ""; // no host here (a Play now table): the rematch vote and Queue again
   if (table.you === null || table.host !== table.you) return `<p class="muted next-waiting">${esc(t("new_game_waiting"))}</p>`;
   const step = (button, id, help) => `<div class="next-step">${button}<p class="field-help" id="${where}-${id}">${esc(t(help))}</p></div>`;
   const steps = [step(`<button type="button" class="primary" data-action="new_game" aria-describedby="${where}-new-help">${esc(t("new_game"))}</button>`,

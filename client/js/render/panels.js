@@ -160,7 +160,9 @@ function optionsHtml(state) {
 function paceOption(state) {
   const table = state.table;
   const group = choiceGroup("botPace", CHOICES.botPace, state.prefs.botPace, "opt_bot_pace", "pace");
-  const elsewhere = table && typeof table.pace === "string" && table.host !== table.you && state.screen === "table";
+  // (a Play now table has no host: its pace is the default, and no note)
+  const elsewhere = table && typeof table.pace === "string" && table.host !== null && table.host !== table.you &&
+    state.screen === "table";
   if (!elsewhere) return group;
   const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t("opt_bot_pace_host", { pace: t(`pace_${table.pace}`) }))}</p>`;
   return group.replace(/<\/div>$/, `${note}</div>`);

@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
-import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf } from "./seats.js";
+import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf, takes } from "./seats.js";
 import { gameButtons, readyWaiting, rematchLine } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
@@ -121,7 +121,7 @@ function reviewPanel(state) {
   const table = state.table;
   const v = table.view;
   if (table.you === null || !v.history.length || !(v.phase === "hand_over" || v.game_over)) return "";
-  if (state.offline.playing) { // the review is the server's hard player looking back: not in an offline game
+  if (!takes(state.table, "review")) { // the review is the server's hard player looking back: not in an offline game
     return `<section class="hand-review" data-review-offline><h3>${esc(t("review_title"))}</h3><p class="muted">${esc(t("offline_review"))}</p></section>`;
   }
   const hand = v.history[v.history.length - 1].hand_no;

@@ -108,7 +108,15 @@ export function teamsOf(table) {
 
 /** Whether this table's game takes claims (the server says so: one deck, no jokers). */
 export function claimsTaken(table) {
-  return Boolean(table && table.claims);
+  return Boolean(table && table.claims) && takes(table, "claim");
+}
+
+/**
+ * Whether the table takes message `type` from this page: the server lists what each table takes (`table.commands`:
+ * no host command at a Play now table, only what it plays at the offline table), and a button is drawn only then.
+ */
+export function takes(table, type) {
+  return Boolean(table) && Array.isArray(table.commands) && table.commands.includes(type);
 }
 
 /** The seats of each side of a team game, South's side first: [[0, 2], [1, 3]]. */

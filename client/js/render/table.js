@@ -2,7 +2,7 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
-import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken } from "./seats.js";
+import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken, takes } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
@@ -279,7 +279,7 @@ export function statusHtml(state) {
   } else if (v.phase === "playing") {
     if (v.turn === me) {
       lines.push(t("your_turn"));
-      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+      if (takes(table, "hint")) buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
       // the server checks the claim against every hand: it plays the rest out, or says why not
       if (claimsTaken(table)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
@@ -293,7 +293,7 @@ export function statusHtml(state) {
       for (const choice of v.moon_choices) {
         buttons.push(`<button type="button" class="primary" data-action="moon" data-choice="${choice}">${esc(t(`moon_choice_${choice}`, { n }))}</button>`);
       }
-      buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
+      if (takes(table, "hint")) buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
     } else {
       lines.push(t("moon_waiting", { name: seatName(table, v.moon_seat) }));
     }
@@ -327,10 +327,15 @@ export function gameButtons(state) {
   const table = state.table;
   const out = [];
   // after game over, seated people vote to play again with the same people: the server deals a new game once all agree
-  if (table.status === "finished" && Array.isArray(table.rematch) && table.you !== null) {
+  // (where the table takes the vote: the offline table has nobody to vote with)
+  if (table.status === "finished" && Array.isArray(table.rematch) && table.you !== null && takes(table, "rematch")) {
     const agreed = table.rematch.includes(table.you);
     out.push(`<button type="button"${agreed ? "" : ' class="primary"'} data-action="rematch" aria-pressed="${agreed}"${agreed ? " disabled" : ""}>` +
       `${esc(t(agreed ? "rematch_agreed" : "rematch_button"))}</button>`);
+  }
+  // a Play now table after game over: queue again for the same game (this table's options, the person's own wait)
+  if (table.status === "finished" && table.you !== null && table.open && table.open.play_now && takes(table, "leave")) {
+    out.push(`<button type="button" data-action="queue_again">${esc(t("queue_again"))}</button>`);
   }
   if (table.status === "finished" && table.replay && !state.offline.playing) { // an offline game is on no server
     // a watcher sat in no seat, and whoever sat down after game over played none of it: "my" replay
