@@ -57,6 +57,7 @@ def say(hub: Any, client: Any, msg: dict[str, Any]) -> None:
     table = client.table
     if table is None or (client.seat is None and client not in table.watchers):
         raise ProtocolError("not_seated")
+    table.check_not_removed(client.player_id)  # a removed person's other device, watching, says nothing there
     if not table.chat_allowed:
         raise ProtocolError("chat_off")
     now = clock()

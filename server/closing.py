@@ -18,6 +18,7 @@ class Close(Enum):
     CLUSTER_LINK_LOST = (CloseCode.SERVICE_RESTART, "cluster link lost")
     BUSY = (CloseCode.TRY_AGAIN_LATER, "server busy")
     TABLE_MOVING = (CloseCode.TRY_AGAIN_LATER, "table moving")
+    SIGNED_OUT = (4001, "signed out")  # the player signed this device out (on another device): do not come back
 
     @property
     def code(self) -> int:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -25,6 +26,9 @@ HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 
 ADOPT_EVERY = 1.0  # seconds between looks for open tables whose node died (their holder's presence ran out)
 LISTING_EVERY = 1.0  # seconds between publishing this node's open tables (the start page reads every node's)
 STOP_WAIT = 3.0  # seconds a stop waits for a loop to end its step (redis-py can swallow a cancel inside a command)
+MATCH_LOCK_MS = 2000  # milliseconds a Play now matching lock lives at most (its node died holding it)
+MATCH_LOCK_WAIT = 2.5  # seconds a press waits for that lock before it matches without it
+MATCH_LOCK_POLL = 0.01  # seconds between tries to take the lock
 
 # reserve a new code (SET NX) and take the table's lease (SET NX PX) with a fresh number from INCR, atomically
 NEW_TABLE = """
@@ -106,6 +110,7 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []  # releases under way
         self._loops: list[asyncio.Task] = []  # heartbeat and renewals
         self._stopping = asyncio.Event()  # set by ``close``: the loops end after their step
+        self._publishing = asyncio.Lock()  # one list built and written at a time: the last written is the newest
         self._new_table = redis.register_script(NEW_TABLE)
         self._claim = redis.register_script(CLAIM)
         self._renew = redis.register_script(RENEW)
@@ -280,17 +285,68 @@ class Cluster:
         return f"{self.prefix}open:{node}"
 
     async def publish_open(self) -> None:
-        """Write this node's open tables for the other nodes (kept a few seconds: a dead node's list goes by itself)."""
+        """Write this node's open tables for the other nodes (kept a few seconds: a dead node's list goes by itself).
+
+        Every second, and at once after Play now seated someone or a host removed a person. One at a time: a list
+        built before a change is never written after the list built since.
+        """
         if self.listed is None:
             return
-        body = json.dumps(await self.listed(), separators=(",", ":"))
-        seated = json.dumps(self.seated(), separators=(",", ":")) if self.seated is not None else "{}"
+        async with self._publishing:
+            try:
+                body = json.dumps(await self.listed(), separators=(",", ":"))
+            except StoreBusy:
+                return  # the ratings could not be read: the list goes out with the next try
+            seated = json.dumps(self.seated(), separators=(",", ":")) if self.seated is not None else "{}"
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.set(self.open_key(self.node), body, px=int(LISTING_EVERY * 3000))
+                    pipe.set(self.seated_key(self.node), seated, px=int(LISTING_EVERY * 3000))
+                    await pipe.execute()
+            except REDIS_ERRORS as exc:
+                self.mark_down(exc)
+
+    def match_key(self, kind: str) -> str:
+        """The lock held while a node matches (or opens) Play now tables of one ``kind`` (``lobby.match_key``)."""
+        return f"{self.prefix}play_now:{kind}"
+
+    @contextlib.asynccontextmanager
+    async def matching(self, kind: str) -> AsyncIterator[bool]:
+        """Hold the cluster-wide lock of one kind of Play now table while this node matches a press and publishes.
+
+        Yields whether the lock is held: not when Redis does not answer, nor after ``MATCH_LOCK_WAIT`` (a node died
+        holding it: it runs out by itself). Two presses at once on two nodes thus see each other's table.
+        """
+        key, token, held = self.match_key(kind), secrets.token_hex(8), False
+        deadline = time.monotonic() + MATCH_LOCK_WAIT
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.set(self.open_key(self.node), body, px=int(LISTING_EVERY * 3000))
-                pipe.set(self.seated_key(self.node), seated, px=int(LISTING_EVERY * 3000))
-                await pipe.execute()
-        except REDIS_ERRORS as exc:
+            while True:
+                try:
+                    held = bool(await self.redis.set(key, token, nx=True, px=MATCH_LOCK_MS))
+                except REDIS_ERRORS as exc:
+                    self.mark_down(exc)
+                    break
+                if held or time.monotonic() >= deadline:
+                    break
+                await asyncio.sleep(MATCH_LOCK_POLL)
+            yield held
+        finally:
+            if held:
+                try:
+                    await self._release(keys=[key], args=[token])
+                except REDIS_ERRORS as exc:
+                    self.mark_down(exc)
+
+    @property
+    def signed_out_channel(self) -> str:
+        """The channel every node listens on for devices signed out (body: player id, device id)."""
+        return f"{self.prefix}signed_out"
+
+    async def sign_out(self, player_id: int, device: str) -> None:
+        """Tell every node that ``device`` no longer holds ``player_id``: they forget its token and close it."""
+        try:
+            await self.redis.publish(self.signed_out_channel, f"{player_id}\x1f{device}")
+        except REDIS_ERRORS as exc:  # the nodes that missed it forget every token when their link comes back
             self.mark_down(exc)
 
     def seated_key(self, node: str) -> str:

@@ -63,6 +63,7 @@ class Client:
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
         self.closing: asyncio.Task | None = None
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
+        self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed
         self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
         self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
@@ -234,16 +235,34 @@ class Hub:
 
     async def _on_devices(self, client: Client, msg: dict[str, Any]) -> None:
         try:
-            client.push(await self.devices.listing(client.player_id, client.token_hash))
+            listing = await self.devices.listing(client.player_id, client.token_hash)
         except StoreBusy:
             raise ProtocolError("server_busy") from None
+        if client.token_hash is not None and not any(d["this"] for d in listing["devices"]):
+            client.close_soon(Close.SIGNED_OUT)  # this device was signed out (a node that missed the notice)
+            return
+        client.push(listing)
 
     async def _on_sign_out_device(self, client: Client, msg: dict[str, Any]) -> None:
+        device = msg["device"]
         try:
-            await self.store.drop_device(client.player_id, msg["device"])
+            await self.store.drop_device(client.player_id, device)
             client.push(await self.devices.listing(client.player_id, client.token_hash))
         except StoreBusy:
             raise ProtocolError("server_busy") from None
+        self.signed_out(client.player_id, device)
+        if self.cluster is not None:
+            await self.cluster.sign_out(client.player_id, device)  # every other node does the same
+
+    def signed_out(self, player_id: int, device: str) -> None:
+        """Device ``device`` no longer holds ``player_id`` (signed out here or on another node).
+
+        Its token leaves the cache of returning players and its open connections here close (``SIGNED_OUT``).
+        """
+        self.store.forget_device(player_id, device)
+        for other in list(self.clients):
+            if other.player_id == player_id and other.token_hash is not None and other.token_hash[:16] == device:
+                other.close_soon(Close.SIGNED_OUT)
 
     def _check_free(self, client: Client) -> None:
         if client.table is not None:
@@ -290,8 +309,12 @@ class Hub:
             table.ratings = {p: known.get(p, newcomer) for p in people}
             self.changed(table)
 
-        task = asyncio.get_running_loop().create_task(load())
-        self._reviews.add(task)  # cancelled at shutdown with the reviews
+        self._spawn(load())
+
+    def _spawn(self, coro: Any) -> None:
+        """Run ``coro`` beside the connection's messages (cancelled at shutdown with the reviews)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._reviews.add(task)
         task.add_done_callback(self._reviews.discard)
 
     def _attach(self, client: Client, table: Table, seat: int, token: str | None) -> None:
@@ -352,7 +375,12 @@ class Hub:
         return code, table_id
 
     async def _on_play_now(self, client: Client, msg: dict[str, Any]) -> None:
-        """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there."""
+        """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there.
+
+        In a cluster a node matches one kind of table (options and language) at a time across the cluster: it holds
+        a short Redis lock while it matches or opens a table and publishes its open tables before letting go, so two
+        people pressing at once on two nodes meet at one table.
+        """
         self._check_free(client)
         if not client.play_now.take():
             raise ProtocolError("play_now_limited")
@@ -362,29 +390,48 @@ class Hub:
         if deal is not None:
             detail = ("Play now deals fresh cards: no deal number", "Nu spelen deelt nieuwe kaarten: geen spelnummer")
             raise ProtocolError("bad_option", field="deal", detail=detail)
-        options, lang, at = rules.to_json(), msg.get("lang", "en"), time.time()
+        options, lang = rules.to_json(), msg.get("lang", "en")
+        if self.cluster is None:
+            await self._play_now(client, msg, rules, options, lang)
+            return
+        async with self.cluster.matching(lobby.match_key(options, lang)):
+            self._check_free(client)  # the connection may have sat down elsewhere meanwhile
+            if await self._play_now(client, msg, rules, options, lang):
+                await self.cluster.publish_open()  # before the lock goes: the next press sees this table
+
+    async def _play_now(self, client: Client, msg: dict[str, Any], rules: Any, options: dict, lang: str) -> bool:
+        """Seat one Play now press; True when a table here changed, False when it went to another node's table.
+
+        A press relayed from another node names the table it matched (``at_table``): it sits there as a press here
+        would, its wait included, or, when that table no longer fits (full, started, or the person was removed
+        there), at another table here or a new one.
+        """
+        at = time.time()
         fill_at = at + msg.get("wait", PLAY_NOW_WAIT)
         here = [
             t
             for t in self.tables.by_code.values()
-            if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang) and client.player_id not in t.barred
+            if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang, client.player_id)
         ]
         if here:
-            table = max(here, key=lambda t: (len(t.humans()), -t.opened_at))  # the fullest, then the oldest
+            target = self.tables.by_code.get(msg.get("at_table", ""))
+            # the table matched on the other node, else the fullest, then the oldest
+            table = target if target in here else max(here, key=lambda t: (len(t.humans()), -t.opened_at))
             seat, token = table.seat_human(client, client.player_id, client.name, None)
             table.wait_until(fill_at)
             self._attach(client, table, seat.index, token)
             self.lobby.changed()
             self.changed(table)
             chat.history(self, client, table)
-            return
-        if self.cluster is not None:
-            elsewhere = [e for e in await self.cluster.open_elsewhere() if lobby.fits(e, options, lang)]
+            return True
+        if self.cluster is not None and client.edge is None:  # a press relayed here goes no further
+            found = await self.cluster.open_elsewhere()
+            elsewhere = [e for e in found if lobby.fits(e, options, lang, client.player_id)]
             self._check_free(client)
             if elsewhere:
                 best = min(elsewhere, key=lambda e: e["free"])
-                self.relay.open(client, best["node"], lobby.join_message(best["code"]))
-                return
+                self.relay.open(client, best["node"], lobby.relayed_press(msg, best["code"]))
+                return False
         code, table_id = await self._new_code(client)
         self._check_free(client)
         table = Table.create(code, rules, "medium", grace=self.config.grace, table_id=table_id, at=at)
@@ -394,6 +441,7 @@ class Hub:
         self._attach(client, table, seat.index, token)
         self.lobby.changed()
         self.changed(table)
+        return True
 
     async def _on_my_tables(self, client: Client, msg: dict[str, Any]) -> None:
         """The open tables (this node's, and in a cluster every node's) where this player holds a seat."""
@@ -416,6 +464,8 @@ class Hub:
                                                "text": msg["reason"]})  # fmt: skip
         self.lobby.changed()
         self.changed(table)
+        if self.cluster is not None:  # the other nodes' Play now stops matching the person to this table at once
+            self._spawn(self.cluster.publish_open())
 
     async def _on_report(self, client: Client, msg: dict[str, Any]) -> None:
         table = self._seated(client)
@@ -478,6 +528,7 @@ class Hub:
     def _on_watch(self, client: Client, msg: dict[str, Any]) -> None:
         self._check_free(client)
         table = self._find(client, msg["code"])
+        table.check_not_removed(client.player_id)
         table.check_watchable()
         table.watchers.add(client)
         client.table, client.seat, client.seen, client.shown, client.shown_moment = table, None, table.seq, None, None

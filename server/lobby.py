@@ -7,6 +7,8 @@ a cluster every node publishes its own entries in Redis (``Cluster.publish_open`
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import Any
 
@@ -37,22 +39,49 @@ def entry(table: Table) -> dict[str, Any] | None:
         "fill_at": table.fill_at,
         "free": free,
         "seats": [{"seat": s.index, "name": s.name, "kind": s.kind, "_player": s.player_id} for s in table.seats],
+        "_barred": sorted(table.barred),  # the people the host removed: Play now never matches them here
     }
 
 
 def public(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return the entries as the start page gets them: no player ids."""
-    return [{**e, "seats": [{k: v for k, v in s.items() if k != "_player"} for s in e["seats"]]} for e in entries]
+    return [
+        {**{k: v for k, v in e.items() if k != "_barred"}, "seats": [_public_seat(s) for s in e["seats"]]}
+        for e in entries
+    ]
 
 
-def fits(item: dict[str, Any], options: dict[str, Any], lang: str) -> bool:
-    """True when a Play now person with ``options`` and ``lang`` may sit at the listed table ``item``."""
-    return item["play_now"] and item["options"] == options and item["lang"] == lang and item["free"] > 0
+def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in seat.items() if k != "_player"}
 
 
-def join_message(code: str) -> dict[str, Any]:
-    """The ``join`` Play now sends on a person's behalf to the node that holds the open table ``code``."""
-    return {"type": "join", "code": code}
+def fits(item: dict[str, Any], options: dict[str, Any], lang: str, player_id: int | None) -> bool:
+    """True when Play now may seat ``player_id`` (with ``options`` and ``lang``) at the listed table ``item``.
+
+    The one test of a match, for this node's tables and for those another node published: a person the host
+    removed from a table is never matched to it.
+    """
+    return (
+        item["play_now"]
+        and item["options"] == options
+        and item["lang"] == lang
+        and item["free"] > 0
+        and player_id not in item.get("_barred", ())
+    )
+
+
+def relayed_press(msg: dict[str, Any], code: str) -> dict[str, Any]:
+    """The ``play_now`` a node relays to the owner of the open table ``code`` (the table it matched).
+
+    It is the person's own press (options, language, wait): the owner seats them as it would its own press.
+    """
+    return {**msg, "at_table": code}
+
+
+def match_key(options: dict[str, Any], lang: str) -> str:
+    """A short name of one kind of Play now table (options and language): the cluster matches one kind at a time."""
+    text = json.dumps([options, lang], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 class Lobby:
@@ -62,14 +91,16 @@ class Lobby:
         self.tables = tables
         self.store = store
         self.cluster = cluster
-        self._built = (-FRESH, [])
+        self._built: tuple[float, int, list[dict[str, Any]]] = (-FRESH, 0, [])
+        self._changes = 0  # counts ``changed``: a list built while a table changed is not kept
 
     async def local(self) -> list[dict[str, Any]]:
         """Return this node's listed tables, each person with their rating (built at most once a second)."""
-        built_at, entries = self._built
+        built_at, changes, entries = self._built
         now = time.monotonic()
-        if now - built_at < FRESH:
+        if now - built_at < FRESH and changes == self._changes:
             return entries
+        changes = self._changes
         entries = [e for e in (entry(t) for t in list(self.tables.by_code.values())) if e is not None]
         by_family: dict[str, list[int]] = {}
         for e in entries:
@@ -84,7 +115,7 @@ class Lobby:
             for s in e["seats"]:
                 if s["kind"] == SeatKind.HUMAN and family is not None:
                     s["rating"] = known.get(family, {}).get(s["_player"]) or ratings.shown(*ratings.PRIOR, 0)
-        self._built = (now, entries)
+        self._built = (now, changes, entries)
         return entries
 
     def seats_of(self, player_id: int | None) -> list[dict[str, Any]]:
@@ -107,7 +138,7 @@ class Lobby:
 
     def changed(self) -> None:
         """A table opened, filled or started: the next list is built afresh."""
-        self._built = (-FRESH, [])
+        self._changes += 1
 
     async def everywhere(self) -> list[dict[str, Any]]:
         """Return the listed tables of every node (this node's as they are now), the fullest first."""

@@ -8,6 +8,7 @@ Frames are text: a letter, then fields separated by the unit separator (0x1F).
 edge to owner: ``o`` open (edge, id, the connection's player and first message), ``m`` message, ``g`` gone,
 ``q`` a question (the invitation facts of a code); owner to edge: ``t`` text to deliver, ``c`` close with a code,
 ``d`` detached (the connection left the table: its next messages are the edge's own again), ``a`` an answer.
+Every node also listens on ``<prefix>signed_out`` (``Cluster.sign_out``): a player id and a device id, signed out.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class Relay:
         self._tasks: list[asyncio.Task] = []
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._stopping = False
+        self._subscribed_before = False  # a link that comes back may have missed sign-outs meanwhile
 
     def channel(self, node: str) -> str:
         """The channel ``node`` listens on."""
@@ -252,11 +254,17 @@ class Relay:
         while not self._stopping:
             pubsub = self.cluster.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel(self.node))
-                self.up = True
+                await pubsub.subscribe(self.channel(self.node), self.cluster.signed_out_channel)
+                if self._subscribed_before:
+                    self.hub.store.forget_players()  # a sign-out may have gone by while the link was down
+                self._subscribed_before = self.up = True
                 while not self._stopping:
                     message = await pubsub.get_message(timeout=LISTEN_POLL)
-                    if message is not None:
+                    if message is None:
+                        continue
+                    if message["channel"] == self.cluster.signed_out_channel:
+                        self._signed_out(message["data"])
+                    else:
                         self._frame(message["data"])
             except asyncio.CancelledError:
                 raise
@@ -284,6 +292,14 @@ class Relay:
                 raise ValueError("no such frame")
         except Exception:
             log.exception("bad frame of kind %r from another node", kind)  # never its body: it may hold tokens
+
+    def _signed_out(self, body: str) -> None:
+        """A device was signed out on some node (this one too): forget its token and close it here."""
+        try:
+            player, _, device = body.partition(SEP)
+            self.hub.signed_out(int(player), device)
+        except Exception:
+            log.exception("bad sign-out notice from another node")
 
     def _link_lost(self) -> None:
         """Our link to Redis broke: relayed connections come back (1012), remote ones count as disconnected."""

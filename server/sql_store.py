@@ -249,7 +249,15 @@ class SqlStore(Store):
     async def drop_device(self, player_id: int, device: str) -> None:
         """Sign device ``device`` (an id from ``devices``) out of ``player_id``: its token no longer holds them."""
         await self._write(lambda q: q.execute(sql.DROP_DEVICE, player_id, device))
+        self.forget_device(player_id, device)
+
+    def forget_device(self, player_id: int, device: str) -> None:
+        """Drop a signed-out device from the cache of returning players (here, or told by another node)."""
         self._player_ids = {h: p for h, p in self._player_ids.items() if not (p == player_id and h[:16] == device)}
+
+    def forget_players(self) -> None:
+        """Forget every cached token (a node that may have missed a sign-out: the next hello reads the database)."""
+        self._player_ids = {}
 
     async def player_id(self, token: str) -> int | None:
         """Return the id of the player with ``token``, or None."""

@@ -373,6 +373,14 @@ class Store(ABC):
         """Sign device ``device`` out of ``player_id``."""
 
     @abstractmethod
+    def forget_device(self, player_id: int, device: str) -> None:
+        """Forget what this process caches of a device signed out (here or on another node)."""
+
+    @abstractmethod
+    def forget_players(self) -> None:
+        """Forget every cached player token."""
+
+    @abstractmethod
     async def stats(self, token: str) -> dict[str, Any] | None:
         """Return the stats of the player with ``token`` (None if unknown)."""
 

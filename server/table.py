@@ -111,8 +111,7 @@ class Table(TableState):
         """
         if self.daily is not None and self.humans():
             raise ProtocolError("table_full")  # the daily deal is played alone
-        if player_id in self.barred:
-            raise ProtocolError("removed_here")
+        self.check_not_removed(player_id)
         if seat is None:
             target = self._free_seat(player_id)
         else:
@@ -259,6 +258,11 @@ class Table(TableState):
         self._check_host(by)
         if allowed != self.chat_allowed:
             self._log("chat", allowed=allowed)
+
+    def check_not_removed(self, player_id: int | None) -> None:
+        """Refuse a person the host removed from this table: they never sit, watch or chat here again."""
+        if player_id is not None and player_id in self.barred:
+            raise ProtocolError("removed_here")
 
     def check_watchable(self) -> None:
         """Refuse a watcher: at a daily table (the day's cards are everyone's), when the host said no, or when full."""
