@@ -199,6 +199,7 @@ export function bindEvents({ state, app }) {
     else if (action === "leave_confirm") app.leave(true);
     else if (action === "comeback") app.comeback();
     else if (action === "offline_continue") app.continueOffline();
+    else if (action === "start_fresh") app.startFresh();
     else if (action === "device_code") app.deviceSend({ type: "device_code" });
     else if (action === "moderate") app.moderate(Number(target.dataset.who), target.dataset.kind || null);
     else if (action === "device_sign_out") app.deviceSend({ type: "sign_out_device", device: target.dataset.device });

@@ -4,6 +4,7 @@ import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyMessage, leftTable, reviewOf, askReview } from "./update.js";
 import { loadSession, loadPlayerToken, latestSession, forgetSession } from "./session.js";
+import { SIGNED_OUT, markSignedOut, signedOutOf, startFresh } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
@@ -25,6 +26,7 @@ applyPrefs(prefs);
 
 const state = createState(prefs);
 state.playerToken = loadPlayerToken();
+state.signedOut = signedOutOf();
 const renderer = createRenderer(state, document);
 let pending = null; // an intent waiting for the connection (create or join)
 let greeted = false;
@@ -49,9 +51,11 @@ const conn = createConnection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
   onOpen: hello,
   onMessage,
+  final: [SIGNED_OUT],
   onStatus(status, closeCode) {
     state.conn = status;
     if (closeCode === 1012) state.restarting = true; // the server is restarting: it will be back, and so will we
+    if (closeCode === SIGNED_OUT) signedOut();
     if (status !== "online") greeted = false;
     renderer.request();
   },
@@ -138,6 +142,16 @@ function learnClock({ wait, at }) {
   const least = fillAt - wait * 1000 - received; // the server took the press before it answered
   const most = fillAt - at; // and the table had not filled when it did
   state.clockSkew = Math.min(Math.max(state.clockSkew || 0, least), most);
+}
+
+/** Another device signed this one out: its token holds nobody. Say so; a new player only when the person asks. */
+function signedOut() {
+  markSignedOut(prefs.name);
+  leftTable(state);
+  state.signedOut = prefs.name || "";
+  state.playerToken = null;
+  pending = null;
+  opened = false; // connect() opens again once the person starts fresh (or uses a code from another device)
 }
 
 function hello() {
@@ -296,7 +310,7 @@ function send(msg) {
 
 let opened = false;
 function connect() {
-  if (!prefs.name || opened) return;
+  if (!prefs.name || opened || state.signedOut !== null) return; // a signed-out device never greets as someone new
   opened = true; // from here on the connection reconnects by itself
   conn.open();
 }
@@ -398,6 +412,12 @@ const app = {
     remote.loadBoard(family || b.family, period || b.period);
   },
   /** Use a code from another device here: this device becomes that player (its own token; both keep working). */
+  /** A signed-out device starts fresh: its next connection greets as a new player. */
+  startFresh() {
+    startFresh();
+    state.signedOut = null;
+    renderer.request();
+  },
   useDeviceCode(text) {
     const code = cleanCode(text);
     if (!code) {
@@ -405,6 +425,7 @@ const app = {
       renderer.request();
       return;
     }
+    if (state.signedOut !== null) app.startFresh(); // a code from another device links this one again
     deviceSend({ type: "use_device_code", code, label: deviceLabel() });
     renderer.request();
   },

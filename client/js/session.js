@@ -40,3 +40,24 @@ export function loadPlayerToken() {
 export function savePlayerToken(token) {
   if (token) localStorage.setItem(TOKEN_KEY, token);
 }
+
+const SIGNED_OUT_KEY = "hartenjagen.signed_out";
+/** Close code 4001 (server/closing.py): the player signed this device out on another device. */
+export const SIGNED_OUT = 4001;
+
+/** Another device signed this one out of `name`: its token and seats go, and a reload still says so. */
+export function markSignedOut(name) {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(KEY);
+  localStorage.setItem(SIGNED_OUT_KEY, name || "");
+}
+
+/** The name this device was signed out of (it greets nobody until the person starts fresh), or null. */
+export function signedOutOf() {
+  return localStorage.getItem(SIGNED_OUT_KEY);
+}
+
+/** The person starts fresh on a signed-out device: the next hello makes a new player. */
+export function startFresh() {
+  localStorage.removeItem(SIGNED_OUT_KEY);
+}

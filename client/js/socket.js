@@ -1,7 +1,8 @@
 // The websocket: JSON in and out, and automatic reconnection with growing pauses.
 // onStatus(status, closeCode): closeCode is the code of the close that started a reconnect
-// (1012: the server is restarting), else undefined.
-export function createConnection({ url, onOpen, onMessage, onStatus }) {
+// (1012: the server is restarting), else undefined; a close with a code in `final` (4001: this device was signed
+// out) is not followed by a reconnect: onStatus("closed", code), and open() starts again.
+export function createConnection({ url, onOpen, onMessage, onStatus, final = [] }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
@@ -29,6 +30,11 @@ export function createConnection({ url, onOpen, onMessage, onStatus }) {
     ws.addEventListener("close", (event) => {
       ws = null;
       if (closedByUs) return;
+      if (final.includes(event.code)) {
+        attempt = 0;
+        onStatus("closed", event.code);
+        return;
+      }
       attempt += 1;
       onStatus("reconnecting", event.code);
       retry = setTimeout(open, Math.min(250 * 2 ** (attempt - 1), 4000));

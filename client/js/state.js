@@ -50,6 +50,7 @@ export function createState(prefs) {
     // your player on other devices: the one-time code shown (device_code message), the devices that hold this
     // player, the name a code from another device brought here, a code from the link waiting for the connection
     device: { code: null, list: null, joined: null, linked: null },
+    signedOut: null, // the player's name when another device signed this one out (it greets nobody till it starts fresh)
     offlineStats: null, // this device's finished offline games' figures, "loading", "error", or null (none)
     openTables: null, // the start page's list of open tables: {status: loading | ok | error, tables (the last list), at}
     board: null, // the leaderboard shown: {family, period, status: loading | ok | error, data}

@@ -82,3 +82,39 @@ def test_the_players_seat_comes_along_to_the_new_device(open_page, shot):
     assert phone.inner_text(".lobby .code").strip() == code
     assert phone.evaluate("() => window.hartenjagen.state.table.you") == 0  # the host's own seat, not a new one
     expect(laptop.locator(".lobby")).to_have_count(0)  # the newer device has the seat; the laptop is told it left
+
+
+def test_a_page_signed_out_from_another_says_so_and_becomes_a_new_player_only_when_asked(open_page, shot, server_url):
+    laptop = open_page("/", viewport=DESKTOP, name="Anna")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.click("[data-action=device_code]")
+    code = laptop.locator("[data-device-code]").get_attribute("data-device-code")
+    phone = open_page(f"/?device={code}", viewport=PHONE_TALL)
+    expect(phone.locator(".notice")).to_contain_text("This device now plays as Anna")
+    phone_token = phone.evaluate("() => window.hartenjagen.state.playerToken")
+
+    laptop.keyboard.press("Escape")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.locator(".devices li:not(:has-text('(this device)')) [data-action=device_sign_out]").click()
+    expect(laptop.locator(".devices li")).to_have_count(1)
+
+    # the open phone page is told at once, and does not reconnect as anyone
+    notice = phone.locator("[data-signed-out]")
+    expect(notice).to_contain_text("This device was signed out of Anna")
+    shot(phone, "phone-signed-out")
+    assert phone.evaluate("() => window.hartenjagen.state.playerToken") is None
+    # a reload still says so and greets nobody (no new player made behind the person's back)
+    phone.reload()
+    expect(notice).to_contain_text("This device was signed out of Anna")
+    expect(phone.locator("[data-action=start_fresh]")).to_be_visible()
+    assert phone.evaluate("() => window.hartenjagen.state.playerToken") is None
+    assert phone.evaluate("() => window.hartenjagen.state.conn") != "online"
+    # starting fresh: the next table is a new player's
+    phone.click("[data-action=start_fresh]")
+    expect(notice).to_have_count(0)
+    phone.fill("#name", "Anna")
+    phone.click("form[data-form=create] button[type=submit]")
+    phone.wait_for_selector(".lobby .code")
+    fresh = phone.evaluate("() => window.hartenjagen.state.playerToken")
+    assert fresh and fresh != phone_token
+    assert stats_of(server_url, phone_token)[0] == 404

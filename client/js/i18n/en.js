@@ -84,6 +84,8 @@ export default {
   device_enter: "A code from another device",
   device_use: "Use here",
   device_code_bad: "A code is 8 letters and digits, like K7QX-PM3A.",
+  signed_out: "This device was signed out of {name}. It no longer plays as {name}: start fresh here as a new player, or use a code from your other device.",
+  start_fresh: "Start fresh",
   device_joined: "This device now plays as {name}: the same statistics and games as on your other device.",
   device_first: "First device",
   device_seen: "last used {when}",

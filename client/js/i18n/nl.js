@@ -84,6 +84,8 @@ export default {
   device_enter: "Een code van een ander apparaat",
   device_use: "Hier gebruiken",
   device_code_bad: "Een code is 8 letters en cijfers, zoals K7QX-PM3A.",
+  signed_out: "Dit apparaat is afgemeld van {name}. Het speelt niet meer als {name}: begin hier opnieuw als nieuwe speler, of gebruik een code van je andere apparaat.",
+  start_fresh: "Opnieuw beginnen",
   device_joined: "Dit apparaat speelt nu als {name}: dezelfde statistiek en spellen als op je andere apparaat.",
   device_first: "Eerste apparaat",
   device_seen: "laatst gebruikt {when}",

@@ -197,6 +197,10 @@ export function startHtml(state) {
   const variants = variantChoices();
   const sets = Object.keys(VARIANT_OPTIONS).map(variantSet).join("");
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const signedOut = state.signedOut !== null
+    ? `<div class="notice error" role="alert" data-signed-out><p>${esc(t("signed_out", { name: state.signedOut }))}</p>
+    <button type="button" class="primary" data-action="start_fresh">${esc(t("start_fresh"))}</button></div>`
+    : "";
   const offline = typeof navigator !== "undefined" && navigator.onLine === false; // no network: play here
   const joining = state.screen === "joining" && state.offline.playing
     ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))}</p>`
@@ -207,7 +211,7 @@ export function startHtml(state) {
   const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
-  ${notice}${joining}${noNetwork}
+  ${signedOut}${notice}${joining}${noNetwork}
   ${dealLinkHtml(state, offline)}
   ${keptHtml(state)}
   ${comebackHtml(state)}
