@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from hartenjagen.server import devices as device_codes
+from hartenjagen.server.closing import Close
 
 from .conftest import both_stores
 from .test_replays import get_json
@@ -54,6 +55,13 @@ class TestDevices:
         await anna.send("sign_out_device", device=listing["devices"][1]["id"])
         listing = await answer(anna, "devices")
         assert len(listing["devices"]) == 1
+        # the phone's open connections close at once (4001 signed out), and its token greets nobody any more
+        for c in (phone, again):
+            await c.wait(lambda c=c: c.closed, timeout=2.0, what="the signed-out device closed")
+            assert (c.close_code, c.ws.close_reason) == (Close.SIGNED_OUT.code, "signed out")
+        fresh = await server.connect("Anna", token=joined["player_token"])
+        assert fresh.welcome["player_token"] != joined["player_token"]
+        await anna.sync()  # Anna's own device stays
         status, body = await get_json(server, "/api/stats", joined["player_token"])
         assert (status, body) == (404, {"error": "unknown_player"})
         status, body = await get_json(server, "/api/stats", token)
