@@ -4,6 +4,7 @@ signed out, and a person removed from a Play now table (real ``hearts serve`` pr
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 
@@ -154,3 +155,18 @@ async def test_a_removed_person_cannot_watch_or_chat_at_that_table_through_eithe
         assert (refused["type"], refused["code"]) == ("error", "removed_here"), refused
         await anna.sync()
         assert not any(m["type"] == "chat" for m in anna.inbox)
+
+
+def test_the_published_entry_names_who_was_removed_so_no_node_matches_them_and_the_start_page_never_shows_it():
+    from hartenjagen.server import lobby
+    from hartenjagen.server.table import Table
+    from hartenjagen.shared.rules import make_rules
+
+    table = Table.create("K7QXPM", make_rules({"variant": "classic"}), at=0.0)
+    table.seat_human(object(), 7, "Anna", 0)
+    table.queue("en", 300.0)
+    table.barred.add(8)  # as a removal leaves it
+    published = json.loads(json.dumps(lobby.entry(table)))  # as another node reads it from Redis
+    options = table.rules.to_json()
+    assert lobby.fits(published, options, "en", 9) and not lobby.fits(published, options, "en", 8)
+    assert "_barred" not in json.dumps(lobby.public([published]))
