@@ -95,6 +95,7 @@ class PostgresStore(SqlStore):
         try:
             db = cls(pool, url)
             await db._migrate(migrations)
+            await db.rerate()
         except BaseException:
             await pool.close()
             raise

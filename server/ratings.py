@@ -56,6 +56,35 @@ def places(standing: list[float], teams: tuple[int, ...], rated: dict[int, int],
     return {"sides": [[rated[s] for s in sides[side]] for side in order], "ranks": ranks}
 
 
+def stored_sides(
+    players: list[tuple[int, int]], seat_of: dict[int, int], teams: tuple[int, ...]
+) -> tuple[list[list[int]], list[int]]:
+    """Return the sides and places of a stored rated game from its (player id, place) rows, to rate it again.
+
+    ``seat_of``: the seat each person still held at the end (a person who left early has none); ``teams``: each
+    seat's side (empty: every person alone). A person who left early joins the side with a free seat whose members
+    share their place (partners share the side's place), the lowest such side first.
+    """
+    place = dict(players)
+    if not teams:
+        order = sorted(place, key=lambda p: (seat_of.get(p, len(seat_of) + 1), p))
+        return [[p] for p in order], [place[p] for p in order]
+    room = {side: teams.count(side) for side in teams}
+    members: dict[int, list[int]] = {}
+    for p in sorted(place, key=lambda p: seat_of.get(p, len(teams))):
+        if p in seat_of:
+            members.setdefault(teams[seat_of[p]], []).append(p)
+    for p in sorted(p for p in place if p not in seat_of):
+        fits = [
+            side
+            for side in sorted(room)
+            if len(members.get(side, [])) < room[side] and all(place[m] == place[p] for m in members.get(side, []))
+        ]
+        members.setdefault(fits[0] if fits else max(room) + 1 + p, []).append(p)
+    order = sorted(members)
+    return [members[side] for side in order], [place[members[side][0]] for side in order]
+
+
 def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
     """Return a rating as players see it: ``rating`` ± ``uncertainty``, and ``score`` (the leaderboard's order)."""
     return {

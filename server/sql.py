@@ -131,6 +131,18 @@ BOARD_WEEK = (
     "WHERE family = ? AND at >= ? GROUP BY player_id) w JOIN ratings r ON r.player_id = w.player_id "
     "AND r.family = ? JOIN players p ON p.id = r.player_id WHERE w.n >= ?"
 )
+# rating the stored games again with another model (``SqlStore.rerate``)
+TAKE_RATING_MODEL = "UPDATE rating_model SET name = ? WHERE id = 1 AND name <> ? RETURNING name"
+RATED_GAMES = (  # every rated game's places, in the order the games were rated
+    "SELECT rc.game_id, rc.player_id, rc.family, rc.place, rc.at, g.options FROM rating_changes rc "
+    "JOIN games g ON g.id = rc.game_id ORDER BY rc.at, rc.game_id, rc.player_id"
+)
+RATED_SEATS = (
+    "SELECT gs.game_id, gs.player_id, gs.seat FROM game_seats gs JOIN rating_changes rc "
+    "ON rc.game_id = gs.game_id AND rc.player_id = gs.player_id"
+)
+RERATE_CHANGE = "UPDATE rating_changes SET mu = ?, sigma = ? WHERE game_id = ? AND player_id = ?"
+CLEAR_RATINGS = "DELETE FROM ratings"
 REPORT_COLUMNS = ("id", "at", "table_code", "reporter_id", "reported_id", "reported_name", "reason", "chat")
 NEW_REPORT = insert("reports", REPORT_COLUMNS)
 REPORTS = "SELECT * FROM reports ORDER BY at DESC LIMIT ?"

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
+
+from hartenjagen.shared.rules import make_rules
 
 from . import rating_model, ratings, sql
 from .records import daily_place, game_rows, games_list_item, stats_by_variant
@@ -17,6 +20,7 @@ from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, Tabl
 T = TypeVar("T")
 log = logging.getLogger("hearts.store")
 PLAYER_CACHE = 200_000  # returning players' ids kept in memory (about 30 MB at most)
+RATING_MODEL_MIGRATION = 12  # the migration that records which rating model made the stored ratings
 
 
 class Query(Protocol):
@@ -301,6 +305,45 @@ class SqlStore(Store):
                 for p in side
             ],
         )
+
+    async def rerate(self) -> int:
+        """Rate every stored rated game again, in game order, if the stored ratings were made by another model.
+
+        Runs once, when a store opens: the first store to take the model's name does it, in one transaction with
+        the name (another node opening at the same time finds the name taken). Returns the games rated again.
+        """
+        if await self.schema_version() < RATING_MODEL_MIGRATION:
+            return 0  # an older schema (tests of migrations): nothing records the model yet
+
+        async def body(q: Query) -> int:
+            if await q.one(sql.TAKE_RATING_MODEL, rating_model.NAME, rating_model.NAME) is None:
+                return 0
+            games: dict[int, tuple[str, float, str, list[tuple[int, int]]]] = {}
+            for game_id, player_id, family, place, at, options in await q.rows(sql.RATED_GAMES):
+                games.setdefault(game_id, (family, at, options, []))[3].append((player_id, place))
+            seats: dict[int, dict[int, int]] = {}
+            for game_id, player_id, seat in await q.rows(sql.RATED_SEATS):
+                seats.setdefault(game_id, {})[player_id] = seat
+            now: dict[tuple[str, int], tuple[float, float, int]] = {}
+            last: dict[tuple[str, int], float] = {}
+            changes = []
+            for game_id, (family, at, options, players) in games.items():
+                teams = tuple(make_rules(json.loads(options)).teams) if family == "teams" else ()
+                sides, ranks = ratings.stored_sides(players, seats.get(game_id, {}), teams)
+                before = {p: now[family, p] for side in sides for p in side if (family, p) in now}
+                for p, after in rating_model.rate(sides, ranks, before).items():
+                    now[family, p], last[family, p] = after, at
+                    changes.append((after[0], after[1], game_id, p))
+            await q.execute(sql.CLEAR_RATINGS)
+            if changes:
+                await q.executemany(sql.RERATE_CHANGE, changes)
+                await q.executemany(sql.SAVE_RATING, [(p, f, *r, last[f, p]) for (f, p), r in now.items()])
+            return len(games)
+
+        games = await self._write(body)
+        if games:
+            log.info("rated %d stored games again with %s", games, rating_model.NAME)
+        return games
 
     async def record_game(self, record: dict[str, Any]) -> None:
         """Store one finished game outside a table write (tests and tools)."""

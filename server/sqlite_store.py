@@ -153,6 +153,7 @@ class SQLiteStore(SqlStore):
             db = cls(conn, path)
             async with answering():
                 await db._migrate(migrations)
+            await db.rerate()
             if path != ":memory:":
                 db.reader = await cls._open_reader(path)
                 db._read_lock, db._read_query = asyncio.Lock(), SQLiteQuery(db.reader)

@@ -234,7 +234,7 @@ class TestMigrations:
     @both_stores
     async def test_migrations_are_recorded_once_with_the_dialects_own_files(self, db_url):
         db = await open_store(db_url)
-        assert await db.schema_version() == 11
+        assert await db.schema_version() == 12
         await db.close()
         assert await raw(db_url, "SELECT version, name FROM schema_migrations ORDER BY version") == [
             (1, "initial"),
@@ -248,6 +248,7 @@ class TestMigrations:
             (9, "daily_games"),
             (10, "devices"),
             (11, "ratings_reports"),
+            (12, "rating_model"),
         ]
         if is_postgres_url(db_url):  # the .pg.sql files: 64-bit game ids, double precision times
             types = await raw(
@@ -264,9 +265,9 @@ class TestMigrations:
         else:
             assert await raw(db_url, "PRAGMA journal_mode") == [("wal",)]
         db = await open_store(db_url)  # a second start applies nothing twice
-        assert await db.schema_version() == 11
+        assert await db.schema_version() == 12
         await db.close()
-        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 11
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 12
 
     @both_stores
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
@@ -326,7 +327,7 @@ class TestMigrations:
 
     def test_every_shipped_pg_sql_file_has_its_common_file(self):
         for dialect in ("sqlite", "postgresql"):
-            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == list(range(1, 13))
 
 
 class TestUnwritableDatabaseFolder:
