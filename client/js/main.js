@@ -160,6 +160,15 @@ function hello() {
 }
 
 function onMessage(msg) {
+  if (msg.type === "welcome" && msg.player_token && state.playerToken && msg.player_token !== state.playerToken) {
+    // The token this device greeted with holds nobody: it was signed out while this page was closed. Say so, and
+    // become the new player the server offers only when the person starts fresh.
+    signedOut();
+    conn.stop();
+    state.conn = "closed";
+    renderer.request();
+    return;
+  }
   const before = state.table && state.table.view;
   applyMessage(state, msg);
   if (msg.type === "welcome") afterWelcome();

@@ -10,14 +10,17 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
 
   function open() {
     clearTimeout(retry);
+    closedByUs = false; // open() after stop() starts again
     onStatus(attempt ? "reconnecting" : "connecting");
-    ws = new WebSocket(url);
+    const sock = new WebSocket(url);
+    ws = sock;
     ws.addEventListener("open", () => {
       attempt = 0;
       onStatus("online");
       onOpen();
     });
     ws.addEventListener("message", (event) => {
+      if (sock !== ws) return; // a socket stop() let go of says nothing more
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -28,6 +31,7 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
       onMessage(msg);
     });
     ws.addEventListener("close", (event) => {
+      if (sock !== ws) return; // a socket stop() let go of: its close changes nothing
       ws = null;
       if (closedByUs) return;
       if (final.includes(event.code)) {
@@ -59,7 +63,9 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
     },
     stop() {
       closedByUs = true;
-      if (ws) ws.close();
+      const old = ws;
+      ws = null;
+      if (old) old.close();
     },
   };
 }

@@ -118,3 +118,29 @@ def test_a_page_signed_out_from_another_says_so_and_becomes_a_new_player_only_wh
     fresh = phone.evaluate("() => window.hartenjagen.state.playerToken")
     assert fresh and fresh != phone_token
     assert stats_of(server_url, phone_token)[0] == 404
+
+    # a device whose page was closed when it was signed out: the next time it greets, it says so instead of
+    # quietly becoming someone new
+    laptop.keyboard.press("Escape")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.click("[data-action=device_code]")
+    expect(laptop.locator("[data-device-code]")).not_to_have_attribute("data-device-code", code)  # a new one
+    code = laptop.locator("[data-device-code]").get_attribute("data-device-code")
+    tablet = open_page(f"/?device={code}", viewport=PHONE_TALL)
+    expect(tablet.locator(".notice")).to_contain_text("This device now plays as Anna")
+    tablet_token = tablet.evaluate("() => window.hartenjagen.state.playerToken")
+    context = tablet.context
+    tablet.close()
+    laptop.keyboard.press("Escape")
+    laptop.click("[data-action=open][data-overlay=stats]")
+    laptop.locator(".devices li:not(:has-text('(this device)')) [data-action=device_sign_out]").click()
+    expect(laptop.locator(".devices li")).to_have_count(1)
+    tablet = context.new_page()
+    tablet.goto(server_url.rstrip("/") + "/")
+    assert tablet.evaluate("() => window.hartenjagen.state.playerToken") == tablet_token
+    tablet.click("form[data-form=create] button[type=submit]")
+    expect(tablet.locator("[data-signed-out]")).to_contain_text("This device was signed out of Anna")
+    expect(tablet.locator(".lobby")).to_have_count(0)
+    assert tablet.evaluate("() => window.hartenjagen.state.playerToken") is None
+    tablet.reload()
+    expect(tablet.locator("[data-signed-out]")).to_contain_text("This device was signed out of Anna")
