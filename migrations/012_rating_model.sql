@@ -5,3 +5,5 @@ CREATE TABLE rating_model (
     name TEXT NOT NULL
 );
 INSERT INTO rating_model (id, name) VALUES (1, 'PlackettLuce');
+-- A player's rated games in a family in order (the rating before a game is the one after their game before it).
+CREATE INDEX rating_changes_player ON rating_changes (player_id, family, at);

@@ -45,15 +45,18 @@ class Delivery:
         entries: list[tuple[int, str]],
         messages: Outgoing = (),
         record: dict[str, Any] | None = None,
-    ) -> None:
-        """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored."""
+    ) -> asyncio.Future | None:
+        """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored.
+
+        Returns the commit of ``entries`` (None when there were none).
+        """
         outgoing = self._outgoing.pop(table.table_id, [])
         outgoing.extend(messages)
         waiting = self._waiting.get(table.table_id)
         if not entries and not waiting:
             for client, message in outgoing:
                 client.push(message)
-            return
+            return None
         committed = None
         if entries:
             write = TableWrite(
@@ -73,6 +76,7 @@ class Delivery:
             self._drain(table.table_id)
         else:  # a callback, not a task per change: commits resolve in the order they were submitted
             committed.add_done_callback(lambda done, tid=table.table_id: self._committed(tid, done))
+        return committed
 
     def _committed(self, table_id: str, done: asyncio.Future) -> None:
         """A commit finished: mark its error seen (``_drain`` acts on it, if the table still waits) and drain."""

@@ -16,7 +16,7 @@ from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from . import chat, lobby, ratings
+from . import chat, lobby
 from .closing import Close
 from .codes import new_code, table_code
 from .computer import Thinker
@@ -295,21 +295,7 @@ class Hub:
 
     def _rate_seats(self, table: Table) -> None:
         """At an open table of a rated family: load the seated people's ratings, then show them to the table."""
-        family = ratings.family_of(table.rules.to_json())
-        if not table.listed or family is None:
-            return
-
-        async def load() -> None:
-            people = sorted({s.player_id for s in table.humans() if s.player_id is not None})
-            try:
-                known = await self.store.ratings_of(family, people)
-            except StoreBusy:
-                return
-            newcomer = ratings.shown(*ratings.PRIOR, 0)
-            table.ratings = {p: known.get(p, newcomer) for p in people}
-            self.changed(table)
-
-        self._spawn(load())
+        self.tables.load_ratings(table)  # the one reader, also after every rated game is stored
 
     def _spawn(self, coro: Any) -> None:
         """Run ``coro`` beside the connection's messages (cancelled at shutdown with the reviews)."""

@@ -31,6 +31,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "open": {"listed": table.listed, "lang": table.lang, "play_now": table.play_now, "fill_at": table.fill_at},
         "rated": bool(table.rated_seats),  # a rated game: people on every seat at the start of an open table
         "ratings": _ratings(table),
+        "rating_moves": _rating_moves(table),
         "rematch": sorted(table.rematch),
         "deadline": _deadline(table, now),
         "ready": sorted(table.ready),
@@ -48,6 +49,14 @@ def _ratings(table: Table) -> list[dict[str, Any] | None] | None:
     if not table.listed or not table.ratings:
         return None
     return [table.ratings.get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
+
+
+def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
+    """After a rated game: each seat's person's rating before and after it (None for a computer); None elsewhere."""
+    moves = table.rating_moves
+    if moves is None or table.replay is None or table.replay["id"] != moves[0] or not table.rated_seats:
+        return None
+    return [moves[1].get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
 
 
 def public_table(table: Table) -> dict[str, Any]:

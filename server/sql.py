@@ -121,6 +121,11 @@ SAVE_RATING = (
     "games = excluded.games, updated_at = excluded.updated_at"
 )
 RATING_CHANGE = insert("rating_changes", ("game_id", "player_id", "family", "place", "left_early", "mu", "sigma", "at"))
+RATING_MOVES = (  # each person's μ after a game and after their game before it in the family (NULL: their first)
+    "SELECT rc.player_id, rc.mu, (SELECT b.mu FROM rating_changes b WHERE b.player_id = rc.player_id "
+    "AND b.family = rc.family AND (b.at < rc.at OR (b.at = rc.at AND b.game_id < rc.game_id)) "
+    "ORDER BY b.at DESC, b.game_id DESC LIMIT 1) FROM rating_changes rc WHERE rc.game_id = ?"
+)
 PLAYER_RATINGS = "SELECT family, mu, sigma, games FROM ratings WHERE player_id = ? ORDER BY family"
 BOARD_ALL = (
     "SELECT r.player_id, p.name, r.mu, r.sigma, r.games FROM ratings r JOIN players p ON p.id = r.player_id "

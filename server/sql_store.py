@@ -376,6 +376,16 @@ class SqlStore(Store):
         rows = await self._read(lambda q: q.rows(query, family, *players))
         return {r[0]: ratings.shown(r[1], r[2], r[3]) for r in rows}
 
+    async def rating_moves(self, game_id: int) -> dict[int, dict[str, int]]:
+        """Return each rated person's shown rating ``before`` and ``after`` the rated game ``game_id``."""
+        rows = await self._read(lambda q: q.rows(sql.RATING_MOVES, game_id))
+        first = ratings.shown(*ratings.PRIOR, 0)["rating"]
+        return {
+            p: {"before": first if mu_before is None else ratings.shown(mu_before, 0, 0)["rating"],
+                "after": ratings.shown(mu, 0, 0)["rating"]}
+            for p, mu, mu_before in rows
+        }  # fmt: skip
+
     async def leaderboard(self, family: str, period: str, token: str, now: float) -> dict[str, Any]:
         """Return the leaderboard of ``family`` over all time or this week (the last seven days) and your place."""
 

@@ -389,6 +389,10 @@ class Store(ABC):
         """Return the shown ratings in ``family`` of those of ``players`` who have one."""
 
     @abstractmethod
+    async def rating_moves(self, game_id: int) -> dict[int, dict[str, int]]:
+        """Return each rated person's shown rating ``before`` and ``after`` the rated game ``game_id``."""
+
+    @abstractmethod
     async def leaderboard(self, family: str, period: str, token: str, now: float) -> dict[str, Any]:
         """Return the leaderboard of ``family`` over ``period`` (all, week) and the asker's place."""
 

@@ -122,6 +122,7 @@ class TableState:
     rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
     barred: set[int] = field(default_factory=set)  # player ids the host removed: they cannot sit here again
     ratings: dict[int, dict[str, Any]] = field(default_factory=dict)  # player id -> shown rating (memory only)
+    rating_moves: tuple[int, dict[int, dict[str, int]]] | None = None  # a rated game's id, each person's before/after
     only: frozenset[str] | None = None  # the table messages its hub takes, when fewer than all (the offline table's)
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events

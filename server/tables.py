@@ -8,10 +8,12 @@ database through the restorer (``server.restore``). A write that fails drops the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
 
+from . import ratings
 from .closing import Close
 from .computer import Thinker
 from .config import Config
@@ -39,6 +41,7 @@ class Tables:
         self.delivery = Delivery(store, self._storage_failed, lease_of)
         self.restorer = Restorer(self, store, cluster, config.grace)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
+        self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
 
     # ------------------------------------------------------------------ lookup
 
@@ -79,11 +82,41 @@ class Tables:
         now = time.monotonic()
         step = settle(table, now, time.time(), self._moments.get(table.code))
         self._moments[table.code] = step.moment
-        self.delivery.flush(table, step.entries, step.messages, step.record)
+        committed = self.delivery.flush(table, step.entries, step.messages, step.record)
+        if committed is not None and step.record is not None and step.record.get("rated"):
+            # the new ratings are stored with the game: once it is, the table shows them (and how they moved)
+            committed.add_done_callback(lambda done: self.load_ratings(table) if not done.cancelled() else None)
         if step.closed:
             self.forget(table)
             return
         self.scheduler.apply(table, step, now)
+
+    def load_ratings(self, table: Table) -> None:
+        """At an open table of a rated family: read the people's ratings from the store, then show them to the table.
+
+        After a rated game also how each person's rating moved in it. Read again after every rated game is stored,
+        so the table shows what the statistics show.
+        """
+        family = ratings.family_of(table.rules.to_json())
+        if not table.listed or family is None:
+            return
+
+        async def load() -> None:
+            people = sorted({s.player_id for s in table.humans() if s.player_id is not None})
+            game_id = table.replay["id"] if table.replay is not None and table.rated_seats else None
+            try:
+                known = await self.store.ratings_of(family, people)
+                moves = await self.store.rating_moves(game_id) if game_id is not None else {}
+            except StoreBusy:
+                return
+            newcomer = ratings.shown(*ratings.PRIOR, 0)
+            table.ratings = {p: known.get(p, newcomer) for p in people}
+            table.rating_moves = (game_id, moves) if game_id is not None else None
+            self.changed(table)
+
+        task = asyncio.get_running_loop().create_task(load())
+        self._loads.add(task)
+        task.add_done_callback(self._loads.discard)
 
     def close(self, table: Table) -> None:
         """Close a table (idle): log it closed, tell its watchers, and forget it (its finished games stay)."""
@@ -176,6 +209,8 @@ class Tables:
         """Cancel timers and computer moves; wait until every logged change is stored and delivered."""
         await self.restorer.close()
         await self.scheduler.shutdown()
+        for task in list(self._loads):
+            task.cancel()
         for table in list(self.by_code.values()):
             self.delivery.flush(table, table.take_unsaved())
         await self.delivery.settle(5.0)
