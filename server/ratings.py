@@ -95,9 +95,22 @@ def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
     }
 
 
-def board(rows: list[tuple[int, str, float, float, int]], me: int | None) -> dict[str, Any]:
-    """Return the top of a leaderboard and the asker's own place from (player id, name, μ, σ, games) rows."""
+def board(
+    rows: list[tuple[int, str, float, float, int]],
+    me: int | None,
+    below: list[tuple[int, str, float, float, int]],
+) -> dict[str, Any]:
+    """Return the top of a leaderboard and the asker's own place from (player id, name, μ, σ, games) rows.
+
+    ``below``: players with fewer rated games than the board asks, best first: listed after the ranked ones as
+    ``provisional`` (without a place), as many as fit in the board's size.
+    """
     ranked = sorted(rows, key=lambda r: (-(r[2] - 3 * r[3]), r[0]))
     entries = [{"place": n, "name": r[1], **shown(r[2], r[3], r[4])} for n, r in enumerate(ranked, 1)]
     you = next((dict(e) for e, r in zip(entries, ranked, strict=True) if r[0] == me), None)
-    return {"top": entries[:BOARD_SIZE], "you": you, "players": len(entries)}
+    top = entries[:BOARD_SIZE]
+    provisional = [
+        {"place": None, "name": r[1], **shown(r[2], r[3], r[4]), "provisional": True}
+        for r in below[: BOARD_SIZE - len(top)]
+    ]
+    return {"top": top, "provisional": provisional, "you": you, "players": len(entries)}

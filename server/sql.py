@@ -148,6 +148,16 @@ RATED_SEATS = (
 )
 RERATE_CHANGE = "UPDATE rating_changes SET mu = ?, sigma = ? WHERE game_id = ? AND player_id = ?"
 CLEAR_RATINGS = "DELETE FROM ratings"
+BOARD_ALL_PROVISIONAL = (  # those with fewer than the minimum of rated games, best first
+    "SELECT r.player_id, p.name, r.mu, r.sigma, r.games FROM ratings r JOIN players p ON p.id = r.player_id "
+    "WHERE r.family = ? AND r.games < ? ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?"
+)
+BOARD_WEEK_PROVISIONAL = (
+    "SELECT r.player_id, p.name, r.mu, r.sigma, w.n FROM (SELECT player_id, COUNT(*) AS n FROM rating_changes "
+    "WHERE family = ? AND at >= ? GROUP BY player_id) w JOIN ratings r ON r.player_id = w.player_id "
+    "AND r.family = ? JOIN players p ON p.id = r.player_id WHERE w.n < ? "
+    "ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT ?"
+)
 REPORT_COLUMNS = ("id", "at", "table_code", "reporter_id", "reported_id", "reported_name", "reason", "chat")
 NEW_REPORT = insert("reports", REPORT_COLUMNS)
 REPORTS = "SELECT * FROM reports ORDER BY at DESC LIMIT ?"

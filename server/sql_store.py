@@ -392,10 +392,14 @@ class SqlStore(Store):
         async def body(q: Query) -> dict[str, Any]:
             me = await q.one(sql.PLAYER_ID, token_hash(token)) if token else None
             if period == "week":
-                rows = await q.rows(sql.BOARD_WEEK, family, now - ratings.WEEK, family, ratings.MIN_GAMES)
+                week = (family, now - ratings.WEEK, family, ratings.MIN_GAMES)
+                rows = await q.rows(sql.BOARD_WEEK, *week)
+                below = await q.rows(sql.BOARD_WEEK_PROVISIONAL, *week, ratings.BOARD_SIZE)
             else:
                 rows = await q.rows(sql.BOARD_ALL, family, ratings.MIN_GAMES)
-            return ratings.board([tuple(r) for r in rows], me[0] if me is not None else None)
+                below = await q.rows(sql.BOARD_ALL_PROVISIONAL, family, ratings.MIN_GAMES, ratings.BOARD_SIZE)
+            mine = me[0] if me is not None else None
+            return ratings.board([tuple(r) for r in rows], mine, [tuple(r) for r in below])
 
         board = await self._read(body)
         return {"family": family, "period": period, "min_games": ratings.MIN_GAMES, **board}
