@@ -14,6 +14,7 @@ from .conftest import DESKTOP, STEP, no_horizontal_scroll
 
 TALL = {"width": 390, "height": 844}
 RATING = re.compile(r"^\d{3,4} ± \d{2,3}$")  # a rating as the statistics show it: "1012 ± 320"
+MOVE = re.compile(r"^Your rating: 1000 → (\d{3,4}), ([+−]\d+)$")  # a newcomer's first rated game: "1000 → 1211, +211"
 LANDSCAPE = {"width": 844, "height": 390}
 SMALL = {"width": 320, "height": 568}
 
@@ -76,6 +77,16 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
     play_out(pages)
     for page in pages:
         expect(page.locator("#top [data-rated]")).to_be_visible()
+    # At game over each person sees how their own rating moved, once the game's new ratings are stored.
+    moves = []
+    for page in pages:
+        move = page.locator(".rating-move")
+        expect(move).to_have_text(MOVE)
+        after, change = MOVE.match(move.inner_text()).groups()
+        assert int(after) - 1000 == int(change.replace("−", "-"))
+        moves.append(int(after))
+    assert max(moves) > 1000 > min(moves), moves  # the winner gains, the last loses
+    shot(pages[0], "rating-move-390x844")
 
     # The statistics say the classic rating after one rated game (stored with the game: asked again until it is).
     carla = pages[2]
@@ -90,14 +101,20 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
     expect(rating).to_have_attribute("data-games", "1")
     expect(rating).to_contain_text("1 rated game")
     expect(rating.locator(".rating-value")).to_have_text(RATING)
+    assert rating.locator(".rating-value").inner_text().startswith(f"{moves[2]} ± ")  # what game over showed
     shot(carla, "stats-320x568")
 
-    # The leaderboard: one game is not yet enough to appear on it (five are), and it says so.
+    # The leaderboard: one game is not yet enough to be ranked (five are): the four are listed as provisional.
     carla.click(".dialog [data-action=open][data-overlay=board]")
     board = carla.locator(".dialog-board")
     expect(board.locator("[data-min-games]")).to_contain_text("At least 5 rated games to appear.")
-    expect(board.locator("[data-board-empty]")).to_be_visible()
+    provisional = board.locator("table.leaderboard tr[data-provisional]")
+    expect(provisional).to_have_count(4)
+    expect(provisional.locator(".provisional-mark")).to_have_text(["provisional"] * 4)
+    expect(board.locator("[data-board-empty]")).to_have_count(0)
+    expect(board.locator(".board-provisional-note")).to_contain_text("fewer than 5 rated games")
     expect(board.locator("[data-board-you]")).to_have_text("You are not on this board yet.")
+    shot(carla, "leaderboard-provisional-320x568")
     board.locator("[data-action=board][data-family=dutch]").click()
     expect(board.locator("[data-action=board][data-family=dutch]")).to_have_attribute("aria-pressed", "true")
     board.locator("[data-action=board][data-period=week]").click()
@@ -231,3 +248,25 @@ def test_strangers_at_a_play_now_table_have_no_host_and_queue_again_after_game_o
     assert kinds[gert_seat] == "bot" and kinds[hanna_seat] == "human" and "empty" not in kinds
     gert.click("[data-play-now-wait] [data-leave-queue]")
     gert.wait_for_selector("form[data-form=play_now]")
+
+
+def test_players_below_the_minimum_are_listed_voorlopig_under_the_ranked_in_dutch(open_page, shot):
+    ranked = [{"place": n, "name": f"Speler {n}", "rating": 1300 - n, "uncertainty": 90, "score": 1030 - n, "games": 9}
+              for n in (1, 2)]  # fmt: skip
+    below = [{"place": None, "name": name, "rating": 1211, "uncertainty": 300, "score": 311, "games": 1,
+              "provisional": True} for name in ("Femke", "Gert")]  # fmt: skip
+    board = {"family": "classic", "period": "all", "min_games": 5, "top": ranked, "provisional": below, "you": None,
+             "players": 2}  # fmt: skip
+    page = open_page("/", viewport=TALL, locale="nl-NL", name="Femke")
+    page.route("**/api/leaderboard/**", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                                    body=json.dumps(board)))  # fmt: skip
+    page.click("#top [data-action=open][data-overlay=stats]")
+    page.click(".dialog [data-action=open][data-overlay=board]")
+    rows = page.locator(".dialog-board table.leaderboard tbody tr")
+    expect(rows).to_have_count(4)
+    expect(rows.locator(".who")).to_have_text(["Speler 1", "Speler 2", "Femke voorlopig", "Gert voorlopig"])
+    expect(rows.nth(2).locator(".place")).to_have_text("–")
+    expect(page.locator(".board-provisional-note")).to_have_text(
+        "Voorlopig: nog minder dan 5 spellen met rating; nog zonder plaats."
+    )
+    shot(page, "leaderboard-voorlopig-390x844")

@@ -52,6 +52,7 @@ export default {
   removed_you: "The host removed you from the table. Reason: {reason}",
   removed_news: "The host removed {name} from the table. Reason: {reason}",
   seat_rating: "Rating {value} ({games})",
+  rating_move: "Your rating: {before} → {after}, {change}",
   ratings_title: "Ratings",
   ratings_none: "No rated games yet.",
   ratings_help: "Games at open tables where people sit on every seat are rated. A newcomer starts at 1000 ± 333; the ± shrinks as you play.",
@@ -74,6 +75,8 @@ export default {
   board_you: "Your place: {place} of {players} ({value})",
   board_you_none: "You are not on this board yet.",
   board_empty: "Nobody is on this board yet.",
+  board_provisional: "provisional",
+  board_provisional_note: { one: "Provisional: fewer than {n} rated game so far; not ranked yet.", other: "Provisional: fewer than {n} rated games so far; not ranked yet." },
   board_error: "The leaderboard is not available right now.",
   board_back: "Back to statistics",
   // your player on other devices

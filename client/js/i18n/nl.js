@@ -52,6 +52,7 @@ export default {
   removed_you: "De gastheer heeft je van tafel gehaald. Reden: {reason}",
   removed_news: "De gastheer heeft {name} van tafel gehaald. Reden: {reason}",
   seat_rating: "Rating {value} ({games})",
+  rating_move: "Je rating: {before} → {after}, {change}",
   ratings_title: "Ratings",
   ratings_none: "Nog geen spellen met rating.",
   ratings_help: "Spellen aan open tafels met op elke stoel een mens tellen voor de rating. Nieuwe spelers beginnen op 1000 ± 333; de ± wordt kleiner naarmate je speelt.",
@@ -74,6 +75,8 @@ export default {
   board_you: "Jouw plaats: {place} van {players} ({value})",
   board_you_none: "Je staat nog niet op deze lijst.",
   board_empty: "Er staat nog niemand op deze lijst.",
+  board_provisional: "voorlopig",
+  board_provisional_note: { one: "Voorlopig: nog minder dan {n} spel met rating; nog zonder plaats.", other: "Voorlopig: nog minder dan {n} spellen met rating; nog zonder plaats." },
   board_error: "De ranglijst is nu niet beschikbaar.",
   board_back: "Terug naar statistiek",
   // je speler op andere apparaten

@@ -33,6 +33,13 @@ function row(e, you) {
     `<td class="who">${esc(e.name)}</td><td class="pts">${esc(ratingText(e))}</td><td class="games">${e.games}</td></tr>`;
 }
 
+/** A player below the minimum of rated games: after the ranked, without a place, marked provisional. */
+function provisionalRow(e) {
+  return `<tr class="provisional" data-provisional><td class="place">–</td>` +
+    `<td class="who">${esc(e.name)} <span class="provisional-mark">${esc(t("board_provisional"))}</span></td>` +
+    `<td class="pts">${esc(ratingText(e))}</td><td class="games">${e.games}</td></tr>`;
+}
+
 /** The leaderboard: family tabs, period, the top 50, your own place, and how many rated games it takes to appear. */
 export function boardHtml(state) {
   const b = state.board || { family: "classic", period: "all", status: "loading" };
@@ -43,10 +50,13 @@ export function boardHtml(state) {
   else {
     const d = b.data;
     const you = d.you || null;
-    const table = d.top.length
+    const below = Array.isArray(d.provisional) ? d.provisional : [];
+    const rows = d.top.map((e) => row(e, you)).join("") + below.map(provisionalRow).join("");
+    const note = below.length ? `<p class="muted board-provisional-note">${esc(t("board_provisional_note", { n: d.min_games }))}</p>` : "";
+    const table = rows
       ? `<div class="table-wrap"><table class="board leaderboard"><thead><tr><th scope="col">${esc(t("board_place"))}</th>` +
         `<th scope="col">${esc(t("board_player"))}</th><th scope="col">${esc(t("board_rating"))}</th>` +
-        `<th scope="col">${esc(t("board_games"))}</th></tr></thead><tbody>${d.top.map((e) => row(e, you)).join("")}</tbody></table></div>`
+        `<th scope="col">${esc(t("board_games"))}</th></tr></thead><tbody>${rows}</tbody></table></div>${note}`
       : `<p class="muted" data-board-empty>${esc(t("board_empty"))}</p>`;
     const mine = you
       ? `<p class="board-you" data-board-you="${you.place}">${esc(t("board_you", { place: you.place, players: d.players, value: ratingText(you) }))}</p>`

@@ -23,6 +23,13 @@ export function ratingText(r) {
   return t("rating_value", { rating: r.rating, uncertainty: r.uncertainty });
 }
 
+/** "Your rating: 1000 → 1037, +37": how a rating moved in a rated game ({before, after}), or "" without one. */
+export function ratingMoveText(m) {
+  if (!m || typeof m.before !== "number" || typeof m.after !== "number") return "";
+  const change = m.after - m.before;
+  return t("rating_move", { before: m.before, after: m.after, change: change < 0 ? `−${-change}` : `+${change}` });
+}
+
 /** A rating beside a name: a small badge that says what it is to a screen reader too. */
 export function ratingBadge(r) {
   const text = ratingText(r);

@@ -9,6 +9,7 @@ import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
 import { reviewOf } from "../update.js";
 import { winnersText, nextStepsHtml } from "./outcome.js";
+import { ratingMoveText } from "./playnow.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 const has = (x) => x !== null && x !== undefined;
@@ -106,8 +107,15 @@ function gameOverFooter(state) {
   const table = state.table;
   const v = table.view;
   return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` + tookNote(state) +
-    toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
+    ratingMoveHtml(table) + toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
     `<div class="dialog-actions">${gameButtons(state).join("")}</div>` + rematchHtml(table);
+}
+
+/** At game over of a rated game, once its ratings are stored: how your own rating moved. */
+function ratingMoveHtml(table) {
+  const m = table.you !== null && Array.isArray(table.rating_moves) ? table.rating_moves[table.you] : null;
+  const text = ratingMoveText(m);
+  return text ? `<p class="rating-move" role="status" data-rating-move="${m.after - m.before}">${esc(text)}</p>` : "";
 }
 
 /** Who agreed so far to play again with the same people. */
