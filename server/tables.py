@@ -42,6 +42,7 @@ class Tables:
         self.restorer = Restorer(self, store, cluster, config.grace)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
         self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
+        self._load_numbers: dict[str, int] = {}  # per table code: the newest read of its ratings (older ones yield)
 
     # ------------------------------------------------------------------ lookup
 
@@ -85,11 +86,16 @@ class Tables:
         committed = self.delivery.flush(table, step.entries, step.messages, step.record)
         if committed is not None and step.record is not None and step.record.get("rated"):
             # the new ratings are stored with the game: once it is, the table shows them (and how they moved)
-            committed.add_done_callback(lambda done: self.load_ratings(table) if not done.cancelled() else None)
+            committed.add_done_callback(lambda done: self._stored_rated(table, done))
         if step.closed:
             self.forget(table)
             return
         self.scheduler.apply(table, step, now)
+
+    def _stored_rated(self, table: Table, done: asyncio.Future) -> None:
+        """A rated game's commit finished: once it is stored, show the table its new ratings."""
+        if not done.cancelled() and done.exception() is None:
+            self.load_ratings(table)
 
     def load_ratings(self, table: Table) -> None:
         """At an open table of a rated family: read the people's ratings from the store, then show them to the table.
@@ -101,6 +107,8 @@ class Tables:
         if not table.listed or family is None:
             return
 
+        number = self._load_numbers[table.code] = self._load_numbers.get(table.code, 0) + 1
+
         async def load() -> None:
             people = sorted({s.player_id for s in table.humans() if s.player_id is not None})
             game_id = table.replay["id"] if table.replay is not None and table.rated_seats else None
@@ -109,6 +117,8 @@ class Tables:
                 moves = await self.store.rating_moves(game_id) if game_id is not None else {}
             except StoreBusy:
                 return
+            if self._load_numbers.get(table.code) != number:
+                return  # a later read is under way or done: it saw at least as much
             newcomer = ratings.shown(*ratings.PRIOR, 0)
             table.ratings = {p: known.get(p, newcomer) for p in people}
             table.rating_moves = (game_id, moves) if game_id is not None else None
@@ -134,6 +144,7 @@ class Tables:
             self.cluster.drop(table.table_id, lost, keep_code)
         self.scheduler.forget(table.code)
         self._moments.pop(table.code, None)
+        self._load_numbers.pop(table.code, None)
         for seat in table.seats:
             if seat.client is not None and seat.client.table is table:
                 seat.client.table = seat.client.seat = None
