@@ -2,9 +2,14 @@
 // onStatus(status, closeCode): closeCode is the code of the close that started a reconnect
 // (1012: the server is restarting), else undefined; a close with a code in `final` (4001: this device was signed
 // out) is not followed by a reconnect: onStatus("closed", code), and open() starts again.
+const FIRST_RETRY_MS = 250; // the first try again after a close; each one after waits twice as long as the one before
+const LONGEST_RETRY_MS = 4000; // the longest pause between two tries
+const STEADY_MS = 10_000; // a connection open this long was a good one: after it the pauses start short again
+
 export function createConnection({ url, onOpen, onMessage, onStatus, final = [] }) {
   let ws = null;
   let attempt = 0;
+  let openedAt = 0;
   let closedByUs = false;
   let retry = 0;
 
@@ -15,7 +20,7 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
     const sock = new WebSocket(url);
     ws = sock;
     ws.addEventListener("open", () => {
-      attempt = 0;
+      openedAt = Date.now(); // the pauses start short again only once it has stayed open (see the close)
       onStatus("online");
       onOpen();
     });
@@ -39,9 +44,17 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
         onStatus("closed", event.code);
         return;
       }
+      // a server that takes the connection and drops it at once (busy, a proxy, no network behind the access point)
+      // gets growing pauses too, not a try four times a second
+      if (openedAt && Date.now() - openedAt >= STEADY_MS) attempt = 0;
+      openedAt = 0;
       attempt += 1;
       onStatus("reconnecting", event.code);
-      retry = setTimeout(open, Math.min(250 * 2 ** (attempt - 1), 4000));
+      retry = setTimeout(open, Math.min(FIRST_RETRY_MS * 2 ** (attempt - 1), LONGEST_RETRY_MS));
+      // no network: try again the moment it is back (the pauses go on meanwhile: onLine is not always right)
+      if (typeof navigator !== "undefined" && navigator.onLine === false) {
+        window.addEventListener("online", () => { if (!ws && !closedByUs) open(); }, { once: true });
+      }
     });
   }
 

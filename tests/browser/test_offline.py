@@ -72,6 +72,11 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     context.set_offline(True)
     page.reload()
     expect(page.locator("[data-no-network]")).to_be_visible()
+    # the start page offers only what plays without a network: no Join, no Today's deal (nor Play now)
+    expect(page.locator("[data-offline-play]")).to_be_visible()
+    expect(page.locator("form[data-form=join]")).to_have_count(0)
+    expect(page.locator("form[data-form=daily]")).to_have_count(0)
+    expect(page.locator("form[data-form=play_now]")).to_have_count(0)
     page.fill("#name", "Anna")
     start_offline(page, {"end_score": 40})
     expect(page.locator("[data-offline-badge]")).to_be_visible()
@@ -131,6 +136,10 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     final = play_until_game_over(again)
     assert final["game_over"]
     expect(again.locator("[data-action=copy_share]")).to_have_count(0)  # the server holds no offline game
+    # the offline table takes no rematch vote (nobody to vote with): its game over offers a new game only
+    expect(again.locator(".dialog-scores [data-action=new_game]")).to_be_visible()
+    expect(again.locator("[data-action=rematch]")).to_have_count(0)
+    assert "rematch" not in again.evaluate("() => window.hartenjagen.state.table.commands")
     shot(again, "phone-offline-game-over")
 
     # The finished game counts in the statistics, under this device's offline games.
@@ -146,6 +155,7 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     context.set_offline(False)
     again.click("[data-action=leave]")
     again.wait_for_selector("form[data-form=create]")
+    expect(again.locator("form[data-form=join]")).to_be_visible()  # with the network, Join is back
     assert create_table(again)
     fill_and_start(again)
     expect(again.locator("[data-offline-badge]")).to_have_count(0)

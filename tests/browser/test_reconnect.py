@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import expect
 
 from .conftest import create_table, fill_and_start, hand_cards, play_one_legal, view
@@ -44,3 +46,24 @@ def test_reload_returns_to_the_same_seat(open_page, shot):
     assert sorted(hand_cards(page)) == hand
     assert page.url.endswith(f"/t/{code}")
     shot(page, "after-reload")
+
+
+def test_a_server_that_takes_the_connection_and_drops_it_at_once_gets_longer_and_longer_pauses(open_page):
+    page = open_page("/", name="Anna")
+    opened: list[float] = []
+
+    def drop_at_once(ws) -> None:  # the connection is taken, and closed as soon as the page says hello
+        opened.append(time.monotonic())
+        ws.on_message(lambda _: ws.close(code=1011, reason="try again"))
+
+    page.route_web_socket("**/ws", drop_at_once)
+    page.fill("#code", "ABCDEF")
+    page.click("form[data-form=join] button[type=submit]")
+    page.wait_for_function("() => window.hartenjagen.state.conn === 'reconnecting'")
+    started = time.monotonic()
+    while time.monotonic() - started < 4.5:
+        page.wait_for_timeout(100)
+    gaps = [b - a for a, b in zip(opened, opened[1:], strict=False)]
+    assert 3 <= len(opened) <= 6, gaps  # a quarter, a half, one, two seconds: not four times a second
+    assert all(later > earlier * 1.5 for earlier, later in zip(gaps, gaps[1:], strict=False)), gaps
+    expect(page.locator("#conn .reconnecting")).to_be_visible()

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 from hartenjagen.server.engine_bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
 from hartenjagen.server.records import stats_of_records
-from hartenjagen.server.solo import Solo
+from hartenjagen.server.solo import OFFLINE_TYPES, Solo
+from hartenjagen.server.table import TABLE_COMMANDS
 from hartenjagen.server.table_state import DamagedLog
 from hartenjagen.shared.bots.choice import checked
 from hartenjagen.shared.deal import seeded_deal
@@ -152,3 +155,20 @@ def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_s
     changed = dict(shared)
     changed["hartenjagen/shared/rules.py"] += b"\n"
     assert files_hash(changed) != shared_hash()
+
+
+def test_the_offline_table_names_what_it_takes_and_refuses_a_rematch_vote_as_not_offline():
+    solo, entries, token = new_table({"end_score": 25})
+    takes = sorted(TABLE_COMMANDS & OFFLINE_TYPES)
+    play_on(solo, entries, lambda t: t.status == "finished", random.Random(5))
+    again = Solo(name="Anna").restore(solo.table.table_id, [t for _, t in entries], token)
+    shown = [json.loads(m) for m in again.messages]
+    table = next(m for m in shown if m["type"] == "table")
+    assert table["status"] == "finished" and table["commands"] == takes and "rematch" not in table["commands"]
+    logged = solo.table.logged
+    messages, out = send(solo, {"type": "rematch"})
+    assert [m["code"] for m in messages] == ["not_now"] and "not at an offline table" in messages[0]["message"]
+    assert "zonder verbinding" in messages[0]["nl"] and not out.entries and solo.table.logged == logged
+    text = (Path(__file__).resolve().parents[2] / "docs" / "offline.md").read_text()  # the docs name the same list
+    listed = text.split("the offline table takes these table messages and no other: ", 1)[1].split(".", 1)[0]
+    assert sorted(re.findall(r"`([a-z_]+)`", listed)) == takes

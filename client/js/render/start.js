@@ -188,6 +188,24 @@ function keptHtml(state) {
   </div>`;
 }
 
+/** Join a table by its code (online only: an offline page has nobody's table to join). */
+function joinHtml(state) {
+  const codeError = state.fieldError && state.fieldError.field === "code" ? state.fieldError.text : null;
+  return `<form class="panel" data-form="join">
+    <h2>${esc(t("join_title"))}</h2>
+    <label for="code">${esc(t("table_code"))}</label>
+    <div class="row">
+      <input id="code" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" placeholder="${esc(t("code_placeholder"))}" value="${esc(state.wantedCode || "")}"${codeError ? ' aria-invalid="true" aria-describedby="code-error"' : ""}>
+      <button type="submit" class="primary">${esc(t("join_button"))}</button>
+    </div>
+    ${codeError ? `<p id="code-error" class="field-error" role="alert">${esc(codeError)}</p>` : ""}
+  </form>`;
+}
+
+/**
+ * The start page. With no network it offers only what plays without one (the offline table's messages: a new game
+ * against computer players, the kept game): no Play now, open tables, Join, Today's deal or Create table.
+ */
 export function startHtml(state) {
   if (showsInvite(state)) return inviteHtml(state);
   const p = state.prefs;
@@ -207,7 +225,6 @@ export function startHtml(state) {
     : state.screen === "joining" && !state.wantedCode ? `<p class="notice info" role="status" data-finding>${esc(t("play_now_finding"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
-  const codeError = state.fieldError && state.fieldError.field === "code" ? state.fieldError.text : null;
   const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
@@ -222,16 +239,8 @@ export function startHtml(state) {
   </div>
   ${playNowHtml(state, offline)}
   <div id="open-slot"></div>
-  <form class="panel" data-form="join">
-    <h2>${esc(t("join_title"))}</h2>
-    <label for="code">${esc(t("table_code"))}</label>
-    <div class="row">
-      <input id="code" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" placeholder="${esc(t("code_placeholder"))}" value="${esc(state.wantedCode || "")}"${codeError ? ' aria-invalid="true" aria-describedby="code-error"' : ""}>
-      <button type="submit" class="primary">${esc(t("join_button"))}</button>
-    </div>
-    ${codeError ? `<p id="code-error" class="field-error" role="alert">${esc(codeError)}</p>` : ""}
-  </form>
-  <div id="daily-slot"></div>
+  ${offline ? "" : joinHtml(state)}
+  ${offline ? "" : '<div id="daily-slot"></div>'}
   <form class="panel" data-form="create" id="create-form">
     <h2>${esc(t("create_title"))}</h2>
     <div class="grid variant-choice">
