@@ -27,6 +27,7 @@ __all__ = [
 ]  # fmt: skip
 
 MAX_WATCHERS = 100  # people watching one table without a seat
+PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices a host has elsewhere)
 #: Every message a person sends to the table they sit at: the hub hands each to one of a table's commands.
 TABLE_COMMANDS = frozenset(
     {
@@ -291,9 +292,14 @@ class Table(TableState):
             self._log("open", open=listed, lang=lang, play_now=self.play_now and listed)
 
     def queue(self, lang: str, fill_at: float) -> None:
-        """Make this new table a Play now table: open, starting by itself, computers filling in at ``fill_at``."""
+        """Make this new table a Play now table: open, starting by itself, computers filling in at ``fill_at``.
+
+        Strangers meet there and nobody hosts it, so nobody may stall the others either: a turn timer runs from the
+        start (a computer player moves for whoever lets it run out, as at any table with a timer).
+        """
         self._log("open", open=True, lang=lang, play_now=True)
         self._log("fill", at=fill_at)
+        self._log("timer", seconds=PLAY_NOW_TIMER)
 
     def wait_until(self, fill_at: float) -> None:
         """A person who joins a Play now table may bring its fill-in time closer (never further)."""

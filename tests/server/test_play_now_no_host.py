@@ -4,7 +4,7 @@ vote for a rematch, and a computer player stands in for whoever left."""
 
 from __future__ import annotations
 
-from hartenjagen.server.table import HOST_COMMANDS, TABLE_COMMANDS
+from hartenjagen.server.table import HOST_COMMANDS, PLAY_NOW_TIMER, TABLE_COMMANDS
 
 from .test_play_now import SHORT, answer, play_together, press_play_now
 
@@ -45,6 +45,13 @@ class TestNoHost:
         assert [s.kind for s in table.seats[:2]] == ["human", "human"]
         await bram.send("report", seat=anna.joined["seat"], reason="rude")
         assert (await answer(bram, "reported"))["type"] == "reported"  # reporting stays
+
+    async def test_nobody_stalls_strangers_either_a_turn_timer_runs_at_a_play_now_table(self, server):
+        anna = (await press_play_now(server, ["Anna"], wait=5))[0]
+        assert anna.table["turn_timer"] == PLAY_NOW_TIMER == 30
+        await anna.wait(lambda: anna.table["status"] == "playing", timeout=15)
+        await anna.wait(lambda: anna.table["deadline"] is not None)  # the pass waits for her: the clock runs
+        assert 25 < anna.table["deadline"] <= PLAY_NOW_TIMER
 
     async def test_an_ordinary_table_keeps_its_host_and_every_command(self, server):
         anna = await server.host("Anna")
