@@ -52,7 +52,7 @@ class _Search:
 
     def __init__(self, seat: int, hand_no: int) -> None:
         self.seat, self.hand_no = seat, hand_no
-        self.known: dict[tuple, bool] = {}
+        self.known: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool], bool] = {}
 
     def moves(self, game: Game) -> list[int] | None:
         """The moves worth trying for the player to move; None when that player can take the trick from the claimer."""
@@ -89,6 +89,14 @@ class _Search:
             self.known[key] = self._wins(game)
         return self.known[key]
 
+    def winning_move(self, game: Game) -> tuple[int, Game]:
+        """A move that keeps the claim winning, and the game after it; only where ``wins(game)`` holds."""
+        for card in self.moves(game) or ():
+            after = self.after(game, card)
+            if after is not None and self.wins(after):
+                return card, after
+        raise AssertionError("the claimer wins here, so some move keeps winning")
+
     def _wins(self, game: Game) -> bool:
         moves = self.moves(game)
         if moves is None:
@@ -112,10 +120,6 @@ def claim_plays(game: Game, seat: int) -> list[tuple[int, int]]:
     trial = game
     while trial.phase == PLAYING and trial.hand_no == game.hand_no:
         mover = trial.turn
-        for card in search.moves(trial):
-            after = search.after(trial, card)
-            if after is not None and search.wins(after):
-                break
+        card, trial = search.winning_move(trial)
         plays.append((mover, card))
-        trial = after
     return plays

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from .cards import Mask
@@ -19,7 +20,7 @@ from .rules import Rules
 _WORDS = struct.Struct(">8I")  # a SHA-256 digest as eight big-endian 32-bit numbers
 
 
-def _stream(key: str):
+def _stream(key: str) -> Iterator[int]:
     """Yield 32-bit numbers from SHA-256 of ``key`` in counter mode: the same on every Python."""
     counter = 0
     while True:
@@ -27,7 +28,7 @@ def _stream(key: str):
         counter += 1
 
 
-def _shuffle(cards: list[int], below) -> list[int]:
+def _shuffle(cards: list[int], below: Callable[[int], int]) -> list[int]:
     for i in range(len(cards) - 1, 0, -1):
         j = below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]

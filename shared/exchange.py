@@ -29,6 +29,7 @@ def chosen_cards(
     Raise IllegalAction when they are not cards of the hand that may be passed, as many as the targets.
     """
     counted = rules.counted  # a card may be passed twice where the deck has it twice
+    order: list[int] | None
     if type(cards) is int and cards >= 0:
         order, mask = (multiset.cards(cards) if counted else mask_list(cards)), cards  # low to high
     else:
@@ -126,7 +127,7 @@ def _remove_bit(m: Mask, c: int) -> Mask:
     return m & ~(1 << c)
 
 
-def _list_strict(cards: Iterable[int], copies: bool = False) -> list[int] | None:
+def _list_strict(cards: object, copies: bool = False) -> list[int] | None:
     """The cards as a list of card numbers, or None; a card twice only where the deck has copies."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         return None

@@ -31,7 +31,7 @@ from .deal import secure_deal, seeded_deal
 from .exchange import chosen_cards, event_cards, exchange
 from .legal import legal_mask, refusal
 from .multiset import LAYER0
-from .reasons import IllegalAction
+from .reasons import IllegalAction, Params
 from .rules import Rules, make_rules
 from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
 from .trick import CountedTrick, Trick
@@ -139,7 +139,7 @@ class Game:
             )
         return legal
 
-    def hand_refusal(self, seat: int) -> tuple[str, dict] | None:
+    def hand_refusal(self, seat: int) -> tuple[str, Params] | None:
         """Return the reason ``seat`` may play no card at all now (not its turn, not the playing phase), or None."""
         if self.phase != PLAYING:
             return "wrong_phase", {"phase": self.phase}
@@ -147,7 +147,7 @@ class Game:
             return "not_your_turn", {}
         return None
 
-    def refusals(self, seat: int) -> dict[int, tuple[str, dict]]:
+    def refusals(self, seat: int) -> dict[int, tuple[str, Params]]:
         """Return, for every card in ``seat``'s hand it may not play now, the reason code and params."""
         hand = self.hands[seat] & LAYER0  # each different card once
         whole = self.hand_refusal(seat)
@@ -414,7 +414,7 @@ class Game:
         how = self.rules.kitty_rule
         last = len(self.tricks) == self.rules.hand_size
         if how == "first_two":
-            give = [takers.index(-1)]
+            give: Iterable[int] = [takers.index(-1)]
         elif how == "first_points" and not won & self.rules.penalty_mask and not last:
             return  # the kitty waits for the first trick with points (the last trick takes it if none has)
         else:

@@ -12,6 +12,7 @@ The hand is the set of different cards it holds (the first layer of a layered ha
 from __future__ import annotations
 
 from .cards import CARD_NAMES, QS, QS_BIT, SPADES, Mask
+from .reasons import Params
 from .rules import Rules
 
 
@@ -54,7 +55,7 @@ def legal_mask(rules: Rules, hand: Mask, led_suit: int, first_trick: bool, heart
 
 def refusal(
     rules: Rules, hand: Mask, led_suit: int, first_trick: bool, hearts_broken: bool, card: int, best: int = -1
-) -> tuple[str, dict]:
+) -> tuple[str, Params]:
     """Return the reason code and its parameters for a card in ``hand`` that is not legal."""
     suits = rules.suit_masks
     if led_suit >= 0 and hand & suits[led_suit] and not suits[led_suit] >> card & 1:

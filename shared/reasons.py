@@ -71,6 +71,10 @@ def card_label(name: str, lang: str = "en") -> str:
     return ranks.get(name[0], name[0]) + _SYMBOLS["CDSH".index(name[1])]
 
 
+#: A reason's parameters as the rules give them: card names, suit numbers, counts, a phase.
+Params = dict[str, str | int]
+
+
 def reason(code: str, **params: Any) -> dict[str, str]:
     """Return ``{"code", "en", "nl"}`` for a reason code with its parameters filled in."""
     for key in ("card", "first", "high"):

@@ -84,7 +84,9 @@ def review_decision(view: dict[str, Any], chosen: list[str] | str, budget_ms: fl
     return _review_play(view, str(chosen), budget_ms)
 
 
-def _entry(kind: str, view: dict[str, Any], chosen: Any, best: Any, ev: tuple[float, float]) -> dict[str, Any]:
+def _entry(
+    kind: str, view: dict[str, Any], chosen: list[str] | str, best: list[str] | str, ev: tuple[float, float]
+) -> dict[str, Any]:
     cost = round(max(0.0, ev[0] - ev[1]), 2)
     trick = view.get("trick") or {"cards": []}
     play = kind == "play"
@@ -205,12 +207,13 @@ def review_hand(
     if not found:
         raise ValueError(f"no decisions of seat {seat} in hand {hand_no}")
     result = Game.replay(rules, events).history
-    shooter = result[hand_no]["moon"] if hand_no < len(result) else None
-    lost_moon = shooter is not None and rules.side_of(shooter) != rules.side_of(seat)
+    shooter: int | None = result[hand_no]["moon"] if hand_no < len(result) else None
+    if shooter is not None and rules.side_of(shooter) == rules.side_of(seat):
+        shooter = None  # only a moon shot against this seat's side makes a costly decision a blunder
     out = []
     for d in found:
         entry = review_decision(d.view, d.chosen, budget_ms)
-        if lost_moon and entry["cost"] >= MOON_COST:
+        if shooter is not None and entry["cost"] >= MOON_COST:
             entry["mark"] = "blunder"
             entry["reason"] = _moon_reason(shooter, seat, names, rules.seats)
         out.append(entry)

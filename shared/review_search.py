@@ -9,7 +9,6 @@ in simulated card plays, never in wall-clock time, so a view and a budget give o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import cycle
 from typing import Any
 
@@ -21,7 +20,7 @@ from .bots.knowledge import Knowledge
 from .bots.passing import choose_pass
 from .bots.rollout import rollout
 from .bots.sampling import Sampler, floats, seed_from
-from .bots.value import value_spec
+from .bots.value import Valuer, value_spec
 from .cards import SUIT_MASKS, Mask, mask_cards
 from .exchange import exchange
 from .multiset import LAYER0, remove_card
@@ -47,7 +46,7 @@ def samples_for(budget_ms: float, plays_per_sample: int) -> int:
     return max(MIN_SAMPLES, min(MAX_SAMPLES, int(budget_ms * PLAYS_PER_MS / max(1, plays_per_sample))))
 
 
-def points_valuer(rules: Rules, seat: int, counting_down: bool, pot: int) -> Callable[[list[Mask], list[Mask]], float]:
+def points_valuer(rules: Rules, seat: int, counting_down: bool, pot: int) -> Valuer:
     """Return the seat's points for one outcome (cards taken, cards of doubled tricks): lower is better."""
     memo: dict[tuple[int, ...], float] = {}  # outcomes repeat, above all late in a hand
 
@@ -84,7 +83,7 @@ def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
     return dict(zip(cands, _search(k, cands, view, budget_ms, value), strict=True))
 
 
-def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable) -> list[float]:
+def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Valuer) -> list[float]:
     """Average points of each candidate over the same sampled deals, each rollout with the same random draws.
 
     As the hard player does: each deal and its draws come from one seed, and the compiled look-ahead (the ``fast``
@@ -124,7 +123,7 @@ def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: flo
 
 
 def _search_counted(
-    k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Callable
+    k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Valuer
 ) -> list[float]:
     """``_search`` where a card may appear twice (layered hands, the counted trick): in Python."""
     rules, seat = k.rules, k.seat
@@ -171,8 +170,7 @@ def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: fl
         dealt = sampler.sample(rng)
         stream = rng.getrandbits(64)
         seats = rules.seats
-        theirs = {s: mask_cards(choose_pass(rules, dealt[s] & LAYER0, count)) for s in range(seats) if s != seat}
-        theirs = {s: list(cards) for s, cards in theirs.items()}
+        theirs = {s: list(mask_cards(choose_pass(rules, dealt[s] & LAYER0, count))) for s in range(seats) if s != seat}
         for i, mine in enumerate(passes):
             hands = list(dealt)
             orders = [mine if s == seat else theirs[s] for s in range(seats)]

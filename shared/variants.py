@@ -18,6 +18,7 @@ from .multiset import layers
 from .rules import DUTCH_ENDS, JC, KITTY_RULES, MOON_RULES, PASSING_CYCLES, SEAT_CYCLES, TIE_RULES, Rules, RulesError
 
 Groups = tuple[tuple[Mask, int], ...]
+Option = str | int | bool  # the value of one option a host may set (True and 1 differ: their types are compared)
 NINE = 7  # the rank index of the 9
 
 
@@ -97,7 +98,7 @@ class Variant:
     dutch: bool = False  # the Dutch family: free lead left of the dealer, two halves
     seats: int = 4
     kitty: int = 0  # cards dealt face down to the middle
-    choices: Mapping[str, tuple[Any, ...]] | None = None  # options whose choices differ from the usual ones here
+    choices: Mapping[str, tuple[Option, ...]] | None = None  # options whose choices differ from the usual ones here
     decks: int = 1  # 0: as many as the ``seats`` option needs (two, three from eleven seats)
     jokers: int = 0
 
@@ -259,7 +260,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "extreme": ("Extreme Hearts (eight)", "Extreem hartenjagen (acht)"),
 }
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
+_CHOICES: dict[str, tuple[Option, ...]] = {
     "passing": tuple(PASSING_CYCLES),
     "queen_breaks_hearts": (False, True),
     "moon": MOON_RULES,
@@ -288,7 +289,7 @@ _RANGES = {
 }
 
 
-def _check(option: str, value: Any, choices: Mapping[str, tuple[Any, ...]] | None = None) -> Any:
+def _check(option: str, value: object, choices: Mapping[str, tuple[Option, ...]] | None = None) -> Option:
     if option in _RANGES:
         lo, hi = _RANGES[option]
         if type(value) is not int or not lo <= value <= hi:
@@ -298,14 +299,14 @@ def _check(option: str, value: Any, choices: Mapping[str, tuple[Any, ...]] | Non
                 f"moet een heel getal van {lo} tot en met {hi} zijn, niet {value!r}",
             )
         return value
-    choices = (choices or {}).get(option) or _CHOICES[option]
-    for choice in choices:
+    allowed = (choices or {}).get(option) or _CHOICES[option]
+    for choice in allowed:
         if value == choice and type(value) is type(choice):
-            return value
+            return choice  # the same value as ``value``, of the same type
     raise RulesError(
         option,
-        f"must be one of {list(choices)!r}, got {value!r}",
-        f"moet een van {list(choices)!r} zijn, niet {value!r}",
+        f"must be one of {list(allowed)!r}, got {value!r}",
+        f"moet een van {list(allowed)!r} zijn, niet {value!r}",
     )
 
 

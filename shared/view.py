@@ -13,18 +13,18 @@ from typing import Any
 from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
 from .game import GAME_OVER, PASSING, PLAYING, Game
 from .multiset import LAYER0
-from .reasons import reason
+from .reasons import Params, reason
 from .rules import Rules
 
 VIEW_VERSION = 1
 
 
 @lru_cache(maxsize=1 << 12)
-def _cached_reason(code: str, params: tuple) -> dict[str, str]:
+def _cached_reason(code: str, params: tuple[tuple[str, str | int], ...]) -> dict[str, str]:
     return reason(code, **dict(params))
 
 
-def _reason(code: str, params: dict[str, Any]) -> dict[str, str]:
+def _reason(code: str, params: Params) -> dict[str, str]:
     """``reason``, remembered for the same code and parameters (the sentences are shared, read-only)."""
     try:
         return _cached_reason(code, tuple(sorted(params.items())))

@@ -27,7 +27,7 @@ def moon_choice(view: dict[str, Any]) -> str:
         else:
             outcomes[choice] = 0
     if outcomes["others"] != outcomes["self"]:
-        return max(outcomes, key=outcomes.get)
+        return max(outcomes, key=outcomes.__getitem__)
     leading = totals[seat] <= min(t for s, t in enumerate(totals) if s != seat)
     return "others" if leading else "self"
 
@@ -75,7 +75,8 @@ class Player:
 
     def choose_play(self, view: dict[str, Any]) -> str:
         """Return the card to play (uniformly random among the legal cards here)."""
-        return self.rng_for(view).choice(sorted(view["legal"]))
+        legal: list[str] = sorted(view["legal"])
+        return self.rng_for(view).choice(legal)
 
     def choose_moon(self, view: dict[str, Any]) -> str:
         """Return "others" or "self" for a moon this seat shot."""

@@ -20,7 +20,7 @@ def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
     return make_player("random", random.randrange(2**32)).decide(view)
 
 
-def fits(intent: Any, view: dict[str, Any]) -> bool:
+def fits(intent: object, view: dict[str, Any]) -> bool:
     """Return True if ``intent`` is a move the game accepts from the seat of ``view`` (its own cards only)."""
     if not isinstance(intent, dict):
         return False

@@ -16,7 +16,9 @@ same plays, and so the same decision, cost about a fortieth of the time.
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Sequence
 from itertools import cycle
 from typing import Any
 
@@ -110,7 +112,9 @@ class HardPlayer(Player):
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
         return mask_names(1 << cands[best])[0]
 
-    def evaluate(self, k: Knowledge, cands: list[int], rng: Any, kept: list[int] | None = None) -> list[float]:
+    def evaluate(
+        self, k: Knowledge, cands: list[int], rng: random.Random, kept: list[int] | None = None
+    ) -> list[float]:
         """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
 
         Sequential halving: the budget is split over rounds; each round plays every candidate still in
@@ -130,7 +134,7 @@ class HardPlayer(Player):
         taken0 = k.taken
         doubled0 = k.doubled
         totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
+        counts: list[float] = [0] * len(cands)  # weighted: a deal inference doubts counts less
         greedy = k.counting_down
         spec = value_spec(k)
         value = valuer(k, spec)
@@ -195,8 +199,7 @@ class HardPlayer(Player):
                 break
         return _values(totals, counts, alive)
 
-
-    def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: Any) -> list[float]:
+    def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: random.Random) -> list[float]:
         """``evaluate`` where a card may appear more than once: the same halving over sampled deals, in Python.
 
         The budget is counted in plays at ``COUNTED_PLAYS_PER_MS`` per nominal millisecond (a layered hand's
@@ -239,13 +242,13 @@ class HardPlayer(Player):
         return _values(totals, counts, alive)
 
 
-def _better_half(alive: list[int], totals: list[float], counts: list[float]) -> list[int]:
+def _better_half(alive: list[int], totals: Sequence[float], counts: Sequence[float]) -> list[int]:
     """The candidates of the better half by mean so far (sequential halving), in their first order."""
     alive = sorted(alive, key=lambda i: (-totals[i] / counts[i], i))
     return sorted(alive[: (len(alive) + 1) // 2])
 
 
-def _values(totals: list[float], counts: list[float], alive: list[int]) -> list[float]:
+def _values(totals: Sequence[float], counts: Sequence[float], alive: list[int]) -> list[float]:
     """Each candidate's mean; one dropped in an early round gets its mean less ``DROPPED``, so a survivor wins."""
     means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(totals))]
     survivors = set(alive)

@@ -15,7 +15,7 @@ import importlib.util
 import os
 import pickle
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..cards import Mask
 from ..rules import Rules
@@ -27,8 +27,19 @@ from .value import ValueSpec
 
 #: The fast extra is installed and not switched off (numba itself is imported only by ``warm``).
 AVAILABLE = os.environ.get("HEARTS_KERNEL", "1") != "0" and importlib.util.find_spec("numba") is not None
-_impl: Any = None  # the compiled module, once ``warm`` has run
-np: Any = None  # numpy, once ``warm`` has run
+if TYPE_CHECKING:  # imported by ``warm`` only, so that importing this module never imports numpy or numba
+    from types import ModuleType
+
+    import numpy as np
+
+    from . import kernel_impl as _impl
+    from .kernel_impl import Floats, Ints
+else:
+    _impl = None  # the compiled module, once ``warm`` has run
+    np = None  # numpy, once ``warm`` has run
+
+#: Per deal, per candidate: the cards each seat took and each seat's doubled tricks (``[taken, doubled]``).
+Outcomes = list[list[list[list[int]]]]
 
 
 def rule_flags(rules: Rules) -> tuple[int, ...]:
@@ -126,7 +137,7 @@ def warm() -> bool:
     return True
 
 
-def _first_call(kernel_impl: Any) -> None:
+def _first_call(kernel_impl: ModuleType) -> None:
     """Call the kernel once on a tiny input: numba compiles it, or loads it from its cache."""
     flags = np.array(rule_flags(_classic()), dtype=np.int64)
     z4 = np.zeros(4, dtype=np.int64)
@@ -194,19 +205,24 @@ class Plan:
             dtype=np.int64,
         )
 
-    def run(self, seeds: list[int], cands: list[Mask]) -> tuple[list[list[float]] | None, list[Any]]:
-        """Play each candidate bit on the deal of each seed: values per deal and candidate.
-
-        When the kernel does not score this variant, it gives ``[deal][candidate] = [taken, doubled]`` instead.
-        """
+    def _batch(self, seeds: list[int], cands: list[Mask], scoring: bool) -> tuple[Floats, Ints]:
+        """Call the kernel: the values per deal and candidate when ``scoring``, else the outcomes unscored."""
         vals, outs, ok = _impl.batch(
             self.flags, np.array(seeds, dtype=np.int64), self.draws, self.samp, self.g_bits, self.g_start,
             self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken, self.doubled,
-            self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, self.scoring,
+            self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, scoring,
             self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
         )
         if not ok:
             raise RuntimeError("no deal is consistent with this view")
+        return vals, outs
+
+    def run(self, seeds: list[int], cands: list[Mask]) -> tuple[list[list[float]] | None, Outcomes]:
+        """Play each candidate bit on the deal of each seed: values per deal and candidate.
+
+        When the kernel does not score this variant, it gives ``[deal][candidate] = [taken, doubled]`` instead.
+        """
+        vals, outs = self._batch(seeds, cands, self.scoring)
         if self.scoring:
             return vals.tolist(), []
         return None, outs.tolist()
@@ -220,26 +236,15 @@ class Plan:
             return None
         val_f, self.val_f = self.val_f, np.zeros(3, dtype=np.float64)  # the value is then -score[seat], exactly
         try:
-            vals, _ = self.run(seeds, cands)
+            vals, _ = self._batch(seeds, cands, True)
         finally:
             self.val_f = val_f
-        return [[-v for v in row] for row in vals]
+        return [[-v for v in row] for row in vals.tolist()]
 
-    def outcomes(self, seeds: list[int], cands: list[Mask]) -> Any:
-        """Play each candidate bit on the deal of each seed; return the outcomes unscored, as an array.
+    def outcomes(self, seeds: list[int], cands: list[Mask]) -> Outcomes:
+        """Play each candidate bit on the deal of each seed; return the outcomes unscored.
 
         ``[deal][candidate]`` is ``[taken, doubled]``: the cards each seat took, and of each seat's doubled tricks.
         """
-        scoring, self.scoring = self.scoring, False
-        try:
-            _, outs, ok = _impl.batch(
-                self.flags, np.array(seeds, dtype=np.int64), self.draws, self.samp, self.g_bits, self.g_start,
-                self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken, self.doubled,
-                self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, False,
-                self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
-            )
-        finally:
-            self.scoring = scoring
-        if not ok:
-            raise RuntimeError("no deal is consistent with this view")
-        return outs.tolist()
+        outcomes: Outcomes = self._batch(seeds, cands, False)[1].tolist()
+        return outcomes

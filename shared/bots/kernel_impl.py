@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from ..cards import HEARTS_MASK, QS, SUIT_MASKS
@@ -13,6 +12,8 @@ from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 S0, S1, S2, S3 = SUIT_MASKS
 HM = HEARTS_MASK
 QB = 1 << QS
+Ints = npt.NDArray[np.int64]  # the kernel's arrays: masks, seats and counts
+Floats = npt.NDArray[np.float64]  # the random draws and the valuer's weights
 
 
 @njit(cache=True, inline="always")
@@ -74,7 +75,7 @@ def _top_rank(m: int) -> int:
     return best
 
 @njit(cache=True)
-def _legal(flags: Any, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int) -> int:
+def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int) -> int:
     """``shared.legal.legal_mask`` over the kernel's rule flags."""
     penalty, ftp, qwait, qgo, hmb, first_lead = flags[0], flags[1], flags[3], flags[4], flags[5], flags[6]
     waits = qwait and not hearts_broken and (hand & QB) != 0
@@ -109,16 +110,16 @@ def _legal(flags: Any, hand: int, led_suit: int, first_trick: bool, hearts_broke
 
 @njit(cache=True)
 def _rollout(
-    flags: Any,
-    hands: Any,
-    taken: Any,
-    doubled: Any,
+    flags: Ints,
+    hands: Ints,
+    taken: Ints,
+    doubled: Ints,
     leader: int,
-    trick: Any,
+    trick: Ints,
     ntrick: int,
     first_trick: bool,
     hearts_broken: bool,
-    draws: Any,
+    draws: Floats,
     greedy: bool,
     whim: float,
 ) -> None:
@@ -287,8 +288,8 @@ def _step(x: int) -> int:
 
 @njit(cache=True)
 def _sample(
-    x: int, seat: int, hand: int, fixed: Any, need0: Any, others: Any,
-    g_bits: Any, g_start: Any, g_seats: Any, g_n: Any, hands: Any, order: Any, need: Any,
+    x: int, seat: int, hand: int, fixed: Ints, need0: Ints, others: Ints,
+    g_bits: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
 ) -> int:
     """``Sampler.sample_from`` on arrays: fill ``hands``; return the stream state after, or 0 when nothing fits."""
     ng = g_n.shape[0]
@@ -355,8 +356,8 @@ def _sample(
 
 @njit(cache=True)
 def _score(
-    taken: Any, pen: int, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Any, g_val: Any,
-    down: bool, out: Any,
+    taken: Ints, pen: int, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Ints, g_val: Ints,
+    down: bool, out: Ints,
 ) -> None:
     """``sim.hand_scorer``'s simple path: fill ``out`` with the hand's score change per seat."""
     if has_moon:
@@ -375,7 +376,7 @@ def _score(
         out[s] = -v if down else v
 
 @njit(cache=True)
-def _value(sc: Any, seat: int, rival: int, share: float, near: bool, totals: Any, ends: Any, worth: float) -> float:
+def _value(sc: Ints, seat: int, rival: int, share: float, near: bool, totals: Ints, ends: Ints, worth: float) -> float:
     """The hard player's ``value`` of one outcome's scores (``hard._valuer``), the same float operations."""
     u = -sc[seat] + share * sc[rival]
     if near:
@@ -407,11 +408,11 @@ def _value(sc: Any, seat: int, rival: int, share: float, near: bool, totals: Any
 
 @njit(cache=True)
 def batch(
-    flags: Any, seeds: Any, ndraws: int, samp: Any, g_bits: Any, g_start: Any, g_seats: Any, g_n: Any,
-    cands: Any, seat: int, taken0: Any, doubled0: Any, leader: int, trick: Any, first_trick: bool,
-    hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Any, g_mask: Any, g_val: Any,
-    val_f: Any, totals: Any, ends: Any,
-) -> Any:
+    flags: Ints, seeds: Ints, ndraws: int, samp: Ints, g_bits: Ints, g_start: Ints, g_seats: Ints, g_n: Ints,
+    cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int, trick: Ints, first_trick: bool,
+    hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints, g_mask: Ints, g_val: Ints,
+    val_f: Floats, totals: Ints, ends: Ints,
+) -> tuple[Floats, Ints, bool]:
     """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
 
     Without ``scoring`` it gives the cards taken and doubled instead, shape (deals, candidates, 2, 4).

@@ -9,13 +9,13 @@ game, by sequential halving as in play. Only the seat's own hand and the rules a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import combinations, cycle
 
 from ..cards import QS, Mask, mask_cards
 from .knowledge import Knowledge
 from .passing import _danger, choose_pass, is_moon_hand
 from .rollout import rollout
+from .value import Valuer
 
 #: The most dangerous cards the candidate passes are drawn from.
 POOL = 6
@@ -40,7 +40,7 @@ def candidate_passes(k: Knowledge, count: int) -> list[Mask]:
 
 
 def search_pass(
-    k: Knowledge, count: int, offset: int, first_leader: int, plays: float, value: Callable, rng: random.Random
+    k: Knowledge, count: int, offset: int, first_leader: int, plays: float, value: Valuer, rng: random.Random
 ) -> Mask:
     """Return the pass with the best mean outcome; ``plays`` is the budget in simulated card plays."""
     rules, seat, hand = k.rules, k.seat, k.hand

@@ -30,7 +30,7 @@ def choose_pass(rules: Rules, hand: Mask, count: int) -> Mask:
     chosen = 0
     spades = hand & SUIT_MASKS[SPADES]
     low_spades = (spades & ((1 << QS) - 1)).bit_count()
-    has_qs = hand >> QS & 1
+    has_qs = bool(hand >> QS & 1)
     # tip 2: Q♠ goes when short in spades (one to three other low spades cannot hold her)
     if has_qs and low_spades <= 2 and passable >> QS & 1:
         chosen |= 1 << QS

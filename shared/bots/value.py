@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from ..cards import Mask
 from ..scoring import chip_shares, is_over
 from ..sim import hand_scorer
 from .knowledge import Knowledge
+
+#: Values one hand's outcome for a seat: the cards each seat took, and the cards of each seat's doubled tricks.
+Valuer = Callable[[list[Mask], list[Mask]], float]
 
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
@@ -28,7 +31,7 @@ class ValueSpec:
     reach: bool
     totals: tuple[int, ...]
     worth: float
-    chips: Any  # the pot in a chips game, else None
+    chips: int | None  # the pot in a chips game, else None
 
 
 def value_spec(k: Knowledge) -> ValueSpec:
@@ -45,7 +48,7 @@ def value_spec(k: Knowledge) -> ValueSpec:
     return ValueSpec(seat, rival, share, near, rules.exact_zero, reach, tuple(totals), GAME_WORTH, chips)
 
 
-def valuer(k: Knowledge, spec: ValueSpec | None = None) -> Callable[[list[int], list[int]], float]:
+def valuer(k: Knowledge, spec: ValueSpec | None = None) -> Valuer:
     """Return a function valuing one hand's outcome (cards taken, cards of doubled tricks) for this seat.
 
     The outcome is scored by the variant's own scoring (``hand_scorer``), so the doubling queen, the
