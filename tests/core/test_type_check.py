@@ -1,0 +1,49 @@
+"""The type checker: the README's test command runs the pinned mypy, strict, over the rules core before the tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _test_command() -> str:
+    readme = [line.strip() for line in (ROOT / "README.md").read_text().splitlines()]
+    (command,) = [line for line in readme if line.startswith("apt-get update") and "pytest" in line]
+    return command
+
+
+def test_the_test_command_type_checks_the_core_after_the_install_and_before_the_tests():
+    command = _test_command()
+    steps = command.split(" && ")
+    assert ".venv/bin/mypy" in steps
+    mypy = steps.index(".venv/bin/mypy")
+    assert steps.index(next(s for s in steps if "pip install" in s)) < mypy < steps.index(".venv/bin/pytest")
+    assert (ROOT / ".ci" / "run").read_text().rstrip("\n").splitlines()[-1] == command
+
+
+def test_mypy_comes_with_the_test_extra_at_the_pinned_version_and_checks_shared_strictly():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert any(need.split(">")[0].strip() == "mypy" for need in project["project"]["optional-dependencies"]["test"])
+    pins = (ROOT / "constraints.txt").read_text().splitlines()
+    assert len([pin for pin in pins if pin.startswith("mypy==")]) == 1
+    config = project["tool"]["mypy"]
+    assert config["files"] == ["shared"] and config["strict"] is True
+
+
+def test_the_projects_mypy_settings_refuse_an_untyped_function_and_a_wrong_type(tmp_path):
+    loose = tmp_path / "loose.py"
+    loose.write_text("def add(a, b):\n    return a + b\n\n\ndef half(n: int) -> int:\n    return n / 2\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", "/dev/null",
+         str(loose)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "loose.py:1: error: Function is missing a type annotation" in done.stdout
+    assert "loose.py:6: error: Incompatible return value type" in done.stdout
