@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from .knowledge import rules_of
 
@@ -83,7 +83,17 @@ class Player:
         return moon_choice(view)
 
 
-def make_player(level: str, seed: int | None = None, **options: Any) -> Player:
+class HardOptions(TypedDict, total=False):
+    """What a hard player may be told beside its seed (the other levels take nothing more)."""
+
+    budget_ms: float  # nominal milliseconds of simulated plays: the same decision on any machine
+    max_ms: float  # a wall-clock safety stop
+    pass_search: bool  # search the likely passes on sampled deals, instead of passing by the tips
+    infer: bool  # a deal where Q♠ sits with a seat that discarded something else instead counts less
+    use_kernel: bool  # the compiled look-ahead where the fast extra is installed
+
+
+def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> Player:
     """Return a computer player of ``level`` ("easy", "medium", "hard", or "random").
 
     ``options`` go to the level's constructor (the hard player takes ``budget_ms``).

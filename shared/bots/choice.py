@@ -6,12 +6,12 @@ import random
 from typing import Any
 
 from ..game import Phase
-from .base import make_player
+from .base import HardOptions, make_player
 
 
 def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
     """Return the intent a fresh computer player of ``level`` makes from ``view`` with ``seed``."""
-    options = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
+    options: HardOptions = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
     return make_player(level, seed, **options).decide(view)
 
 
