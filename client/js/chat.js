@@ -1,6 +1,5 @@
 // Table chat: the lines the server sent (memory only, like the server), who is muted (this browser's
 // own choice, kept in localStorage by name), and the chat panel's events. render/chat.js draws it.
-import { language } from "./i18n.js";
 
 export const PHRASES = ["well_played", "oops", "again", "thanks", "good_luck"];
 export const CHAT_MAX = 200; // code points on the server; the input's maxlength counts UTF-16 units, so it is stricter
@@ -66,8 +65,16 @@ export function applyChat(state, msg) {
 export function chatError(state, msg) {
   const field = msg.field;
   if (!["chat_off", "chat_limited"].includes(msg.code) && !(msg.code === "bad_message" && (field === "text" || field === "phrase"))) return false;
-  state.chat.error = (language() === "nl" ? msg.nl : msg.message) || msg.code;
+  state.chat.error = { server: msg }; // words: render/say.js says them in the language of the moment
   return true;
+}
+
+/** Mute the person called `name` in this browser's chat, or hear them again (kept in localStorage). */
+export function toggleMute(state, name) {
+  const muted = state.chat.muted;
+  if (muted.has(name)) muted.delete(name);
+  else muted.add(name);
+  saveMuted(muted);
 }
 
 /** Leaving a table: its chat goes (the mutes stay). */
@@ -76,31 +83,23 @@ export function resetChat(state) {
   state.chat = { ...createChat(), muted };
 }
 
-/** The chat panel's clicks and its form. */
-export function bindChat({ state, app }) {
+/** The chat panel's clicks and its form: intents (update.js changes the state), and where the focus goes. */
+export function bindChat({ state, dispatch }) {
   const root = document.getElementById("chat");
   if (!root) return;
   root.addEventListener("click", (event) => {
     const target = event.target.closest("[data-chat]");
     if (!target) return;
-    const chat = state.chat;
     const what = target.dataset.chat;
-    if (what === "toggle") toggle(state, app, root); else if (what === "phrase") {
-      app.send({ type: "chat", phrase: target.dataset.phrase });
-    } else if (what === "mute") {
-      const name = target.dataset.name;
-      if (chat.muted.has(name)) chat.muted.delete(name);
-      else chat.muted.add(name);
-      saveMuted(chat.muted);
-      app.request();
-    } else if (what === "allow") {
-      app.send({ type: "allow_chat", allowed: target.dataset.value === "true" });
-    }
+    if (what === "toggle") toggle(state, dispatch, root);
+    else if (what === "phrase") dispatch({ type: "chat", phrase: target.dataset.phrase });
+    else if (what === "mute") dispatch({ type: "mute", name: target.dataset.name });
+    else if (what === "allow") dispatch({ type: "allow_chat", allowed: target.dataset.value === "true" });
   });
   root.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.chat.open && !state.overlay) {
       event.stopPropagation();
-      toggle(state, app, root);
+      toggle(state, dispatch, root);
     }
   });
   root.addEventListener("submit", (event) => {
@@ -108,19 +107,15 @@ export function bindChat({ state, app }) {
     const input = root.querySelector("#chat-input");
     const text = input.value.trim();
     if (!text) return;
-    app.send({ type: "chat", text });
+    dispatch({ type: "chat", text });
     input.value = "";
-    state.chat.error = null;
-    app.request();
   });
 }
 
 /** Open or close the panel; the focus goes with it (into the panel, or back to the button that opens it). */
-function toggle(state, app, root) {
+function toggle(state, dispatch, root) {
+  dispatch({ type: "chat_panel" });
   const chat = state.chat;
-  chat.open = !chat.open;
-  if (chat.open) chat.unread = 0;
-  app.request();
   requestAnimationFrame(() => requestAnimationFrame(() => {
     if (!chat.open) return root.querySelector(".chat-toggle").focus();
     const log = root.querySelector(".chat-log");

@@ -1,5 +1,5 @@
 // Pace: the host's choice of the computer players' speed carried to the table, and playing the only legal card by
-// itself. The server decides what is legal and how fast its computer players move; this only sends intents.
+// itself. The server decides what is legal and how fast its computer players move; this only hands on intents.
 import { momentKey } from "./update.js";
 
 export const AUTO_PLAY_MS = 600; // the short moment before the only legal card goes by itself
@@ -37,7 +37,7 @@ export function createPaceSync({ state, send }) {
  * With the option on: on your turn in the playing phase, when the view's `legal` holds exactly one card, play it after
  * a short moment, once per decision (a refused or answered play is never repeated for the same decision).
  */
-export function createAutoPlay({ state, send, delay = AUTO_PLAY_MS }) {
+export function createAutoPlay({ state, play, delay = AUTO_PLAY_MS }) {
   let decided = null; // the decision already played (or being played) by itself
   let timer = 0;
   const keyOf = (table) => `${table.code}:${table.view.history.length}:${momentKey(table)}`;
@@ -57,9 +57,7 @@ export function createAutoPlay({ state, send, delay = AUTO_PLAY_MS }) {
     timer = setTimeout(() => {
       const now = state.table;
       if (state.inFlight || onlyCard(now) !== card || keyOf(now) !== key) return; // played by hand, or moved on
-      state.inFlight = true;
-      state.playedAt = Date.now();
-      send({ type: "play", card });
+      play(card); // the intent `play`: update.js sends it and waits for the answer
     }, delay);
   };
 }

@@ -1,5 +1,16 @@
-// State changes around seats: watching without a seat, who left the table, and why a watcher was sent away.
-import { t } from "./i18n.js";
+// State changes around seats: watching without a seat, who left the table, and why a watcher was sent away. Words
+// are kept as data ({key, params}); render/say.js words them.
+
+/** Words kept as data: the text `key` of i18n/ with its values. */
+function words(key, params = {}) {
+  return { key, params };
+}
+
+/** Whether this page may report or remove the person on `seat`: it sits at the table, and they are someone else. */
+export function canModerate(table, seat) {
+  const s = table && table.seats[seat];
+  return Boolean(s) && s.kind === "human" && table.you !== null && table.you !== undefined && seat !== table.you;
+}
 
 /** `watching`: we watch a table without a seat (no hand, no seat token). */
 export function watchingTable(state, msg) {
@@ -21,10 +32,10 @@ export function seatedNow(state) {
 
 /** After `left`: a watcher sent away by the host or by a closing table is told why. */
 export function leftReason(state, msg) {
-  if (msg.reason === "watch_off") state.notice = { text: t("watch_off"), kind: "info" };
-  else if (msg.reason === "closed") state.notice = { text: t("watch_closed"), kind: "info" };
+  if (msg.reason === "watch_off") state.notice = { words: words("watch_off"), kind: "info" };
+  else if (msg.reason === "closed") state.notice = { words: words("watch_closed"), kind: "info" };
   // the host removed this person, with a reason: said plainly on the start page they land on
-  else if (msg.reason === "removed") state.notice = { text: t("removed_you", { reason: msg.text || "" }), kind: "error", removed: true };
+  else if (msg.reason === "removed") state.notice = { words: words("removed_you", { reason: msg.text || "" }), kind: "error", removed: true };
 }
 
 /**
@@ -34,16 +45,16 @@ export function leftReason(state, msg) {
 export function leftNews(state, msg, prev) {
   const said = [];
   for (const e of msg.events || []) {
-    if (e.type === "seated" && e.who === "bot" && e.left) said.push(t("left_bot_plays", { name: e.left, bot: e.name }));
+    if (e.type === "seated" && e.who === "bot" && e.left) said.push(words("left_bot_plays", { name: e.left, bot: e.name }));
     if (e.type === "host" && hostChanged(prev, msg, e.seat)) said.push(hostNews(msg, e.seat));
     // the host removed someone (news of this table, not old events sent again on coming back to it)
-    if (e.type === "removed" && prev && prev.code === msg.code) said.push(t("removed_news", { name: e.name || "", reason: e.reason || "" }));
+    if (e.type === "removed" && prev && prev.code === msg.code) said.push(words("removed_news", { name: e.name || "", reason: e.reason || "" }));
     if (e.type === "removed" && state.moderation && state.moderation.seat === e.seat && state.overlay === "seat") {
       state.overlay = null; // the host's own removal went through: its dialog closes
       state.moderation = null;
     }
   }
-  if (said.length) state.notice = { text: said.join(" "), kind: "info" };
+  if (said.length) state.notice = { words: { parts: said }, kind: "info" };
 }
 
 /**
@@ -59,7 +70,7 @@ function hostChanged(prev, table, seat) {
 }
 
 function hostNews(table, seat) {
-  return seat === table.you ? t("host_now_you") : t("host_now", { name: table.seats[seat].name });
+  return seat === table.you ? words("host_now_you") : words("host_now", { name: table.seats[seat].name });
 }
 
 /** A watcher who takes a computer player's seat during a game inherits its score (and the cards it passed): say so. */
@@ -69,7 +80,7 @@ export function tookOver(state, msg) {
   const seat = table.seats[msg.seat];
   if (!seat || seat.kind !== "bot") return null;
   const key = table.view.pass_count > 0 ? "took_seat_passed" : "took_seat";
-  return { text: t(key, { name: seat.name }), kind: "info", inScores: true };
+  return { words: words(key, { name: seat.name }), kind: "info", inScores: true };
 }
 
 /**

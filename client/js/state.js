@@ -1,11 +1,14 @@
 import { createChat } from "./chat.js";
 
-// The client's state as plain data. update.js changes it for server messages, remote.js for the HTTP
-// answers (stats, board, games, replays), viewer.js for the replay viewer; render/ only reads it.
+// The client's state as plain data. update.js changes it for server messages, intents and the page's own facts
+// (the connection, the offline engine), remote.js for the HTTP answers (stats, board, games, replays); render/ only
+// reads it. A text shown to the person is kept as words ({key, params}, {server}, ...: render/say.js).
 export function createState(prefs) {
   return {
     prefs,
-    conn: "connecting", // connecting | online | reconnecting
+    conn: "connecting", // connecting | online | reconnecting | closed
+    greeted: false, // the server welcomed this connection: intents go straight to it
+    pending: null, // a create, join, resume, watch or Play now waiting for the connection
     playerToken: null,
     screen: "start", // start | joining | table (the replay viewer, when open, covers any of them)
     wantedCode: null, // code from /t/CODE or the join form, until joined
@@ -18,7 +21,7 @@ export function createState(prefs) {
     hintKey: null, // the moment the hint belongs to
     review: null, // {game, table, hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game
     gameNo: 0, // counts the games this page has seen (a new table, a new game, a start-over): a review belongs to one
-    notice: null, // {text, kind} shown under the table (refusal reasons, errors)
+    notice: null, // {words, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
     rulesAt: null, // the variant whose rules section the rules dialog opened at (from the new-table form)
     stats: null, // stats from the server, or "error"
@@ -35,7 +38,7 @@ export function createState(prefs) {
     restarting: false, // the server closed with 1012 and we have not been welcomed back yet
     dealPrefill: "", // the deal number from /?deal=N, put in the new-table form
     dealLink: "", // the same number, offered on top of the start page until a table is joined
-    fieldError: null, // {field, text}: a refusal the server tied to one field of the new-table form
+    fieldError: null, // {field, words}: a refusal the server tied to one field of the new-table form
     daily: null, // {date, status: loading | ok | error, data}: today's board from /api/daily/{date}
     games: null, // "loading" | "error" | [games] from /api/games
     invite: null, // {code, status: loading | ok | not_found | error, data}: the link's table from /api/tables/{code}
@@ -49,7 +52,8 @@ export function createState(prefs) {
     offline: { status: "idle", playing: false, saved: null, facts: null },
     // your player on other devices: the one-time code shown (device_code message), the devices that hold this
     // player, the name a code from another device brought here, a code from the link waiting for the connection
-    device: { code: null, list: null, joined: null, linked: null },
+    // and the device messages waiting for the connection (the start page need not be connected)
+    device: { code: null, list: null, joined: null, linked: null, error: null, queue: [] },
     signedOut: null, // the player's name when another device signed this one out (it greets nobody till it starts fresh)
     offlineStats: null, // this device's finished offline games' figures, "loading", "error", or null (none)
     openTables: null, // the start page's list of open tables: {status: loading | ok | error, tables (the last list), at}
@@ -57,6 +61,9 @@ export function createState(prefs) {
     // the dialog about another person at the table: their seat, what is being done (null: the choice; report or
     // remove), the reason typed, whether it was sent, and the server's refusal
     moderation: null,
+    // Play now: a press whose table has not arrived yet ({wait, at}), and Queue again's press waiting for `left`
+    playNow: { asked: null, again: null },
+    fullWords: null, // the table_full refusal of a join that now tries to watch instead
     clockSkew: 0, // the server's clock minus this device's (ms), for the Play now countdown (learnt at a Play now table)
   };
 }

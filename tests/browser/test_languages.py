@@ -83,3 +83,22 @@ def test_both_translation_tables_have_the_same_keys(open_page):
         }"""
     )
     assert missing == [[], []]
+
+
+def test_a_notice_and_a_refusal_at_a_field_follow_a_switch_of_language(open_page):
+    """What the page said stays said, in the language the person switches to (not in the one it was said in)."""
+    page = open_page("/", name="Anna", locale="en-US")
+    page.fill("#code", "ZZZZZZ")
+    page.click("form[data-form=join] button[type=submit]")
+    notice = page.locator("#screen .notice.error")
+    expect(notice).to_have_text("There is no table with that code.")
+    page.click("#top [data-action=lang][data-lang=nl]")
+    expect(notice).to_have_text("Er is geen tafel met die code.")
+
+    page.fill("#deal", "0")
+    page.click("form[data-form=create] button[type=submit]")
+    error = page.locator("#deal-error")
+    expect(error).to_contain_text("Spelnummer geweigerd")
+    page.click("#top [data-action=lang][data-lang=en]")
+    expect(error).to_contain_text("Deal number refused")  # the server's own reason too, in English now
+    expect(error).not_to_contain_text("geweigerd")

@@ -4,6 +4,7 @@
 import { t, language } from "../i18n.js";
 import { PHRASES, CHAT_MAX, isMine, isMuted } from "../chat.js";
 import { takes } from "./seats.js";
+import { say } from "./say.js";
 
 const LIVE_KEEP = 5;
 
@@ -124,7 +125,7 @@ export function drawChat(state, doc) {
   root.querySelector(".chat-phrases").hidden = !allowed;
   const error = root.querySelector(".chat-error");
   error.hidden = !chat.error || !allowed;
-  error.textContent = chat.error || "";
+  error.textContent = say(chat.error);
   const host = table.you !== null && table.you !== undefined && table.you === table.host;
   const allow = root.querySelector(".chat-allow");
   allow.hidden = !host;

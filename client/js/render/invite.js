@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { chairName, passingName, teamsOf, sidesOf, teamName } from "./seats.js";
+import { say } from "./say.js";
 
 /** The game and when it ends, in words: "Omnibus Hearts, game ends at 100 points" (from the table's options). */
 export function variantLine(options) {
@@ -51,8 +52,8 @@ function inviteSides(info) {
 export function inviteHtml(state) {
   const info = state.invite.data;
   const code = state.invite.code;
-  const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
-  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const nameError = state.fieldError && state.fieldError.field === "name" ? say(state.fieldError.words) : null;
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(say(state.notice.words, state.table))}</p>` : "";
   const joining = state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code }))}</p>` : "";
   const host = info.host ? `<span class="invite-host">${esc(t("invite_host", { host: info.host }))}</span><br>` : "";
   const playing = info.status === "playing" && !info.seats.some((s) => s.kind === "empty")

@@ -7,6 +7,7 @@ import { rulesLine } from "./invite.js";
 import { dayText } from "../format.js";
 import { ratingBadge, isPlayNowWaiting, playNowWaitingHtml } from "./playnow.js";
 import { moderationButtons } from "./moderation.js";
+import { say } from "./say.js";
 
 function badges(table, s) {
   const out = [];
@@ -139,7 +140,7 @@ export function lobbyHtml(state, now = Date.now()) {
       </div>`
     : `<p class="muted" role="status">${esc(t("waiting_for_host"))}</p>`;
   const timer = timerHtml(table, isHost) + watchSetting(table, isHost) + openSetting(table, isHost);
-  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(say(state.notice.words, state.table))}</p>` : "";
   // A daily table has no one to invite; before the start it says whether this game counts for the board.
   const top = table.daily ? dailyHtml(table) : `<div class="code-box">
     <span class="code-label">${esc(t("code_label"))}</span>

@@ -5,14 +5,11 @@ import { esc } from "../html.js";
 import { seatsOpen } from "./watch.js";
 import { plainName, takes } from "./seats.js";
 import { ratingText } from "./playnow.js";
+import { canModerate } from "../seating.js";
+import { say } from "./say.js";
 
 export const REASON_MAX = 200;
 
-/** Whether this page may report or remove the person on `seat`: it sits at the table, and they are someone else. */
-export function canModerate(table, seat) {
-  const s = table && table.seats[seat];
-  return Boolean(s) && s.kind === "human" && table.you !== null && table.you !== undefined && seat !== table.you;
-}
 
 /** The host may remove someone only between hands (before the start, between hands, after game over). */
 export function canRemove(table, seat) {
@@ -55,7 +52,7 @@ export function moderationTitle(state) {
 function reasonForm(state, name) {
   const m = state.moderation;
   const remove = m.kind === "remove";
-  const error = m.error ? `<p id="mod-error" class="notice error" role="alert" data-moderation-error>${esc(m.error)}</p>` : "";
+  const error = m.error ? `<p id="mod-error" class="notice error" role="alert" data-moderation-error>${esc(say(m.error, state.table))}</p>` : "";
   return `<form data-form="moderation" class="moderation-form" data-kind="${m.kind}" data-who="${m.seat}">
     <label for="mod-reason">${esc(t(remove ? "remove_reason" : "report_reason", { name }))}</label>
     <textarea id="mod-reason" name="reason" rows="3" maxlength="${REASON_MAX}" required data-autofocus` +

@@ -9,6 +9,7 @@ import { watchCount } from "./watch.js";
 import { percent, momentText } from "../format.js";
 import { ratingsHtml, boardHtml } from "./board.js";
 import { moderationHtml, moderationTitle } from "./moderation.js";
+import { say } from "./say.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -76,7 +77,7 @@ function devicesHtml(state) {
     ? `<div class="device-code" data-device-code="${esc(d.code.code)}"><p>${esc(t("device_code_help", { time: clock(d.code.expires_at) }))}</p>` +
       `<p class="device-code-text">${esc(d.code.code)}</p><div class="device-qr" role="img" aria-label="${esc(t("device_qr"))}">${d.code.qr_svg}</div></div>`
     : "";
-  const error = d.error ? `<p class="notice error" role="alert" data-device-error>${esc(d.error)}</p>` : "";
+  const error = d.error ? `<p class="notice error" role="alert" data-device-error>${esc(say(d.error))}</p>` : "";
   const list = Array.isArray(d.list) && d.list.length
     ? `<ul class="devices">${d.list.map((x) => `<li data-device="${esc(x.id)}">${esc(x.label || t("device_first"))}` +
         ` <span class="muted">${esc(t("device_seen", { when: when(x.last_seen) }))}</span>` +

@@ -4,6 +4,7 @@ import { t, TABLES } from "../i18n.js";
 import { esc } from "../html.js";
 import { variantLine, rulesLine } from "./invite.js";
 import { seatsFromMe, seatCount, chairName } from "./seats.js";
+import { say } from "./say.js";
 
 // The games Play now offers (four seats, each of a rated family), and how long each may last: the option that ends
 // it, the choices and the default (the core's own default, so that people who keep it meet at one table).
@@ -68,7 +69,7 @@ export function playNowHtml(state, offline) {
   const { variant, lengths, wait } = playNowChoices(state.prefs);
   const variants = Object.keys(PLAY_NOW_VARIANTS)
     .map((v) => `<option value="${v}"${v === variant ? " selected" : ""}>${esc(t(`variant_${v}`))}</option>`).join("");
-  const error = state.fieldError && state.fieldError.field === "pn-wait" ? state.fieldError.text : null;
+  const error = state.fieldError && state.fieldError.field === "pn-wait" ? say(state.fieldError.words) : null;
   const described = error ? ' aria-invalid="true" aria-describedby="pn-wait-error"' : ' aria-describedby="pn-wait-help"';
   return `<form class="panel play-now" data-form="play_now" id="play-now-form">
     <h2>${esc(t("play_now_title"))}</h2>
@@ -171,7 +172,7 @@ export function playNowWaitingHtml(state, seatCard, now = Date.now()) {
   if (left === null) when = t("play_now_no_fill");
   else if (left > 0) when = t("play_now_fill_in", { time: clockText(left) });
   else when = t("play_now_filling");
-  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(say(state.notice.words, state.table))}</p>` : "";
   const seats = seatsFromMe(table.you, n).map((s) => seatCard(table, s, false, n)).join("");
   return `<section class="lobby play-now-wait" data-play-now-wait>
   <div class="pn-main">

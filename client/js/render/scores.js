@@ -10,6 +10,7 @@ import { reviewHtml, reviewErrorText } from "./review.js";
 import { reviewOf } from "../update.js";
 import { winnersText, nextStepsHtml } from "./outcome.js";
 import { ratingMoveText } from "./playnow.js";
+import { say } from "./say.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 const has = (x) => x !== null && x !== undefined;
@@ -100,7 +101,7 @@ function voidedLines(v) {
  */
 function tookNote(state) {
   const n = state.notice;
-  return n && n.inScores ? `<p class="notice info took-note" role="status" data-score-note>${esc(n.text)}</p>` : "";
+  return n && n.inScores ? `<p class="notice info took-note" role="status" data-score-note>${esc(say(n.words, state.table))}</p>` : "";
 }
 
 function gameOverFooter(state) {

@@ -4,6 +4,7 @@ import { esc } from "../html.js";
 import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
 import { passingName } from "./seats.js";
 import { playNowHtml } from "./playnow.js";
+import { say } from "./say.js";
 
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
@@ -152,7 +153,7 @@ function variantChoices() {
 
 /** The optional deal number: the same number deals the same cards, on every machine. */
 function dealField(state) {
-  const error = state.fieldError && state.fieldError.field === "deal" ? state.fieldError.text : null;
+  const error = state.fieldError && state.fieldError.field === "deal" ? say(state.fieldError.words) : null;
   const invalid = error ? ' aria-invalid="true" aria-describedby="deal-error"' : ' aria-describedby="deal-help"';
   return `<div class="grid deal-field">
       <label for="deal">${esc(t("deal_field"))}</label>
@@ -190,7 +191,7 @@ function keptHtml(state) {
 
 /** Join a table by its code (online only: an offline page has nobody's table to join). */
 function joinHtml(state) {
-  const codeError = state.fieldError && state.fieldError.field === "code" ? state.fieldError.text : null;
+  const codeError = state.fieldError && state.fieldError.field === "code" ? say(state.fieldError.words) : null;
   return `<form class="panel" data-form="join">
     <h2>${esc(t("join_title"))}</h2>
     <label for="code">${esc(t("table_code"))}</label>
@@ -214,7 +215,7 @@ export function startHtml(state) {
   ).join("");
   const variants = variantChoices();
   const sets = Object.keys(VARIANT_OPTIONS).map(variantSet).join("");
-  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(state.notice.text)}</p>` : "";
+  const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(say(state.notice.words, state.table))}</p>` : "";
   const signedOut = state.signedOut !== null
     ? `<div class="notice error" role="alert" data-signed-out><p>${esc(t("signed_out", { name: state.signedOut }))}</p>
     <button type="button" class="primary" data-action="start_fresh">${esc(t("start_fresh"))}</button></div>`
@@ -225,7 +226,7 @@ export function startHtml(state) {
     : state.screen === "joining" && !state.wantedCode ? `<p class="notice info" role="status" data-finding>${esc(t("play_now_finding"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
-  const nameError = state.fieldError && state.fieldError.field === "name" ? state.fieldError.text : null;
+  const nameError = state.fieldError && state.fieldError.field === "name" ? say(state.fieldError.words) : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
   ${signedOut}${notice}${joining}${noNetwork}

@@ -7,6 +7,7 @@ import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } f
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
 import { nameHtml } from "./moderation.js";
+import { say } from "./say.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
   <div class="opp" data-area="left"></div>
@@ -316,7 +317,7 @@ export function statusHtml(state) {
   buttons.push(`<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`);
   buttons.push(...gameButtons(state));
   const notice = state.notice
-    ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
+    ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(say(state.notice.words, state.table))}</p>` : "";
   const exchange = exchangeLines(table).join("");
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
 }

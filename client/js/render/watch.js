@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { seatName } from "./seats.js";
+import { say } from "./say.js";
 
 /** True while this page watches the table rather than sitting at it. */
 export function isWatching(table) {
@@ -30,7 +31,7 @@ export function watchStatusHtml(state) {
   const take = takeButtons(table);
   if (!seatsOpen(table) && table.seats.some((s) => s.kind === "bot")) lines.push(t("watch_later"));
   const notice = state.notice
-    ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(state.notice.text)}</p>` : "";
+    ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(say(state.notice.words, state.table))}</p>` : "";
   // leaving is the top bar's button, as for a seated player
   const buttons = [...take, `<button type="button" data-action="open" data-overlay="scores">${esc(t("score_button"))}</button>`];
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}</p>${notice}` +
