@@ -20,7 +20,7 @@ from .cards import CARD_NAMES, HEARTS, JOKER, QS, SPADES, SUIT_MASKS, parse_card
 from .game import Game
 from .review_search import evaluate_passes, evaluate_plays, group_of, hard_pass
 from .rules import Rules
-from .view import view_for
+from .view import View, view_for
 
 THRESHOLDS = (("blunder", 5.0), ("mistake", 2.0), ("inaccuracy", 0.5))
 MOON_COST = 2.0  # a decision costing this much in a hand another side shot the moon is a lost moon defence
@@ -35,7 +35,7 @@ class Decision:
     """One decision of a seat: its view just before, what it chose, and where in the hand it was."""
 
     kind: str  # "pass" or "play"
-    view: dict[str, Any]
+    view: View
     chosen: list[str] | str
     trick: int | None
     position: int | None
@@ -77,7 +77,7 @@ def _num(x: float, lang: str) -> str:
     return text.replace(".", ",") if lang == "nl" else text
 
 
-def review_decision(view: dict[str, Any], chosen: list[str] | str, budget_ms: float = 1000.0) -> dict[str, Any]:
+def review_decision(view: View, chosen: list[str] | str, budget_ms: float = 1000.0) -> dict[str, Any]:
     """Return the review of one decision (a pass or a card) from the seat's ``view`` alone: figures, cost, mark."""
     if view["phase"] == "passing":
         return _review_pass(view, list(chosen), budget_ms)
@@ -85,7 +85,7 @@ def review_decision(view: dict[str, Any], chosen: list[str] | str, budget_ms: fl
 
 
 def _entry(
-    kind: str, view: dict[str, Any], chosen: list[str] | str, best: list[str] | str, ev: tuple[float, float]
+    kind: str, view: View, chosen: list[str] | str, best: list[str] | str, ev: tuple[float, float]
 ) -> dict[str, Any]:
     cost = round(max(0.0, ev[0] - ev[1]), 2)
     trick = view.get("trick") or {"cards": []}
@@ -103,7 +103,7 @@ def _entry(
     }
 
 
-def _review_play(view: dict[str, Any], chosen: str, budget_ms: float) -> dict[str, Any]:
+def _review_play(view: View, chosen: str, budget_ms: float) -> dict[str, Any]:
     k = Knowledge(view)
     card = parse_card(chosen)
     values = evaluate_plays(view, budget_ms)
@@ -117,7 +117,7 @@ def _review_play(view: dict[str, Any], chosen: str, budget_ms: float) -> dict[st
     return entry
 
 
-def _review_pass(view: dict[str, Any], chosen: list[str], budget_ms: float) -> dict[str, Any]:
+def _review_pass(view: View, chosen: list[str], budget_ms: float) -> dict[str, Any]:
     mine = [parse_card(c) for c in chosen]
     hard = hard_pass(view)
     if set(hard) == set(mine):
@@ -137,7 +137,7 @@ def _reason(code: str, en: str, nl: str) -> dict[str, str]:
     return {"code": code, "en": en, "nl": nl}
 
 
-def _pass_reason(view: dict[str, Any], mine: list[int], best: list[int], cost: float) -> dict[str, str]:
+def _pass_reason(view: View, mine: list[int], best: list[int], cost: float) -> dict[str, str]:
     """The pattern of a costly pass (Q♠ kept with too few low spades), else the better pass and its saving."""
     hand = sum(1 << parse_card(c) for c in view["hand"])
     kept = hand & ~sum(1 << c for c in mine)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from itertools import cycle
-from typing import Any
 
 from .bots import kernel
 from .bots.base import Player
@@ -27,6 +26,7 @@ from .multiset import LAYER0, remove_card
 from .rules import Rules
 from .scoring import chip_shares
 from .sim import score_hand
+from .view import View
 
 #: The seed of the reviewer's random choices (with the position, as the hard player seeds its own).
 REVIEW_SEED = 13
@@ -35,7 +35,7 @@ MIN_SAMPLES, MAX_SAMPLES = 8, 20_000
 SCORE_PLAYS = 26
 
 
-def rng_for(view: dict[str, Any], budget_ms: float) -> random.Random:
+def rng_for(view: View, budget_ms: float) -> random.Random:
     """Return the reviewer's random generator for this view and budget (nothing else goes in)."""
     seed = Player(REVIEW_SEED).rng_for(view).getrandbits(64)
     return random.Random(f"review:{seed}:{budget_ms!r}")
@@ -75,7 +75,7 @@ def group_of(k: Knowledge, card: int) -> int:
     return max(below) if below else card
 
 
-def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
+def evaluate_plays(view: View, budget_ms: float) -> dict[int, float]:
     """Return the expected hand points of every candidate card (one per group of equal cards) from ``view``."""
     k = Knowledge(view)
     cands = candidates(k)
@@ -83,7 +83,7 @@ def evaluate_plays(view: dict[str, Any], budget_ms: float) -> dict[int, float]:
     return dict(zip(cands, _search(k, cands, view, budget_ms, value), strict=True))
 
 
-def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Valuer) -> list[float]:
+def _search(k: Knowledge, cands: list[int], view: View, budget_ms: float, value: Valuer) -> list[float]:
     """Average points of each candidate over the same sampled deals, each rollout with the same random draws.
 
     As the hard player does: each deal and its draws come from one seed, and the compiled look-ahead (the ``fast``
@@ -122,9 +122,7 @@ def _search(k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: flo
     return [t / n for t in totals]
 
 
-def _search_counted(
-    k: Knowledge, cands: list[int], view: dict[str, Any], budget_ms: float, value: Valuer
-) -> list[float]:
+def _search_counted(k: Knowledge, cands: list[int], view: View, budget_ms: float, value: Valuer) -> list[float]:
     """``_search`` where a card may appear twice (layered hands, the counted trick): in Python."""
     rules, seat = k.rules, k.seat
     sampler = CountedSampler(k)
@@ -145,13 +143,13 @@ def _search_counted(
     return [t / n for t in totals]
 
 
-def hard_pass(view: dict[str, Any]) -> list[int]:
+def hard_pass(view: View) -> list[int]:
     """Return the hard player's pass for this view, in the order its cards go to the pass targets."""
     k = Knowledge(view)
     return list(mask_cards(choose_pass(k.rules, k.hand, view["pass_count"])))
 
 
-def evaluate_passes(view: dict[str, Any], passes: list[list[int]], budget_ms: float) -> list[float]:
+def evaluate_passes(view: View, passes: list[list[int]], budget_ms: float) -> list[float]:
     """Return the expected hand points of each pass (cards in target order) from a passing view.
 
     The others' hands are sampled (unknown at pass time), they pass by the hard player's rules,

@@ -8,7 +8,7 @@ deck order.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
 from .game import GAME_OVER, PASSING, PLAYING, Game
@@ -32,24 +32,69 @@ def _reason(code: str, params: Params) -> dict[str, str]:
         return reason(code, **params)
 
 
+class CommonView(TypedDict):
+    """The fields of a view that every seat shares (``common_view``): public by nature."""
+
+    version: int
+    rules: dict[str, Any]  # the table's options (``Rules.to_json``)
+    seats: int
+    kitty_size: int
+    kitty_takers: list[int] | None
+    pending: list[str] | None
+    phase: str  # a ``Phase``
+    hand_no: int
+    dealer: int | None
+    pass_direction: str | None
+    pass_count: int
+    hand_sizes: list[int]
+    has_passed: list[bool] | None
+    tricks: list[dict[str, Any]]  # ``Trick.to_json`` of each finished trick
+    trick: dict[str, Any] | None
+    turn: int | None
+    to_act: list[int]
+    hearts_broken: bool
+    points_taken: list[int]
+    history: list[dict[str, Any]]  # the hand results
+    totals: list[int]
+    counting_down: bool
+    turned: bool
+    moon_seat: int | None
+    game_over: bool
+    winners: list[int]
+    losers: list[int]
+    toppers: list[dict[str, Any]]
+    teams: list[int] | None
+    chips: list[int] | None
+    pot: int | None
+    scoring: dict[str, Any]  # ``scoring_table``
+
+
+class SeatFields(TypedDict):
+    """The fields of a view that belong to one seat alone (``seat_view``): its cards and choices."""
+
+    seat: int
+    kitty: list[str] | None
+    pass_to: int | None
+    pass_from: int | None
+    pass_targets: list[int] | None
+    hand: list[str]
+    passed: list[str] | None
+    passed_to: list[int] | None
+    received: list[str] | None
+    received_from: list[int] | None
+    pass_refusals: dict[str, dict[str, str]]
+    moon_choices: list[str]
+    legal: list[str]
+    refusals: dict[str, dict[str, str]]
+    refusal: dict[str, str] | None
+
+
+class View(CommonView, SeatFields):
+    """What one seat may know of a game (``view_for``): what browsers and computer players receive, as JSON."""
+
+
 #: The view fields that differ from seat to seat; every other field is the same for every seat.
-SEAT_FIELDS = (
-    "seat",
-    "kitty",
-    "pass_to",
-    "pass_from",
-    "pass_targets",
-    "hand",
-    "passed",
-    "passed_to",
-    "received",
-    "received_from",
-    "pass_refusals",
-    "moon_choices",
-    "legal",
-    "refusals",
-    "refusal",
-)
+SEAT_FIELDS = tuple(SeatFields.__annotations__)
 
 
 @lru_cache(maxsize=64)
@@ -92,7 +137,7 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
     }
 
 
-def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
+def view_for(game: Game, seat: int, common: CommonView | None = None) -> View:
     """Return what ``seat`` (at four seats 0 South, 1 West, 2 North, 3 East) may know of ``game`` now.
 
     ``common`` is ``common_view(game)`` of this very moment, when the caller builds views for
@@ -101,12 +146,12 @@ def view_for(game: Game, seat: int, common: dict[str, Any] | None = None) -> dic
     return {**(common if common is not None else common_view(game)), **seat_view(game, seat)}
 
 
-def spectator_view(game: Game, common: dict[str, Any] | None = None) -> dict[str, Any]:
+def spectator_view(game: Game, common: CommonView | None = None) -> CommonView:
     """Return what someone watching without a seat may know: the shared fields only, no hand, no ``SEAT_FIELDS``."""
-    return dict(common if common is not None else common_view(game))
+    return (common if common is not None else common_view(game)).copy()
 
 
-def common_view(game: Game) -> dict[str, Any]:
+def common_view(game: Game) -> CommonView:
     """Return the fields of the view that every seat shares: public by nature (no hand, no passed card)."""
     rules = game.rules
     phase = game.phase
@@ -146,7 +191,7 @@ def common_view(game: Game) -> dict[str, Any]:
     }
 
 
-def seat_view(game: Game, seat: int) -> dict[str, Any]:
+def seat_view(game: Game, seat: int) -> SeatFields:
     """Return the fields of the view that belong to ``seat`` alone (``SEAT_FIELDS``): its cards and choices."""
     phase = game.phase
     passed = game.passes[seat] if game.hand_no >= 0 else None

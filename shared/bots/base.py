@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any, TypedDict, Unpack
 
+from ..view import View
 from .knowledge import rules_of
 
 LEVELS = ("easy", "medium", "hard")
 
 
-def moon_choice(view: dict[str, Any]) -> str:
+def moon_choice(view: View) -> str:
     """Return "others" or "self" for a moon: end the game when that wins it, else hasten the end only when leading."""
     rules, seat, totals = rules_of(view), view["seat"], view["totals"]
     total = rules.moon_total
@@ -46,13 +47,13 @@ class Player:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed if seed is not None else random.getrandbits(63)
 
-    def rng_for(self, view: dict[str, Any]) -> random.Random:
+    def rng_for(self, view: View) -> random.Random:
         """Return the random generator for this position: the player's seed and the position, nothing else."""
         trick = view.get("trick") or {"cards": []}
         played = len(view.get("tricks") or []) * view.get("seats", 4) + len(trick["cards"])
         return random.Random(f"{self.level}:{self.seed}:{view['hand_no']}:{view['phase']}:{played}:{view['seat']}")
 
-    def decide(self, view: dict[str, Any]) -> dict[str, Any] | None:
+    def decide(self, view: View) -> dict[str, Any] | None:
         """Return the intent for this view, or None when the seat has nothing to do."""
         seat = view["seat"]
         if seat not in view["to_act"]:
@@ -68,17 +69,17 @@ class Player:
             return {"type": "moon", "choice": self.choose_moon(view)}
         return None
 
-    def choose_pass(self, view: dict[str, Any]) -> list[str]:
+    def choose_pass(self, view: View) -> list[str]:
         """Return the cards to pass (uniformly random here)."""
         passable = sorted(c for c in view["hand"] if c not in view.get("pass_refusals", {}))
         return sorted(self.rng_for(view).sample(passable, view["pass_count"]))
 
-    def choose_play(self, view: dict[str, Any]) -> str:
+    def choose_play(self, view: View) -> str:
         """Return the card to play (uniformly random among the legal cards here)."""
         legal: list[str] = sorted(view["legal"])
         return self.rng_for(view).choice(legal)
 
-    def choose_moon(self, view: dict[str, Any]) -> str:
+    def choose_moon(self, view: View) -> str:
         """Return "others" or "self" for a moon this seat shot."""
         return moon_choice(view)
 

@@ -6,21 +6,22 @@ import random
 from typing import Any
 
 from ..game import Phase
+from ..view import View
 from .base import HardOptions, make_player
 
 
-def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
+def decide(level: str, seed: int, view: View, budget_ms: float | None = None) -> dict[str, Any] | None:
     """Return the intent a fresh computer player of ``level`` makes from ``view`` with ``seed``."""
     options: HardOptions = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
     return make_player(level, seed, **options).decide(view)
 
 
-def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
+def fallback(view: View) -> dict[str, Any] | None:
     """Return a simple legal intent from ``view``: used when a computer player fails or errs."""
     return make_player("random", random.randrange(2**32)).decide(view)
 
 
-def fits(intent: object, view: dict[str, Any]) -> bool:
+def fits(intent: object, view: View) -> bool:
     """Return True if ``intent`` is a move the game accepts from the seat of ``view`` (its own cards only)."""
     if not isinstance(intent, dict):
         return False
@@ -41,7 +42,7 @@ def fits(intent: object, view: dict[str, Any]) -> bool:
     return False
 
 
-def checked(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
+def checked(level: str, seed: int, view: View, budget_ms: float | None = None) -> dict[str, Any] | None:
     """Return ``decide``'s intent if the game accepts it from this seat, else a simple legal one."""
     try:
         intent = decide(level, seed, view, budget_ms)

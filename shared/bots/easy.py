@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, SUIT_OF, mask_names, parse_mask
+from ..view import View
 from .base import Player
 from .knowledge import Knowledge, low, rank_low, rank_top, top
 
@@ -17,7 +16,7 @@ class EasyPlayer(Player):
 
     level = "easy"
 
-    def choose_pass(self, view: dict[str, Any]) -> list[str]:
+    def choose_pass(self, view: View) -> list[str]:
         """Pass the highest-ranked cards, with an occasional random pick among them."""
         rng = self.rng_for(view)
         hand = parse_mask({c for c in view["hand"] if c not in view.get("pass_refusals", {})})  # each card once
@@ -28,7 +27,7 @@ class EasyPlayer(Player):
             chosen |= 1 << c
         return mask_names(chosen)
 
-    def choose_play(self, view: dict[str, Any]) -> str:
+    def choose_play(self, view: View) -> str:
         """Play low when following, dump a point card when void, lead a low card; sometimes anything legal."""
         rng = self.rng_for(view)
         legal = parse_mask(view["legal"])

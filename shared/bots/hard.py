@@ -20,10 +20,10 @@ import random
 import time
 from collections.abc import Sequence
 from itertools import cycle
-from typing import Any
 
 from .. import multiset
 from ..cards import QS_BIT, mask_names
+from ..view import View
 from . import kernel
 from .base import Player
 from .counted import CountedSampler, counted_rollout
@@ -83,7 +83,7 @@ class HardPlayer(Player):
         self.infer = infer
         self.kernel = use_kernel
 
-    def choose_pass(self, view: dict[str, Any]) -> list[str]:
+    def choose_pass(self, view: View) -> list[str]:
         """Pass by the tips, or (``pass_search``) search the likely passes on sampled deals.
 
         The tips: high unprotected spades, Q♠ when short, short suits, high hearts. The search tries
@@ -94,14 +94,15 @@ class HardPlayer(Player):
         k = Knowledge(view)
         targets = set(view.get("pass_targets") or [])
         offset = targets.pop() if len(targets) == 1 else 0
-        if not self.pass_search or not offset or k.seats != 4 or k.rules.kitty:  # the search deals four hands
+        dealer = view["dealer"]  # set in every passing phase
+        if not self.pass_search or not offset or k.seats != 4 or k.rules.kitty or dealer is None:  # four hands
             return mask_names(choose_pass(k.rules, k.hand, view["pass_count"]))
         plays = self.budget_ms * PASS_BUDGET * PASS_PLAYS_PER_MS
-        first_leader = (view["dealer"] + 1) % k.seats
+        first_leader = (dealer + 1) % k.seats
         chosen = search_pass(k, view["pass_count"], offset, first_leader, plays, valuer(k), self.rng_for(view))
         return mask_names(chosen)
 
-    def choose_play(self, view: dict[str, Any]) -> str:
+    def choose_play(self, view: View) -> str:
         """Return the legal card with the best average outcome over sampled deals."""
         k = Knowledge(view)
         cands = candidates(k)

@@ -14,6 +14,7 @@ from ..cards import CARD_NAMES, JOKER, QS, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, 
 from ..multiset import LAYER0
 from ..rules import Rules, make_rules
 from ..scoring import seat_points
+from ..view import View
 
 SPADES_MASK = SUIT_MASKS[SPADES]
 _CARD = {name: parse_card(name) for name in CARD_NAMES}
@@ -24,7 +25,7 @@ def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
     return make_rules(dict(key))
 
 
-def rules_of(view: dict[str, Any]) -> Rules:
+def rules_of(view: View) -> Rules:
     """Return the Rules of the table a view belongs to (cached: views repeat the same options)."""
     return _rules_cached(tuple(sorted(view["rules"].items())))
 
@@ -60,7 +61,7 @@ class Knowledge:
         "jokers_played",
     )
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: View) -> None:
         rules = self.rules = rules_of(view)
         seat = self.seat = view["seat"]
         if rules.counted:
@@ -109,7 +110,7 @@ class Knowledge:
         self.kitty_out: int = rules.kitty - mine.bit_count()  # kitty cards nobody holds in hand, unseen here
         self.hand_all, self.unseen_all, self.pending, self.jokers_played = self.hand, self.unseen, 0, 0
 
-    def _counted(self, view: dict[str, Any]) -> None:
+    def _counted(self, view: View) -> None:
         """The same facts where a card may appear more than once (two decks, jokers).
 
         ``hand``, ``unseen`` and ``played`` say which cards (one layer: what the tips look at); ``hand_all`` and
@@ -204,7 +205,7 @@ class Knowledge:
         return bool(self.unseen & QS_BIT)
 
 
-def kept_qs(view: dict[str, Any]) -> list[int]:
+def kept_qs(view: View) -> list[int]:
     """Count, per seat, the discards of another card while Q♠ was still out and could have gone.
 
     A seat that had Q♠ and could not follow suit would usually have dropped her there; each such

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, SUIT_OF, Mask, mask_cards, mask_names
+from ..view import View
 from .base import Player
 from .knowledge import Knowledge, big_card, low, rank_low, rank_top, top
 from .passing import choose_pass, is_moon_hand
@@ -15,7 +14,7 @@ class MediumPlayer(Player):
 
     level = "medium"
 
-    def choose_pass(self, view: dict[str, Any]) -> list[str]:
+    def choose_pass(self, view: View) -> list[str]:
         """Pass high unprotected spades, Q♠ when short, a short suit, high hearts (tips 1 to 3, 8).
 
         When the cards go different ways (``pass_targets``), the partner gets the harmless ones.
@@ -27,7 +26,7 @@ class MediumPlayer(Player):
             cards = _order_for(k, cards, targets)
         return [mask_names(1 << c)[0] for c in cards]
 
-    def choose_play(self, view: dict[str, Any]) -> str:
+    def choose_play(self, view: View) -> str:
         """Return the card to play by the tips: lead, follow or discard."""
         return mask_names(1 << play_card(Knowledge(view)))[0]
 
