@@ -3,12 +3,37 @@
 from __future__ import annotations
 
 import random
-from typing import Any, TypedDict, Unpack
+from typing import Literal, TypedDict, Unpack
 
 from ..view import View
 from .knowledge import rules_of
 
 LEVELS = ("easy", "medium", "hard")
+
+
+class PassIntent(TypedDict):
+    """Pass these cards (names, in the seat's order)."""
+
+    type: Literal["pass"]
+    cards: list[str]
+
+
+class PlayIntent(TypedDict):
+    """Play this card."""
+
+    type: Literal["play"]
+    card: str
+
+
+class MoonIntent(TypedDict):
+    """Choose how a shot moon scores: "others" or "self"."""
+
+    type: Literal["moon"]
+    choice: str
+
+
+#: A move a computer player makes, as the table receives it from a browser.
+Intent = PassIntent | PlayIntent | MoonIntent
 
 
 def moon_choice(view: View) -> str:
@@ -53,7 +78,7 @@ class Player:
         played = len(view.get("tricks") or []) * view.get("seats", 4) + len(trick["cards"])
         return random.Random(f"{self.level}:{self.seed}:{view['hand_no']}:{view['phase']}:{played}:{view['seat']}")
 
-    def decide(self, view: View) -> dict[str, Any] | None:
+    def decide(self, view: View) -> Intent | None:
         """Return the intent for this view, or None when the seat has nothing to do."""
         seat = view["seat"]
         if seat not in view["to_act"]:

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..game import Phase
 from ..view import View
-from .base import HardOptions, make_player
+from .base import HardOptions, Intent, make_player
 
 
-def decide(level: str, seed: int, view: View, budget_ms: float | None = None) -> dict[str, Any] | None:
+def decide(level: str, seed: int, view: View, budget_ms: float | None = None) -> Intent | None:
     """Return the intent a fresh computer player of ``level`` makes from ``view`` with ``seed``."""
     options: HardOptions = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
     return make_player(level, seed, **options).decide(view)
 
 
-def fallback(view: View) -> dict[str, Any] | None:
+def fallback(view: View) -> Intent | None:
     """Return a simple legal intent from ``view``: used when a computer player fails or errs."""
     return make_player("random", random.randrange(2**32)).decide(view)
 
@@ -42,7 +41,7 @@ def fits(intent: object, view: View) -> bool:
     return False
 
 
-def checked(level: str, seed: int, view: View, budget_ms: float | None = None) -> dict[str, Any] | None:
+def checked(level: str, seed: int, view: View, budget_ms: float | None = None) -> Intent | None:
     """Return ``decide``'s intent if the game accepts it from this seat, else a simple legal one."""
     try:
         intent = decide(level, seed, view, budget_ms)
