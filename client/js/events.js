@@ -73,7 +73,7 @@ export function bindEvents({ state, dispatch }) {
         return dispatch({ type: "copy", what: "copied", text: target.dataset.link });
       case "join_open": // a table of the start page's list of open tables
         if (!nameGiven()) return;
-        return dispatch({ type: "join", code: target.dataset.code });
+        return dispatch({ type: "join", tableCode: target.dataset.code });
       default:
         return common(target);
     }
@@ -113,8 +113,8 @@ export function bindEvents({ state, dispatch }) {
     if (form.dataset.form === "play_now") {
       dispatch({ type: "play_now", ...readPlayNow(form) });
     } else if (form.dataset.form === "join") {
-      const code = form.elements.code.value.trim().toUpperCase();
-      if (code) dispatch({ type: "join", code });
+      const tableCode = form.elements.code.value.trim().toUpperCase();
+      if (tableCode) dispatch({ type: "join", tableCode });
       else dispatch({ type: "field_problem", field: "code", words: { key: "code_missing" } }); // said at the field
     } else if (form.dataset.form === "create") {
       const variant = form.elements.variant.value;

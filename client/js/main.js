@@ -309,7 +309,7 @@ if (shareInPath()) {
   if (saved) {
     run(applySavedSeat(state, saved));
   } else if (prefs.name) {
-    dispatch({ type: "join", code: state.wantedCode });
+    dispatch({ type: "join", tableCode: state.wantedCode });
   } else {
     // An invited friend without a saved name: the table's host and rules, a focused name field, one Join button.
     remote.loadInvite(state.wantedCode).then(() => run(applyInvite(state)));

@@ -17,7 +17,7 @@ export const TRICK_SLIDE_MS = 450;
 const DEVICE_ERRORS = ["unknown_device_code", "device_codes_limited", "rate_limited", "bad_message", "server_busy"];
 const REVIEW_ERRORS = ["review_limited", "review_busy", "server_busy", "server_error"]; // refusals of a review
 const SAID_KEEP = 24; // news lines kept for screen readers (more than one redraw can take, when moves come fast)
-const WAITS = ["create", "join", "resume", "watch", "play_now"]; // intents that wait for the connection
+const WAITS = ["create", "join", "resume", "watch", "play_now"]; // messages that wait for the connection
 const DEVICE_MESSAGES = ["device_code", "devices", "sign_out_device", "use_device_code"]; // sent once connected
 // A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.
 const DOUBLE_TAP_MS = 500;
@@ -293,12 +293,12 @@ export function applyOfflineStatus(state, status, facts) {
 export function applyOpened(state, { path, search, playerToken, signedOut: outOf }) {
   state.playerToken = playerToken;
   state.signedOut = outOf;
-  const code = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
-  if (code) state.wantedCode = code[1].toUpperCase();
+  const tableCode = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
+  if (tableCode) state.wantedCode = tableCode[1].toUpperCase();
   const query = new URLSearchParams(search);
   const deal = (query.get("deal") || "").trim();
-  const device = cleanCode(query.get("device"));
-  if (device) state.device.linked = device;
+  const deviceCode = cleanCode(query.get("device"));
+  if (deviceCode) state.device.linked = deviceCode;
   if (/^\d{1,12}$/.test(deal)) state.dealPrefill = state.dealLink = deal;
   return [];
 }
@@ -480,7 +480,7 @@ export function applyIntent(state, intent, now = Date.now()) {
       return toTable(state, { type: "leave" });
     }
     case "join":
-      return joinTable(state, intent.code);
+      return joinTable(state, intent.tableCode);
     case "comeback":
       return state.comeback ? joinTable(state, state.comeback.code) : [];
     case "leave":
@@ -593,17 +593,17 @@ function continueOffline(state, game) {
 }
 
 /** Join the table `code`: back at a seat this page holds, or a seat this player holds elsewhere, or a new one. */
-function joinTable(state, code) {
+function joinTable(state, tableCode) {
   freshStart(state);
-  state.wantedCode = code;
+  state.wantedCode = tableCode;
   state.screen = "joining";
-  const saved = loadSession(code);
+  const saved = loadSession(tableCode);
   if (saved) state.session = saved;
-  const mine = state.comeback && state.comeback.byPlayer && state.comeback.code === code;
-  if (saved && state.greeted) return toTable(state, { type: "resume", code, seat_token: saved.seat_token, last_seq: 0 });
+  const mine = state.comeback && state.comeback.byPlayer && state.comeback.code === tableCode;
+  if (saved && state.greeted) return toTable(state, { type: "resume", code: tableCode, seat_token: saved.seat_token, last_seq: 0 });
   if (saved) return connect(state);
-  if (mine) return toTable(state, { type: "resume", code, last_seq: 0 }); // this player's seat, taken on another device
-  return toTable(state, { type: "join", code });
+  if (mine) return toTable(state, { type: "resume", code: tableCode, last_seq: 0 }); // this player's seat, taken on another device
+  return toTable(state, { type: "join", code: tableCode });
 }
 
 /** Stand up; during a game only after the player confirmed it (a computer player takes the seat). */
@@ -659,13 +659,13 @@ function openOverlay(state, kind, section = null) {
 
 /** Use a code from another device here (a signed-out device starts fresh with it). */
 function useDeviceCode(state, text) {
-  const code = cleanCode(text);
-  if (!code) {
+  const deviceCode = cleanCode(text);
+  if (!deviceCode) {
     state.device.error = words("device_code_bad");
     return [];
   }
   if (state.signedOut !== null) applyIntent(state, { type: "start_fresh" }); // a code from another device links again
-  return toDevice(state, { type: "use_device_code", code, label: deviceLabel() });
+  return toDevice(state, { type: "use_device_code", code: deviceCode, label: deviceLabel() });
 }
 
 /** A card of the hand tapped: `card` its name, `key` which copy of it (with two decks a hand may hold it twice). */
@@ -726,12 +726,12 @@ function followAddress(state, { path, search, share }) {
   if (share && !(state.replay && state.replay.key.share === share)) return [{ do: "load", what: "replay", key: { share } }];
   if (share) return [];
   if (state.replay) state.replay = null; // the viewer closes; the screen under it follows the address too
-  const code = (path.match(/^\/t\/([A-Za-z0-9]+)\/?$/) || [])[1];
+  const tableCode = (path.match(/^\/t\/([A-Za-z0-9]+)\/?$/) || [])[1];
   const atTable = state.screen === "table" && (state.session || state.watching);
   if (atTable && screenAddress(state) !== path) return leave(state); // back to the start page: stand up (asked first during a game)
-  if (!atTable && code && state.screen !== "joining") {
-    const effects = [{ do: "code_field", code: code.toUpperCase() }]; // what a refusal is about
-    if (state.prefs.name) return [...effects, ...joinTable(state, code.toUpperCase())];
+  if (!atTable && tableCode && state.screen !== "joining") {
+    const effects = [{ do: "code_field", code: tableCode.toUpperCase() }]; // what a refusal is about
+    if (state.prefs.name) return [...effects, ...joinTable(state, tableCode.toUpperCase())];
     return [...effects, { do: "reload" }]; // the invitation, as when the link is opened
   }
   if (!atTable && path === "/") {
