@@ -9,6 +9,8 @@ import pytest
 
 from hartenjagen.shared.view import view_for
 
+from .conftest import TIMEOUT
+
 
 async def stats_of(server, token: str) -> tuple[int, dict]:
     status, _, body = await server.get("/api/stats", {"X-Player-Token": token})
@@ -71,11 +73,11 @@ class TestFullGame:
         # the view each seat got is exactly the core's filter for that seat
         game = server.table(final["code"]).game
         assert view == view_for(game, 0)
-        for _ in range(50):  # the game is written right after game over
-            status, stats = await stats_of(server, token)
-            if stats.get("games_played"):
-                break
+        deadline = asyncio.get_running_loop().time() + TIMEOUT  # the game is written right after game over
+        status, stats = await stats_of(server, token)
+        while not stats.get("games_played") and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
+            status, stats = await stats_of(server, token)
         assert status == 200
         assert stats["games_played"] == 1
         assert stats["games_won"] == (1 if 0 in view["winners"] else 0)

@@ -10,7 +10,7 @@ import pytest
 from hartenjagen.server.store import GroupCommit, StoreBusy, TableHalted, TableWrite
 from hartenjagen.server.stores import open_store
 
-from .conftest import both_stores
+from .conftest import both_stores, wait_for
 
 
 def write(code: str) -> TableWrite:
@@ -38,14 +38,16 @@ async def test_one_bad_write_fails_alone_and_the_others_of_its_batch_commit():
 async def test_writes_that_arrive_while_one_commits_share_the_next_transaction():
     committed: list[list[str]] = []
     gate = asyncio.Event()
+    writing = asyncio.Event()
 
     async def writer(batch):
+        writing.set()
         await gate.wait()
         committed.append([w.code for w in batch])
 
     commits = GroupCommit(writer)
     first = commits.submit(write("A"))
-    await asyncio.sleep(0.01)  # A is being written
+    await writing.wait()  # A is being written
     later = [commits.submit(write(code)) for code in ("B", "C", "D")]
     gate.set()
     await asyncio.gather(first, *later)
@@ -171,8 +173,8 @@ async def test_a_database_that_does_not_answer_fails_table_writes_at_once_until_
     with pytest.raises(StoreBusy):
         await commits.submit(entry("C", 1))  # at once: not even tried
     assert tried == ["A", "B"]
-    await asyncio.sleep(1.2)
-    assert probes >= 1 and commits.down is not None
+    await wait_for(lambda: probes >= 1)
+    assert commits.down is not None  # a probe that fails keeps it down
     down = False
     await asyncio.wait_for(commits.answering(), 5)
     assert commits.down is None
