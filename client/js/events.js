@@ -206,6 +206,7 @@ export function bindEvents({ state, dispatch }) {
   }
 }
 
+/** A preference button's value: "true" and "false" as booleans, anything else as it is. */
 function parsePref(value) {
   if (value === "true") return true;
   if (value === "false") return false;

@@ -232,8 +232,8 @@ function learnClock(state, received) {
   const { wait, at } = asked;
   state.playNow.asked = null;
   const fillAt = table.open.fill_at * 1000;
-  const people = table.seats.filter((s) => s.kind === "human").length;
-  if (people === 1) {
+  const persons = table.seats.filter((s) => s.kind === "human").length;
+  if (persons === 1) {
     state.clockSkew = fillAt - wait * 1000 - (at + received) / 2;
     return [];
   }
