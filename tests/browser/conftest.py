@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -33,6 +33,10 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 TIMEOUT_MS = 15_000
+# What a test waits for (a page's state, or an expectation about it) it waits for this long at most: Playwright's own
+# 5 s for expectations is shorter than what the server may take on a busy machine (a hint runs the hard computer
+# player, whose first decision in a worker loads its compiled look-ahead; its own limit is 5 s before it answers).
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 def hearts_command() -> list[str]:
@@ -225,6 +229,30 @@ def fill_and_start(page: Page) -> None:
     page.click("[data-action=fill_bots]")
     page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
+
+
+# The page redraws on the animation frame after a resize event; a listener added after the page's own asks for a frame
+# after the page's redraw and notes the size it drew at.
+NOTE_DRAWN_SIZE = """() => {
+    window.__drawnAt = null;
+    if (window.__notingDrawnSize) return;
+    window.__notingDrawnSize = true;
+    window.addEventListener('resize', () => requestAnimationFrame(() => {
+        window.__drawnAt = `${window.innerWidth}x${window.innerHeight}`;
+    }));
+}"""
+
+
+def resize(page: Page, viewport: dict[str, int]) -> None:
+    """Turn or resize the screen to ``viewport`` and wait until the page has drawn itself at that size (measuring
+    earlier sees the layout of the size before)."""
+    if page.viewport_size == viewport:
+        return
+    page.evaluate(NOTE_DRAWN_SIZE)
+    page.set_viewport_size(viewport)
+    page.wait_for_function(
+        "([w, h]) => window.__drawnAt === `${w}x${h}`", arg=[viewport["width"], viewport["height"]], polling="raf"
+    )
 
 
 def no_horizontal_scroll(page: Page) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .conftest import PHONE, create_table, fill_and_start
+from .conftest import PHONE, create_table, fill_and_start, resize
 
 XSS = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>"]
 
@@ -137,8 +137,7 @@ def test_the_panel_on_a_phone_upright_and_on_its_side(open_page, shot):
     box = page.locator("#chat-panel").bounding_box()
     assert box["width"] == PHONE["width"] and box["y"] + box["height"] <= PHONE["height"] + 0.5
     shot(page, "portrait-open")
-    page.set_viewport_size({"width": 740, "height": 360})
-    page.wait_for_timeout(100)
+    resize(page, {"width": 740, "height": 360})
     box = page.locator("#chat-panel").bounding_box()
     # along the right edge from the top down to the hand, never over it
     hand_top = min(card.bounding_box()["y"] for card in page.locator(".hand .card").all())

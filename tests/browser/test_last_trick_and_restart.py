@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import PHONE, create_table, fill_and_start, hand_cards, play_one_legal, view
+from .conftest import PHONE, create_table, fill_and_start, hand_cards, play_one_legal, resize, view
 
 MY_TURN_AFTER_A_TRICK = """() => {
     const v = window.hartenjagen.state.table.view;
@@ -49,7 +49,7 @@ def test_last_trick_shows_its_four_cards_and_who_took_it(open_page, shot):
     expect(page.locator(".hand .card.legal").first).to_be_visible()  # and the game goes on
 
     # On a phone in Dutch: a tap anywhere on it closes it.
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     page.click("[data-action=lang][data-lang=nl]")
     button = page.locator("[data-action=open][data-overlay=last_trick]")
     expect(button).to_have_text("Laatste slag")

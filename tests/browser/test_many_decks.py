@@ -18,6 +18,7 @@ from .conftest import (
     hand_keys,
     no_horizontal_scroll,
     play_until_game_over,
+    resize,
     save_shot,
     view,
 )
@@ -152,11 +153,11 @@ def test_cancellation_for_six_on_a_phone_to_game_over(open_page):
             assert marked.first.evaluate("e => getComputedStyle(e, '::after').backgroundImage").startswith("linear")
             photo(page, "cancellation-cancelled-portrait")
             check_layout(page.evaluate(MEASURE), 6)
-            page.set_viewport_size(LANDSCAPE)
+            resize(page, LANDSCAPE)
             page.wait_for_function(AT_REST, polling="raf")
             photo(page, "cancellation-cancelled-landscape")
             check_layout(page.evaluate(MEASURE), 6, cards_may_touch=True)
-            page.set_viewport_size(PHONE_TALL)
+            resize(page, PHONE_TALL)
             seen["table"] = True
         last = v["tricks"][-1] if v["tricks"] else None
         if cancelled_cards(last) and not seen["last"]:
@@ -201,12 +202,12 @@ def test_cancellation_for_six_on_a_phone_to_game_over(open_page):
     expect(dialog.locator(".voided-lines li")).to_have_count(len(voided))
     assert names_whole(dialog) or dialog.locator(".table-wrap").evaluate("e => e.scrollWidth > e.clientWidth")
     photo(page, "cancellation-game-over-portrait")
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     assert no_horizontal_scroll(page)
     photo(page, "cancellation-game-over-landscape")
 
     # The replay: six hands open, each trick's cancelled cards struck through.
-    page.set_viewport_size(PHONE_TALL)
+    resize(page, PHONE_TALL)
     dialog.locator("[data-action=replay]").click()
     expect(page.locator(".rp-seat")).to_have_count(6)
     expect(page.locator(".rp-totals table.scores tfoot td")).to_have_count(6)
@@ -319,6 +320,7 @@ SHOW_UNDECIDED = """([m, trick, before]) => {
     const far = Date.now() + 600000;
     s.trickShow = {trick, until: far, slideUntil: far, kittyBefore: null, pendingBefore: before};
     window.dispatchEvent(new Event('resize'));
+    return new Promise((drawn) => requestAnimationFrame(() => drawn()));  // once the page has drawn it
 }"""
 
 
@@ -340,7 +342,8 @@ def test_an_undecided_tricks_cards_wait_in_the_middle_until_someone_takes_a_tric
 
     # Then its cards wait in the middle, a small stack that says how many, until a trick someone takes.
     page.evaluate(
-        "() => { const s = window.hartenjagen.state; s.trickShow = null; window.dispatchEvent(new Event('resize')); }"
+        "() => { const s = window.hartenjagen.state; s.trickShow = null; window.dispatchEvent(new Event('resize'));"
+        " return new Promise((drawn) => requestAnimationFrame(() => drawn())); }"
     )
     pending = page.locator(".trick .pending")
     expect(pending).to_have_attribute("data-pending", str(len(after["pending"])))
@@ -368,14 +371,14 @@ def test_an_undecided_tricks_cards_wait_in_the_middle_until_someone_takes_a_tric
             or (other["y"] + other["height"] <= box["y"] + 1 or box["y"] + box["height"] <= other["y"] + 1)
         ), (box, other)
     photo(page, "undecided-waiting-portrait")
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     page.wait_for_function(AT_REST, polling="raf")
     check_layout(page.evaluate(MEASURE), 6, cards_may_touch=True)
     expect(page.locator(".hand-no .pending-note")).to_be_in_viewport()  # the trick's cards may cover the stack here
     photo(page, "undecided-waiting-landscape")
 
     # In Dutch: "opgeheven", and the stack says how many wait.
-    page.set_viewport_size(PHONE_TALL)
+    resize(page, PHONE_TALL)
     page.click("#top [data-action=lang][data-lang=nl]")
     expect(tags.first).to_have_text("opgeheven")
     expect(pending.locator(".pending-count")).to_have_text(f"{len(waiting['pending'])} wachten")

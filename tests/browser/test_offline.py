@@ -27,6 +27,7 @@ from .conftest import (
     pass_cards,
     play_one_legal,
     play_until_game_over,
+    resize,
     view,
 )
 
@@ -128,11 +129,11 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     for key in ("hand", "hand_no", "tricks", "totals", "scores_so_far"):
         assert after.get(key) == before.get(key), key
     assert again.url.endswith("/offline")
-    again.set_viewport_size({"width": 844, "height": 390})  # the phone turned: the same table, nothing off screen
+    resize(again, {"width": 844, "height": 390})  # the phone turned: the same table, nothing off screen
     expect(again.locator("[data-offline-badge]")).to_be_visible()
     assert no_horizontal_scroll(again)
     shot(again, "phone-landscape-offline")
-    again.set_viewport_size(PHONE_TALL)
+    resize(again, PHONE_TALL)
     final = play_until_game_over(again)
     assert final["game_over"]
     expect(again.locator("[data-action=copy_share]")).to_have_count(0)  # the server holds no offline game

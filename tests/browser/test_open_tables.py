@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, create_table, no_horizontal_scroll
+from .conftest import DESKTOP, create_table, no_horizontal_scroll, resize
 
 TALL = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
@@ -39,7 +39,7 @@ def test_a_listed_table_appears_on_another_start_page_without_a_reload_and_is_jo
     bram.locator("#open-slot").scroll_into_view_if_needed()
     assert no_horizontal_scroll(bram)
     shot(bram, "start-390x844")
-    bram.set_viewport_size(LANDSCAPE)
+    resize(bram, LANDSCAPE)
     bram.locator("#open-slot").scroll_into_view_if_needed()
     assert no_horizontal_scroll(bram)
     shot(bram, "start-844x390")

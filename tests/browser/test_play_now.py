@@ -10,7 +10,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, STEP, no_horizontal_scroll
+from .conftest import DESKTOP, STEP, no_horizontal_scroll, resize
 
 TALL = {"width": 390, "height": 844}
 RATING = re.compile(r"^\d{3,4} ± \d{2,3}$")  # a rating as the statistics show it: "1012 ± 320"
@@ -152,7 +152,7 @@ def test_a_full_leaderboard_shows_the_top_and_your_own_place_on_a_phone(open_pag
     fits = "() => { const d = document.querySelector('.dialog'); return d.scrollWidth <= d.clientWidth; }"
     assert page.evaluate(fits), "the leaderboard fits the phone's width"
     shot(page, "leaderboard-390x844")
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     shot(page, "leaderboard-844x390")
 
 

@@ -8,7 +8,15 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, create_table, fill_and_start, hearts_serve, no_horizontal_scroll, play_until_game_over
+from .conftest import (
+    PHONE,
+    create_table,
+    fill_and_start,
+    hearts_serve,
+    no_horizontal_scroll,
+    play_until_game_over,
+    resize,
+)
 
 LANDSCAPE = {"width": 640, "height": 360}
 
@@ -59,7 +67,7 @@ def test_a_finished_game_is_reviewed_at_the_table_and_in_the_replay_viewer(open_
 
     # On a phone, in both orientations: the review and its timeline fit, nothing wider than the screen.
     for size, viewport in (("portrait", PHONE), ("landscape", LANDSCAPE)):
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         expect(page.locator(".rv-timeline")).to_be_visible()
         assert no_horizontal_scroll(page)
         shot(page, f"phone-{size}-replay")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, view
+from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, resize, view
 
 RANK_WORDS = {
     "en": "two three four five six seven eight nine ten jack queen king ace",
@@ -80,7 +80,7 @@ def test_focus_goes_to_the_main_control_after_create_fill_start_and_pass(open_pa
 
     # A dialog closed with Escape gives the focus back to the button that opened it.
     page.click("[data-action=lang][data-lang=nl]")
-    page.set_viewport_size(DESKTOP)
+    resize(page, DESKTOP)
     scores = page.locator(".status [data-action=open][data-overlay=scores]")
     scores.focus()
     page.keyboard.press("Enter")
@@ -116,7 +116,7 @@ def test_a_live_region_tells_each_card_the_taker_and_whose_turn(open_page, shot)
 
     # In Dutch: my card, then whose turn it is.
     page.click("[data-action=lang][data-lang=nl]")
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     card = play_one_legal(page)
     mine = played_line("nl", "Anna", card)
     page.wait_for_function("l => window.news.includes(l)", arg=mine)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, view
+from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, resize, view
 
 # From the moment the view says the hand is over: was the finished trick drawn with its four cards
 # and caption, and how long until the score table was drawn?
@@ -136,7 +136,7 @@ def test_the_last_trick_slides_to_its_taker_before_the_score_table_which_closes_
     _lang(page, "nl")
     expect(caption).to_have_text("Jij neemt de slag" if mine else f"{_name(page, winner)} pakt de slag")
     shot(page, "last-trick-desktop-nl")
-    page.set_viewport_size(PHONE)
+    resize(page, PHONE)
     shot(page, "last-trick-phone-nl")
     _lang(page, "en")
     shot(page, "last-trick-phone-en")
@@ -145,7 +145,7 @@ def test_the_last_trick_slides_to_its_taker_before_the_score_table_which_closes_
     page.evaluate(RELEASE)
     page.wait_for_selector(".dialog-scores")
     for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        page.set_viewport_size(size)
+        resize(page, size)
         _lang(page, "nl")
         _check_score_headers(page, ("Ronde", "Totaal"))
         shot(page, f"scores-{label}-nl")

@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
-from .conftest import DESKTOP, PHONE, create_table, fill_and_start, no_horizontal_scroll, play_until_game_over
+from .conftest import DESKTOP, PHONE, create_table, fill_and_start, no_horizontal_scroll, play_until_game_over, resize
 
 
 def watch_by_link(open_page, code: str, size: dict, locale: str, name: str) -> Page:
@@ -118,6 +118,6 @@ def test_the_host_turns_watching_off_during_the_game_from_options(open_page, sho
     # the Dutch host sees the same setting in Dutch
     anna.click(".dialog-options [data-lang=nl]")
     expect(anna.locator(".dialog-options .opt-watch")).to_contain_text("Anderen mogen meekijken")
-    anna.set_viewport_size(PHONE)
+    resize(anna, PHONE)
     assert no_horizontal_scroll(anna)
     shot(anna, "options-watch-phone-nl")

@@ -7,7 +7,17 @@ import json
 
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, create_table, fill_and_start, play_one_legal, start_hearts, stop_hearts, view
+from .conftest import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    fill_and_start,
+    play_one_legal,
+    resize,
+    start_hearts,
+    stop_hearts,
+    view,
+)
 
 # Tap a card while it is not my turn; false when it is my turn (then nothing is tapped).
 TAP_OFF_TURN = """() => {
@@ -77,7 +87,7 @@ def test_a_double_tap_plays_once_and_a_refusal_goes_when_the_game_moves_on(open_
         # A real tap off turn says why; the notice goes when the game moves on, never beside "Your turn".
         _refusal_then_my_turn(page, shot, "phone-en", "Your turn")
         page.click("[data-action=lang][data-lang=nl]")
-        page.set_viewport_size(DESKTOP)
+        resize(page, DESKTOP)
         _refusal_then_my_turn(page, shot, "desktop-nl", "Jij bent aan de beurt")
     finally:
         stop_hearts(proc)

@@ -18,6 +18,7 @@ from .conftest import (
     pass_cards,
     play_one_legal,
     play_until_game_over,
+    resize,
     save_shot,
     view,
 )
@@ -190,11 +191,11 @@ def test_three_with_a_kitty_on_a_phone_to_game_over(open_page):
 
     # On its side, mid-trick: everyone, the trick and the hand in view at once.
     my_turn_with_cards_on_the_table(page)
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     page.wait_for_function(AT_REST, polling="raf")
     photo(page, "three-kitty-playing-landscape")
     check_layout(page.evaluate(MEASURE), 3, cards_may_touch=True)
-    page.set_viewport_size(PHONE_TALL)
+    resize(page, PHONE_TALL)
 
     # The score table after the first hand: a column per seat, mine first, names whole.
     first = play_until_game_over(page, hands=1, stop=first_hand_scored)
@@ -213,12 +214,12 @@ def test_three_with_a_kitty_on_a_phone_to_game_over(open_page):
     expect(dialog.locator(".winners")).to_contain_text(winner)
     expect(dialog.locator("table.scores tbody tr")).to_have_count(len(final["history"]))
     photo(page, "three-kitty-game-over-portrait")
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     assert no_horizontal_scroll(page)
     photo(page, "three-kitty-game-over-landscape")
 
     # The replay shows the three hands and each hand's kitty, open.
-    page.set_viewport_size(PHONE_TALL)
+    resize(page, PHONE_TALL)
     dialog.locator("[data-action=replay]").click()
     expect(page.locator(".rp-seat")).to_have_count(3)
     expect(page.locator(".rp-kitty")).to_contain_text("Kitty: ")
@@ -249,15 +250,15 @@ def test_five_on_a_phone_and_a_desktop_to_game_over(open_page):
     my_turn_with_cards_on_the_table(page)
     photo(page, "five-playing-portrait")
     check_layout(page.evaluate(MEASURE), 5)
-    page.set_viewport_size(LANDSCAPE)
+    resize(page, LANDSCAPE)
     page.wait_for_function(AT_REST, polling="raf")
     photo(page, "five-playing-landscape")
     check_layout(page.evaluate(MEASURE), 5, cards_may_touch=True)
-    page.set_viewport_size(DESKTOP)
+    resize(page, DESKTOP)
     page.wait_for_function(AT_REST, polling="raf")
     photo(page, "five-playing-desktop")
     check_layout(page.evaluate(MEASURE), 5)
-    page.set_viewport_size(PHONE_TALL)
+    resize(page, PHONE_TALL)
 
     final = play_until_game_over(page, hands=12)
     assert final["game_over"] and final["winners"]
@@ -271,7 +272,7 @@ def test_five_on_a_phone_and_a_desktop_to_game_over(open_page):
     assert names_whole(dialog)
     assert no_horizontal_scroll(page)
     photo(page, "five-game-over-portrait")
-    page.set_viewport_size(DESKTOP)
+    resize(page, DESKTOP)
     photo(page, "five-game-over-desktop")
 
 
@@ -381,10 +382,13 @@ def tables() -> dict[int, dict]:
     return out
 
 
+# Show the table message ``m`` as the page's own; resolves once the page has drawn it (the page redraws on the next
+# animation frame, and a frame callback asked for after the resize event runs after that redraw).
 SHOW = """(m) => {
     const s = window.hartenjagen.state;
     s.table = m; s.screen = 'table'; s.trickShow = null; s.conn = 'online';
     window.dispatchEvent(new Event('resize'));
+    return new Promise((drawn) => requestAnimationFrame(() => drawn()));
 }"""
 
 # Each seat's panel and trick card centre, by seat.

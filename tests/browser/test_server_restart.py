@@ -83,13 +83,19 @@ def test_a_restarting_server_shows_a_banner_and_everyone_comes_back_to_their_sea
 
         # The game goes on: the computer players move again, and Anna gets to play (after Bram, if he is next).
         for _ in range(100):
-            if view(anna)["turn"] == view(anna)["seat"]:
+            mine, seq = anna.evaluate("() => [window.hartenjagen.state.table.view, window.hartenjagen.state.seq]")
+            his = view(bram)
+            if mine["turn"] == mine["seat"]:
                 play_one_legal(anna)
                 break
-            if view(bram)["turn"] == view(bram)["seat"]:
+            if his["turn"] == his["seat"]:
                 play_one_legal(bram)
-            else:
-                anna.wait_for_timeout(100)  # a computer player is thinking
+            elif mine["turn"] == his["seat"]:  # Bram's page learns it is his turn
+                bram.wait_for_function(
+                    "() => { const v = window.hartenjagen.state.table.view; return v.turn === v.seat; }"
+                )
+            else:  # a computer player is thinking: wait for its move
+                anna.wait_for_function("s => window.hartenjagen.state.seq > s", arg=seq)
         else:
             raise AssertionError("Anna never got the turn after the restart")
     finally:

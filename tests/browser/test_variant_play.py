@@ -23,6 +23,7 @@ from .conftest import (
     no_horizontal_scroll,
     pass_cards,
     play_until_game_over,
+    resize,
     save_shot,
     view,
 )
@@ -517,13 +518,13 @@ def test_the_replay_moves_cards_passed_several_ways_and_through_the_pot(open_pag
         "d => { window.hartenjagen.state.replay = {status: 'ok', data: d, hand: 2, step: 0, you: 0}; }",
         data,
     )
-    page.set_viewport_size({"width": 1200, "height": 900})  # a resize redraws
+    resize(page, {"width": 1200, "height": 900})  # a resize redraws
     expect(page.locator(".rp-facts")).to_contain_text("Achterhoek Hearts (teams), game ends at 500 points")
     expect(page.locator(".rp-passes")).to_contain_text("One card to the left, one to the right, one across")
     expect(page.locator(".rp-pass-list li").first).to_contain_text("Anna: ")
     expect(page.locator(".rp-pass-list li").first).to_contain_text("→ Bram")
     page.evaluate("() => { window.hartenjagen.state.replay.hand = 3; }")
-    page.set_viewport_size({"width": 1200, "height": 901})
+    resize(page, {"width": 1200, "height": 901})
     expect(page.locator(".rp-passes")).to_contain_text("Into the pot, shuffled and dealt back")
     expect(page.locator(".rp-pass-list li")).to_have_count(8)
     expect(page.locator(".rp-pass-list li").nth(4)).to_contain_text("Anna from the pot:")
