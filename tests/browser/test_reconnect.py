@@ -65,5 +65,8 @@ def test_a_server_that_takes_the_connection_and_drops_it_at_once_gets_longer_and
         page.wait_for_timeout(100)
     gaps = [b - a for a, b in zip(opened, opened[1:], strict=False)]
     assert 3 <= len(opened) <= 6, gaps  # a quarter, a half, one, two seconds: not four times a second
-    assert all(later > earlier * 1.5 for earlier, later in zip(gaps, gaps[1:], strict=False)), gaps
+    # each gap is the pause plus the time to connect and be dropped (longer on a busy machine): the pauses never
+    # shorten, and the last is at least twice the first
+    assert all(later >= earlier for earlier, later in zip(gaps, gaps[1:], strict=False)), gaps
+    assert gaps[-1] >= 2 * gaps[0], gaps
     expect(page.locator("#conn .reconnecting")).to_be_visible()
