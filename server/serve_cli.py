@@ -8,9 +8,9 @@ import os
 import socket
 import sys
 
-from .addresses import parse_proxies
+from .net.addresses import parse_proxies
 from .settings import add_arguments, config_from
-from .store import SchemaTooNew, StoreBusy, StoreUnavailable
+from .storage.store import SchemaTooNew, StoreBusy, StoreUnavailable
 
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,13 +23,13 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT."""
-    from .app import run
+    from .net.app import run
 
     if not 0 <= args.port <= 65535:
         print(f"--port {args.port}: choose 0..65535", file=sys.stderr)
         return 2
     if args.redis:
-        from .stores import is_postgres_url
+        from .storage.opening import is_postgres_url
 
         if not is_postgres_url(args.db):
             print(

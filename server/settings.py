@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .compression import MODES
 from .config import Config
-from .messages import TIMER_MAX
+from .net.compression import MODES
+from .table.messages import TIMER_MAX
 
 DEFAULTS = Config()
 

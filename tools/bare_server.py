@@ -24,7 +24,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from hartenjagen.server.compression import MODES, serve_options
+from hartenjagen.server.net.compression import MODES, serve_options
 
 MAX_FRAME = 4096  # as server.config.Config.max_frame
 CLOSE_RESTART = 1012

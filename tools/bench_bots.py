@@ -28,7 +28,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from hartenjagen.server.changes import fold
+from hartenjagen.server.table.changes import fold
 
 from .bench_server import Proc, _free_port, _pct
 

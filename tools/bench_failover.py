@@ -26,7 +26,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from hartenjagen.server.changes import fold
+from hartenjagen.server.table.changes import fold
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_URL = os.environ.get("HEARTS_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from hartenjagen.server.engine_bundle import bundle_bytes
+from hartenjagen.server.table.bundle import bundle_bytes
 from hartenjagen.shared.bots.choice import decide
 from hartenjagen.shared.cards import parse_card
 from hartenjagen.shared.game import Game

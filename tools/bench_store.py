@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from hartenjagen.server.config import Config
-from hartenjagen.server.sqlite_store import SQLiteStore
-from hartenjagen.server.store import TableWrite
-from hartenjagen.server.table import FINISHED, PLAYING_STATUS, Table
-from hartenjagen.server.tables import Tables
+from hartenjagen.server.live.registry import Tables
+from hartenjagen.server.storage.sqlite import SQLiteStore
+from hartenjagen.server.storage.store import TableWrite
+from hartenjagen.server.table.table import FINISHED, PLAYING_STATUS, Table
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.game import MOON_CHOICE, PASSING
 from hartenjagen.shared.rules import make_rules

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hartenjagen.server.compression import MODES
 from hartenjagen.server.config import Config
+from hartenjagen.server.net.compression import MODES
 from hartenjagen.shared.bots.base import LEVELS
 from hartenjagen.shared.rules import RulesError, make_rules
 from hartenjagen.shared.variants import VARIANTS

@@ -28,7 +28,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from hartenjagen.server.changes import fold
+from hartenjagen.server.table.changes import fold
 
 TIMEOUT = 10.0  # a move (or a request) not answered within this many seconds is an error
 OPTIONS = {"variant": "classic", "end_score": 100}  # long games: they keep going through the window

@@ -28,7 +28,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 async def _reports(db: str, limit: int) -> list[dict[str, Any]]:
-    from hartenjagen.server.stores import open_store
+    from hartenjagen.server.storage.opening import open_store
 
     store = await open_store(db)
     try:

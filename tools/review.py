@@ -29,7 +29,7 @@ from hartenjagen.shared.view import view_for
 
 async def load_game(db: str, game_id: int) -> dict[str, Any] | None:
     """Return the stored row of finished game ``game_id`` (options, seats and events), or None."""
-    from hartenjagen.server.stores import open_store
+    from hartenjagen.server.storage.opening import open_store
 
     store = await open_store(db)
     try:

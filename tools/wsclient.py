@@ -17,7 +17,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from hartenjagen.server.changes import fold
+from hartenjagen.server.table.changes import fold
 
 TIMEOUT = 10.0
 

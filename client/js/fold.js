@@ -1,4 +1,4 @@
-// Compact changes: an `update` from the server folds into the previous `table` message (server/changes.py).
+// Compact changes: an `update` from the server folds into the previous `table` message (server/table/changes.py).
 
 /** Return the table message that `update` makes of `table` (the previous one); neither is changed. */
 export function foldUpdate(table, update) {

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hartenjagen.server.stores import open_store
-from hartenjagen.server.table import FINISHED, Table
+from hartenjagen.server.storage.opening import open_store
+from hartenjagen.server.table.table import FINISHED, Table
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.sampling import Sampler

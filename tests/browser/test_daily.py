@@ -10,7 +10,7 @@ from urllib.request import Request, urlopen
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from hartenjagen.server.changes import fold
+from hartenjagen.server.table.changes import fold
 
 from .conftest import PHONE
 

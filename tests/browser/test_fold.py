@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from hartenjagen.server.seat_view import Moment, seat_update
-from hartenjagen.server.table import Table
+from hartenjagen.server.table.seat_view import Moment, seat_update
+from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import fallback
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for

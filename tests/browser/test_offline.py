@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
-from hartenjagen.server.engine_bundle import shared_hash
+from hartenjagen.server.table.bundle import shared_hash
 from hartenjagen.shared.bots.choice import decide
 from hartenjagen.shared.cards import parse_card
 from hartenjagen.shared.deal import seeded_deal

@@ -29,8 +29,8 @@ def open_by_link(open_page, code: str, size: dict, name: str, locale: str = "en-
 
 def test_the_sides_come_from_the_server_for_every_team_variant():
     # the table message and the invitation carry each seat's side from the core's rules; the client reads them
-    from hartenjagen.server.seat_view import public_table
-    from hartenjagen.server.table import Table
+    from hartenjagen.server.table.seat_view import public_table
+    from hartenjagen.server.table.table import Table
 
     for variant in VARIANTS:
         rules = make_rules({"variant": variant})

@@ -29,4 +29,4 @@ def test_the_examples_in_the_module_run(name: str) -> None:
 
 
 def test_the_modules_with_examples_are_found():
-    assert {"hartenjagen.shared.rules", "hartenjagen.shared.game", "hartenjagen.server.daily"} <= set(MODULES)
+    assert {"hartenjagen.shared.rules", "hartenjagen.shared.game", "hartenjagen.server.table.daily"} <= set(MODULES)

@@ -27,7 +27,7 @@ import pytest
 from server.conftest import cluster  # noqa: F401 (the fixture: nodes, database, key prefix, cleanup)
 from server.crashkit import ROOT, Client, ServerProcess
 
-from hartenjagen.server.addresses import parse_proxies
+from hartenjagen.server.net.addresses import parse_proxies
 
 CONF = ROOT / "deploy" / "nginx.conf"
 COMPOSE = ROOT / "deploy" / "compose.yaml"

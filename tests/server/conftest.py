@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from hartenjagen.server.app import App
 from hartenjagen.server.config import Config
-from hartenjagen.server.stores import open_store
+from hartenjagen.server.net.app import App
+from hartenjagen.server.storage.opening import open_store
 from hartenjagen.tools.wsclient import ClientClosed, ScriptedClient
 
 from . import pg

@@ -24,9 +24,9 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-import hartenjagen.server.table_state as table_state
-from hartenjagen.server.changes import fold
-from hartenjagen.server.table import Table
+import hartenjagen.server.table.state as table_state
+from hartenjagen.server.table.changes import fold
+from hartenjagen.server.table.table import Table
 from hartenjagen.tools.wsclient import next_intent
 
 OPTIONS = {"variant": "classic", "end_score": 500}  # a long game: it goes on through every fault

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from hartenjagen.server import chat
+from hartenjagen.server.table import chat
 
 from .conftest import TIMEOUT, Player
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from hartenjagen.server.errors import ProtocolError
-from hartenjagen.server.pace import PACE_FACTORS
-from hartenjagen.server.table import Table
-from hartenjagen.server.table_state import FINISHED
-from hartenjagen.server.table_step import settle
+from hartenjagen.server.table.errors import ProtocolError
+from hartenjagen.server.table.pace import PACE_FACTORS
+from hartenjagen.server.table.state import FINISHED
+from hartenjagen.server.table.step import settle
+from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import checked
 from hartenjagen.shared.claim import ClaimRefused, claim_plays
 from hartenjagen.shared.rules import make_rules

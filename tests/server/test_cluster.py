@@ -20,8 +20,8 @@ import asyncpg
 import pytest
 from redis.asyncio import Redis
 
-from hartenjagen.server.pg_store import PostgresStore
-from hartenjagen.server.store import LeaseLost, TableWrite
+from hartenjagen.server.storage.postgres import PostgresStore
+from hartenjagen.server.storage.store import LeaseLost, TableWrite
 
 from . import pg
 from .crashkit import ROOT, Client, ServerProcess, close_all, settled
@@ -229,7 +229,7 @@ async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_for
 
 async def test_a_stop_ends_even_when_a_loop_is_stuck_in_a_step_that_swallows_its_cancel():
     """redis-py can swallow a cancel inside a command: a node's stop must not wait for such a step for ever."""
-    from hartenjagen.server.cluster import STOP_WAIT, Cluster
+    from hartenjagen.server.cluster.node import STOP_WAIT, Cluster
 
     prefix = f"hearts_test_{secrets.token_hex(4)}:"
     node = await Cluster.open(REDIS_URL, prefix, "node-x", 3000)

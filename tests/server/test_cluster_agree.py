@@ -8,7 +8,7 @@ import json
 import statistics
 import time
 
-from hartenjagen.server.closing import Close
+from hartenjagen.server.net.closing import Close
 
 from .crashkit import Client
 from .test_cluster import BUDGET, wait_until
@@ -158,8 +158,8 @@ async def test_a_removed_person_cannot_watch_or_chat_at_that_table_through_eithe
 
 
 def test_the_published_entry_names_who_was_removed_so_no_node_matches_them_and_the_start_page_never_shows_it():
-    from hartenjagen.server import lobby
-    from hartenjagen.server.table import Table
+    from hartenjagen.server.live import lobby
+    from hartenjagen.server.table.table import Table
     from hartenjagen.shared.rules import make_rules
 
     table = Table.create("K7QXPM", make_rules({"variant": "classic"}), at=0.0)

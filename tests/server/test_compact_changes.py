@@ -7,12 +7,12 @@ import json
 import hypothesis.strategies as st
 from hypothesis import given
 
-from hartenjagen.server import table_step
-from hartenjagen.server.changes import diff, fold
+from hartenjagen.server.table import step as table_step
+from hartenjagen.server.table.changes import diff, fold
 
 from .test_full_game import play_out
 
-# nested values keep their JSON types in every message (see server/changes.py), so the leaves below a
+# nested values keep their JSON types in every message (see server/table/changes.py), so the leaves below a
 # field never mix booleans with numbers; at the top of a field they may
 LEAF = st.none() | st.integers(-5, 5) | st.text(max_size=3)
 JSON = st.booleans() | st.recursive(
@@ -114,9 +114,9 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     """Every seat's text is exactly the compact JSON of its update, through a whole game of four people."""
     from types import SimpleNamespace
 
-    from hartenjagen.server.jsontext import compact as encode
-    from hartenjagen.server.seat_view import Moment, seat_update, seat_update_text
-    from hartenjagen.server.table import Table
+    from hartenjagen.server.table.jsontext import compact as encode
+    from hartenjagen.server.table.seat_view import Moment, seat_update, seat_update_text
+    from hartenjagen.server.table.table import Table
     from hartenjagen.shared.bots.choice import fallback
     from hartenjagen.shared.rules import make_rules
     from hartenjagen.shared.view import view_for

@@ -9,7 +9,7 @@ from websockets.asyncio.client import connect
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from hartenjagen.server.compression import LargeOnlyDeflate
+from hartenjagen.server.net.compression import LargeOnlyDeflate
 
 
 def _pair() -> tuple[LargeOnlyDeflate, PerMessageDeflate]:

@@ -516,7 +516,7 @@ async def test_a_damaged_log_closes_only_that_table(tmp_path, how):
 
 def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table():
     """Stored logs from before the rename name each entry's type ``k``: they restore as they were."""
-    from hartenjagen.server.table import Table
+    from hartenjagen.server.table.table import Table
     from hartenjagen.shared.rules import make_rules
 
     table = Table.create("OLDLOG", make_rules({"variant": "classic"}), bot_level="easy", deal=99, at=1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import urllib.parse
 
-from hartenjagen.server.daily import DAILY_LEVEL, daily_deal, today
+from hartenjagen.server.table.daily import DAILY_LEVEL, daily_deal, today
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.rules import make_rules

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from hartenjagen.server import devices as device_codes
-from hartenjagen.server.closing import Close
+from hartenjagen.server.net.closing import Close
+from hartenjagen.server.players import devices as device_codes
 
 from .conftest import both_stores
 from .test_replays import get_json

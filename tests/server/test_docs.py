@@ -14,9 +14,9 @@ from pathlib import Path
 
 import hartenjagen.shared.rules  # noqa: F401 (the variants table loads through the rules)
 from hartenjagen.server import settings
-from hartenjagen.server.app import ENDPOINTS, ROUTES
 from hartenjagen.server.cli import build_parser
-from hartenjagen.server.migrations import load_migrations
+from hartenjagen.server.net.app import ENDPOINTS, ROUTES
+from hartenjagen.server.storage.migrations import load_migrations
 from hartenjagen.shared.reasons import MESSAGES as REASONS
 from hartenjagen.shared.variants import _CHOICES, _RANGES, VARIANTS
 

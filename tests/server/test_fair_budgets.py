@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hartenjagen.server.computer import STEPS, Budgets, Thinker
+from hartenjagen.server.live.computer import STEPS, Budgets, Thinker
 from hartenjagen.shared.bots.choice import decide, fits
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from hartenjagen.server.store import GroupCommit, StoreBusy, TableHalted, TableWrite
-from hartenjagen.server.stores import open_store
+from hartenjagen.server.storage.opening import open_store
+from hartenjagen.server.storage.store import GroupCommit, StoreBusy, TableHalted, TableWrite
 
 from .conftest import both_stores, wait_for
 

@@ -73,7 +73,7 @@ class TestHardening:
 
 class TestHungComputerPlayer:
     async def test_a_decision_past_its_deadline_gets_a_legal_move_and_fresh_workers(self, make_server, monkeypatch):
-        import hartenjagen.server.computer as computer
+        import hartenjagen.server.live.computer as computer
 
         real = computer.decide
         hung, woke = threading.Event(), threading.Event()
@@ -110,7 +110,7 @@ class TestSlowReader:
         from types import SimpleNamespace
 
         from hartenjagen.server.config import Config
-        from hartenjagen.server.hub import WRITE_BUFFER_LIMIT, Client
+        from hartenjagen.server.net.hub import WRITE_BUFFER_LIMIT, Client
 
         closed: list[tuple[int, str]] = []
         backlog = {"bytes": 0}

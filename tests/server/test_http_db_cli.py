@@ -21,17 +21,17 @@ import asyncpg
 import pytest
 from websockets.asyncio.client import connect
 
-from hartenjagen.server.app import ENDPOINTS
-from hartenjagen.server.changes import fold
-from hartenjagen.server.codes import CODE_ALPHABET, new_code
 from hartenjagen.server.config import Config
-from hartenjagen.server.engine_bundle import shared_hash
-from hartenjagen.server.migrations import load_migrations
-from hartenjagen.server.pg_store import PostgresStore
-from hartenjagen.server.sqlite_store import SQLiteStore as Database
-from hartenjagen.server.sqlite_store import migrations_dir
-from hartenjagen.server.store import SchemaTooNew, StoreUnavailable
-from hartenjagen.server.stores import is_postgres_url, open_store
+from hartenjagen.server.net.app import ENDPOINTS
+from hartenjagen.server.storage.migrations import load_migrations
+from hartenjagen.server.storage.opening import is_postgres_url, open_store
+from hartenjagen.server.storage.postgres import PostgresStore
+from hartenjagen.server.storage.sqlite import SQLiteStore as Database
+from hartenjagen.server.storage.sqlite import migrations_dir
+from hartenjagen.server.storage.store import SchemaTooNew, StoreUnavailable
+from hartenjagen.server.table.bundle import shared_hash
+from hartenjagen.server.table.changes import fold
+from hartenjagen.server.table.codes import CODE_ALPHABET, new_code
 
 from . import pg
 from .conftest import both_stores

@@ -304,11 +304,12 @@ class TestLeaderboard:
 def test_the_rating_model_starts_newcomers_at_the_shown_prior_and_the_offline_table_needs_no_rating_library():
     from openskill.models import BradleyTerryFull
 
-    from hartenjagen.server import engine_bundle, ratings
+    from hartenjagen.server.table import bundle as engine_bundle
+    from hartenjagen.server.table import ratings
 
     default = BradleyTerryFull()
     assert ratings.PRIOR == (default.mu, default.sigma)
     assert ratings.shown(*ratings.PRIOR, 0) == {"rating": 1000, "uncertainty": 333, "score": 0, "games": 0}
     bundled = engine_bundle.server_files()
-    assert "hartenjagen/server/ratings.py" in bundled
+    assert "hartenjagen/server/table/ratings.py" in bundled
     assert not any(b"from openskill" in text or b"import openskill" in text for text in bundled.values())

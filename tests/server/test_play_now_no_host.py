@@ -4,7 +4,7 @@ vote for a rematch, and a computer player stands in for whoever left."""
 
 from __future__ import annotations
 
-from hartenjagen.server.table import HOST_COMMANDS, PLAY_NOW_TIMER, TABLE_COMMANDS
+from hartenjagen.server.table.table import HOST_COMMANDS, PLAY_NOW_TIMER, TABLE_COMMANDS
 
 from .test_play_now import SHORT, answer, play_together, press_play_now
 

@@ -6,11 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from hartenjagen.server.closing import Close
-from hartenjagen.server.errors import MESSAGES
-from hartenjagen.server.messages import SCHEMAS
-from hartenjagen.server.seat_view import Moment, table_message
-from hartenjagen.server.table import Table
+from hartenjagen.server.net.closing import Close
+from hartenjagen.server.table.errors import MESSAGES
+from hartenjagen.server.table.messages import SCHEMAS
+from hartenjagen.server.table.seat_view import Moment, table_message
+from hartenjagen.server.table.table import Table
 from hartenjagen.shared.rules import make_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +74,6 @@ class TestProtocolDoc:
             assert f"`{why.reason}`" in table, why
 
     def test_every_message_a_client_may_send_has_its_handler_and_nothing_else_does(self):
-        from hartenjagen.server.hub import HANDLERS
+        from hartenjagen.server.net.hub import HANDLERS
 
         assert set(HANDLERS) | {"ping"} == set(SCHEMAS)  # ping is answered before any handler

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hartenjagen.server.ratelimit import FailureLimiter, TokenBucket
+from hartenjagen.server.net.ratelimit import FailureLimiter, TokenBucket
 
 
 class Clock:

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from hartenjagen.server import rating_model
+from hartenjagen.server.players import rating_model
 
 EPS = 1e-9
 

@@ -2,7 +2,7 @@
 
 The edge holds a person's websocket; the owner holds the table. What the person sends travels to the owner's hub
 in order; what the owner sends comes back to the person; closes, detaches, questions and timeouts as documented in
-``server/relay.py``.
+``server/cluster/relay.py``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-import hartenjagen.server.relay as relay_module
-from hartenjagen.server.closing import Close
+import hartenjagen.server.cluster.relay as relay_module
+from hartenjagen.server.cluster.relay import Relay
 from hartenjagen.server.config import Config
-from hartenjagen.server.relay import Relay
+from hartenjagen.server.net.closing import Close
 
 
 class Person:

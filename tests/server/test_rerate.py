@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from openskill.models import BradleyTerryFull, PlackettLuce
 
-from hartenjagen.server import rating_model
-from hartenjagen.server.pg_store import PostgresStore
-from hartenjagen.server.ratings import places
-from hartenjagen.server.sqlite_store import SQLiteStore
-from hartenjagen.server.stores import is_postgres_url, open_store
+from hartenjagen.server.players import rating_model
+from hartenjagen.server.storage.opening import is_postgres_url, open_store
+from hartenjagen.server.storage.postgres import PostgresStore
+from hartenjagen.server.storage.sqlite import SQLiteStore
+from hartenjagen.server.table.ratings import places
 
 from .conftest import both_stores
 from .test_http_db_cli import copy_migrations, raw

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hartenjagen.server.reviews import BURST, PER_HOUR, ReviewRefused
+from hartenjagen.server.live.reviews import BURST, PER_HOUR, ReviewRefused
 
 from .conftest import Player
 from .test_replays import DEAL, drive, drive_all, get_json, seat_four

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from hartenjagen.server.seat_view import Moment, table_message
+from hartenjagen.server.table.seat_view import Moment, table_message
 
 from .conftest import play_until, seat_four, state_of
 

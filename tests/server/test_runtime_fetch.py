@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hartenjagen.server.engine_bundle import bundle_bytes
+from hartenjagen.server.table.bundle import bundle_bytes
 from hartenjagen.tools import runtime_fetch
 
 

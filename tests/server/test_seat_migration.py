@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from hartenjagen.server.sqlite_store import SQLiteStore, migrations_dir
+from hartenjagen.server.storage.sqlite import SQLiteStore, migrations_dir
 
 
 def _game(db: sqlite3.Connection, game_id: int) -> None:

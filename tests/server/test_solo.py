@@ -1,5 +1,6 @@
-"""The offline table (server/solo.py) plays a game with the online table's modules, folds back from its kept log,
-refuses what needs other people or the server, and its engine bundle holds the project's own files under 1 MB."""
+"""The offline table (server/table/offline.py) plays a game with the online table's modules, folds back from its
+kept log, refuses what needs other people or the server, and its engine bundle holds the project's own files
+under 1 MB."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from hartenjagen.server.engine_bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
-from hartenjagen.server.records import stats_of_records
-from hartenjagen.server.solo import OFFLINE_TYPES, Solo
-from hartenjagen.server.table import TABLE_COMMANDS
-from hartenjagen.server.table_state import DamagedLog
+from hartenjagen.server.table.bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
+from hartenjagen.server.table.offline import OFFLINE_TYPES, Solo
+from hartenjagen.server.table.records import stats_of_records
+from hartenjagen.server.table.state import DamagedLog
+from hartenjagen.server.table.table import TABLE_COMMANDS
 from hartenjagen.shared.bots.choice import checked
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.rules import make_rules
@@ -150,11 +151,30 @@ def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_s
     files = body["files"]
     shared = {path: text.encode() for path, text in files.items() if path.startswith("hartenjagen/shared/")}
     assert shared == shared_files() and body["shared_hash"] == shared_hash() == files_hash(shared)
-    assert "hartenjagen/server/solo.py" in files and "hartenjagen/server/hub.py" not in files
+    assert "hartenjagen/server/table/offline.py" in files and "hartenjagen/server/net/hub.py" not in files
     assert body["runtime"]["base"].startswith("/runtime/pyodide-")
     changed = dict(shared)
     changed["hartenjagen/shared/rules.py"] += b"\n"
     assert files_hash(changed) != shared_hash()
+
+
+def test_the_engine_bundle_ships_the_whole_table_package_which_imports_nothing_else_of_the_servers():
+    import ast
+
+    from hartenjagen.server import table as table_package
+
+    folder = Path(table_package.__file__).resolve().parent
+    files = json.loads(bundle_bytes())["files"]
+    server = sorted(path for path in files if path.startswith("hartenjagen/server/"))
+    package = sorted(f"hartenjagen/server/table/{path.name}" for path in folder.glob("*.py"))
+    assert server == ["hartenjagen/server/__init__.py", *package]
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                leaves = node.level > 1 or (node.level == 0 and "hartenjagen.server" in (node.module or ""))
+                assert not leaves, f"{path.name} imports {'.' * node.level}{node.module} from outside server/table/"
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("hartenjagen.server") for a in node.names), path.name
 
 
 def test_the_offline_table_names_what_it_takes_and_refuses_a_rematch_vote_as_not_offline():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hartenjagen.server.table import FINISHED, Table
+from hartenjagen.server.table.table import FINISHED, Table
 from hartenjagen.shared.cards import card_name, mask_cards
 from hartenjagen.shared.rules import make_rules
 

@@ -17,9 +17,9 @@ from contextlib import closing
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-import hartenjagen.server.sqlite_store as sqlite_store
-from hartenjagen.server.hub import HANDLERS
-from hartenjagen.server.store import StoreBusy
+import hartenjagen.server.storage.sqlite as sqlite_store
+from hartenjagen.server.net.hub import HANDLERS
+from hartenjagen.server.storage.store import StoreBusy
 
 from .conftest import events_of, my_move, wait_for
 from .faultkit import all_events

@@ -13,7 +13,7 @@ import json
 import urllib.request
 from typing import Any
 
-from hartenjagen.server.stores import is_postgres_url
+from hartenjagen.server.storage.opening import is_postgres_url
 
 from . import pg
 from .conftest import both_stores, start_server

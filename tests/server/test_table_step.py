@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from hartenjagen.server.table import Table
-from hartenjagen.server.table_step import Step, settle
+from hartenjagen.server.table.step import Step, settle
+from hartenjagen.server.table.table import Table
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 

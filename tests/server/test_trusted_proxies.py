@@ -8,7 +8,7 @@ import sys
 
 from websockets.asyncio.client import connect
 
-from hartenjagen.server.addresses import client_address, parse_proxies
+from hartenjagen.server.net.addresses import client_address, parse_proxies
 
 from .conftest import Player
 from .crashkit import ROOT

@@ -18,7 +18,7 @@ import pytest
 
 import hartenjagen.server
 from hartenjagen.server.config import client_dir
-from hartenjagen.server.migrations import load_migrations, migrations_dir
+from hartenjagen.server.storage.migrations import load_migrations, migrations_dir
 from hartenjagen.tools.wsclient import next_intent
 
 from .crashkit import SERVING, Client, close_all

@@ -1,5 +1,5 @@
 // The offline game's engine: Pyodide in a Web Worker, running the project's own Python (the same shared/ core and
-// computer players as the server, and the server's I/O-free table with server/solo.py in the place of the hub).
+// computer players as the server, and the server's I/O-free table with server/table/offline.py in the place of the hub).
 // The page talks to it as it talks to the server: it sends the same messages and gets the same answers. Every
 // change's log entries are kept in IndexedDB (store.js) before its messages go to the page.
 import { keep, startGame } from "./store.js";
@@ -37,13 +37,13 @@ async function boot() {
   const facts = JSON.parse(py.runPython(`
 import json, sys
 sys.path.insert(0, "/engine")
-from hartenjagen.server import solo as _solo
-from hartenjagen.server.engine_bundle import shared_hash
+from hartenjagen.server.table import offline as _solo
+from hartenjagen.server.table.bundle import shared_hash
 _loaded = sorted(n for n in sys.modules if n.startswith("hartenjagen.shared"))
 _outside = [n for n in _loaded if not (getattr(sys.modules[n], "__file__", "") or "").startswith("/engine/hartenjagen/shared/")]
 json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
 `));
-  solo = py.pyimport("hartenjagen.server.solo");
+  solo = py.pyimport("hartenjagen.server.table.offline");
   phases.python = performance.now() - started - phases.bundle - phases.runtime;
   return { ...facts, phases, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
 }

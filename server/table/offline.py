@@ -24,9 +24,9 @@ from .messages import PROTOCOL_VERSION, parse_message
 from .pace import PACE_FACTORS
 from .records import stats_of_records
 from .seat_view import Moment, hint_message
+from .state import DamagedLog, SeatKind
+from .step import settle
 from .table import PLAYING_STATUS, Table, check_seat, table_rules
-from .table_state import DamagedLog, SeatKind
-from .table_step import settle
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"

@@ -16,27 +16,29 @@ from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from . import chat, lobby
+from ..config import Config
+from ..live import lobby
+from ..live.computer import Thinker
+from ..live.lobby import Lobby
+from ..live.registry import Tables
+from ..live.reviews import Reviewer, ReviewRefused, game_name
+from ..players.devices import DeviceCodes
+from ..players.names import Names
+from ..storage.opening import REDIS_ERRORS
+from ..storage.store import ClusterUnavailable, Store, StoreBusy
+from ..table import chat
+from ..table.bundle import shared_hash
+from ..table.codes import new_code, table_code
+from ..table.daily import DAILY_LEVEL, daily_deal, today
+from ..table.errors import ProtocolError
+from ..table.jsontext import compact
+from ..table.messages import PLAY_NOW_WAIT, PROTOCOL_VERSION, TIMER_MAX
+from ..table.seat_view import Moment, full_message, hint_message, public_table
+from ..table.state import bot_name
+from ..table.table import PLAYING_STATUS, SeatKind, Table, check_seat, table_rules
+from ..table.tokens import token_hash
 from .closing import Close
-from .codes import new_code, table_code
-from .computer import Thinker
-from .config import Config
-from .daily import DAILY_LEVEL, daily_deal, today
-from .devices import DeviceCodes
-from .engine_bundle import shared_hash
-from .errors import ProtocolError
-from .jsontext import compact
-from .lobby import Lobby
-from .messages import PLAY_NOW_WAIT, PROTOCOL_VERSION, TIMER_MAX
-from .names import Names
 from .ratelimit import FailureLimiter, TokenBucket
-from .reviews import Reviewer, ReviewRefused, game_name
-from .seat_view import Moment, full_message, hint_message, public_table
-from .store import ClusterUnavailable, Store, StoreBusy, token_hash
-from .stores import REDIS_ERRORS
-from .table import PLAYING_STATUS, SeatKind, Table, check_seat, table_rules
-from .table_state import bot_name
-from .tables import Tables
 
 log = logging.getLogger("hearts.server")
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code

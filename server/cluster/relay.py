@@ -20,12 +20,12 @@ import logging
 from collections import deque
 from typing import Any
 
-from .closing import Close
-from .config import Config
-from .errors import ProtocolError
-from .hub import Client, Hub
-from .jsontext import compact
-from .messages import kind_of
+from ..config import Config
+from ..net.closing import Close
+from ..net.hub import Client, Hub
+from ..table.errors import ProtocolError
+from ..table.jsontext import compact
+from ..table.messages import kind_of
 
 log = logging.getLogger("hearts.relay")
 SEP = "\x1f"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from openskill.models import BradleyTerryFull
 
-from .ratings import PRIOR
+from ..table.ratings import PRIOR
 
 MODEL = BradleyTerryFull(mu=PRIOR[0], sigma=PRIOR[1])
 NAME = type(MODEL).__name__  # recorded with the ratings: a store rates its stored games again when it differs

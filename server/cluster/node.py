@@ -18,7 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .store import ClusterUnavailable, StoreBusy, StoreUnavailable
+from ..storage.store import ClusterUnavailable, StoreBusy, StoreUnavailable
 
 log = logging.getLogger("hearts.cluster")
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)

@@ -13,7 +13,7 @@ DIALECTS = ("sqlite", "postgresql")
 def migrations_dir() -> Path:
     """Return the folder of numbered SQL files (``HEARTS_MIGRATIONS_DIR`` or ``migrations/`` in the checkout)."""
     env = os.environ.get("HEARTS_MIGRATIONS_DIR")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "migrations"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "migrations"
 
 
 def load_migrations(folder: Path, dialect: str = "sqlite") -> list[tuple[int, str, str]]:

@@ -11,10 +11,10 @@ from typing import Any
 from hartenjagen.shared.replay import NotFinished, replay_hands
 from hartenjagen.shared.rules import make_rules
 
-from . import ratings
-from .daily import parse_day, public_deal
-from .reviews import Reviewer, ReviewRefused, game_name
-from .store import Store
+from ..live.reviews import Reviewer, ReviewRefused, game_name
+from ..storage.store import Store
+from ..table import ratings
+from ..table.daily import parse_day, public_deal
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
 REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")

@@ -20,7 +20,7 @@ from typing import Any
 
 from hartenjagen.shared.rules import make_rules
 
-from .store import Store
+from ..storage.store import Store
 
 log = logging.getLogger("hearts.reviews")
 PER_HOUR = 30  # reviews a player may start in any hour

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
@@ -16,9 +15,6 @@ REVIVE_FIRST = 0.5  # seconds before the first probe of a database that stopped 
 REVIVE_MAX = 2.0  # ... and the longest pause between probes
 
 
-def token_hash(token: str) -> str:
-    """Return the SHA-256 (hex) under which a secret token is stored: never the token itself."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass

@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .store import Store, TableWrite
-from .table import Table
+from ..storage.store import Store, TableWrite
+from ..table.table import Table
 
 Outgoing = list[tuple[Any, dict[str, Any] | str]]
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 from hartenjagen.shared.bots.choice import fallback, fits
 from hartenjagen.shared.view import view_for
 
+from ..table.pace import PACE_FACTORS
+from ..table.step import Step
+from ..table.table import SeatKind, Table
 from .computer import Thinker
-from .pace import PACE_FACTORS
-from .table import SeatKind, Table
-from .table_step import Step
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .registry import Tables
 
 log = logging.getLogger("hearts.server")
 

@@ -14,12 +14,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from .store import Store, StoreBusy, StoredTable
-from .stores import REDIS_ERRORS
-from .table import DamagedLog, Table
+from ..storage.opening import REDIS_ERRORS
+from ..storage.store import Store, StoreBusy, StoredTable
+from ..table.table import DamagedLog, Table
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .registry import Tables
 
 log = logging.getLogger("hearts.server")
 RECOVER_PAUSE = 0.5  # seconds between attempts to bring parked tables back (doubling up to RECOVER_MAX on errors)

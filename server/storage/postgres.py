@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 import asyncpg
 
 from .migrations import load_migrations, migrations_dir
+from .opening import redacted
 from .sql import PROBE, RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_store import Query, SqlStore
 from .store import LeaseLost, SchemaTooNew, StoreBusy, StoreUnavailable
-from .stores import redacted
 
 T = TypeVar("T")
 MIGRATION_LOCK = 0x4845_4152_5453  # "HEARTS": one node migrates at a time, the others wait and find it done

@@ -18,8 +18,8 @@ from hartenjagen.shared.rules import Rules, RulesError, make_rules
 from .daily import DEAL_MAX
 from .errors import ProtocolError
 from .ratings import family_of, places
-from .store import token_hash
-from .table_state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
+from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status, TableState, bot_name
+from .tokens import token_hash
 
 __all__ = [
     "Table", "Seat", "SeatKind", "Status", "DamagedLog", "FINISHED", "PLAYING_STATUS", "WAITING", "TABLE_COMMANDS",

@@ -1,10 +1,10 @@
 """The offline game's Python: the project's own files the browser's worker runs, and the hash that names them.
 
 The worker (``client/js/offline/worker.js``) runs on Pyodide the same ``shared/`` core and computer players the server
-runs, and the few I/O-free table modules of ``server/`` an online table is built from (``table``, ``table_step``,
-``seat_view`` and what they import), with ``server/solo.py`` in the place of the hub. ``GET /engine/python.json``
-sends them in one answer, with the runtime's files and ``shared_hash``: the SHA-256 of every ``shared/`` file, which
-``/healthz`` reports too and the worker computes again from the files it loaded.
+runs, and the whole I/O-free table package ``server/table/`` an online table is built from, with
+``server/table/offline.py`` in the place of the hub (a test checks the package imports nothing else of the server's).
+``GET /engine/python.json`` sends them in one answer, with the runtime's files and ``shared_hash``: the SHA-256 of
+every ``shared/`` file, which ``/healthz`` reports too and the worker computes again from the files it loaded.
 """
 
 from __future__ import annotations
@@ -15,12 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SERVER = Path(__file__).resolve().parent
-#: The server's modules the browser's table needs: I/O-free, importing nothing outside this list and ``shared/``.
-SERVER_MODULES = (
-    "__init__", "changes", "chat", "codes", "daily", "engine_bundle", "errors", "jsontext", "messages", "pace",
-    "ratings", "records", "seat_view", "solo", "store", "table", "table_state", "table_step",
-)  # fmt: skip
+TABLE = Path(__file__).resolve().parent  # server/table/: the whole package ships, importing only itself and shared/
 BUNDLE_PATH = "/engine/python.json"
 
 
@@ -50,8 +45,11 @@ def shared_hash() -> str:
 
 
 def server_files() -> dict[str, bytes]:
-    """Return the server modules the browser's table runs, by their path under the package."""
-    return {f"hartenjagen/server/{name}.py": (SERVER / f"{name}.py").read_bytes() for name in SERVER_MODULES}
+    """Return the server's table package (every module of ``server/table/``) by its path under the package."""
+    files = {"hartenjagen/server/__init__.py": (TABLE.parent / "__init__.py").read_bytes()}
+    for path in sorted(TABLE.glob("*.py")):
+        files[f"hartenjagen/server/table/{path.name}"] = path.read_bytes()
+    return files
 
 
 def runtime_files() -> dict[str, Any]:

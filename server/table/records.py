@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .table_state import SeatKind
+from .state import SeatKind
 
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:

@@ -21,21 +21,21 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ..cluster.relay import Relay
+from ..config import Config, client_dir
+from ..live.computer import Thinker
+from ..storage.opening import REDIS_ERRORS, open_store
+from ..storage.store import Store, StoreBusy
+from ..table.bundle import BUNDLE_PATH, bundle_bytes
+from ..table.errors import ProtocolError
+from ..table.messages import kind_of, parse_message
 from .addresses import client_address, parse_proxies
 from .api import API_ENDPOINTS, Api
 from .closing import Close
 from .compression import serve_options
-from .computer import Thinker
-from .config import Config, client_dir
-from .engine_bundle import BUNDLE_PATH, bundle_bytes
-from .errors import ProtocolError
 from .hub import Client, Hub
 from .liveness import ReadWatch
-from .messages import kind_of, parse_message
-from .relay import Relay
 from .sockets import ACCEPT_BATCH, Headroom, listen_deeper
-from .store import Store, StoreBusy
-from .stores import REDIS_ERRORS, open_store
 
 log = logging.getLogger("hearts.server")
 
@@ -384,7 +384,7 @@ async def open_cluster(config: Config) -> Any:
     """Join the cluster ``--redis`` names (a ``cluster.Cluster``), or None without ``--redis``."""
     if not config.redis:
         return None
-    from .cluster import Cluster
+    from ..cluster.node import Cluster
 
     return await Cluster.open(config.redis, config.redis_prefix, config.node, config.lease_ms)
 

@@ -12,10 +12,10 @@ import json
 import time
 from typing import Any
 
-from . import ratings
-from .store import Store
-from .table import WAITING, SeatKind, Table
-from .tables import Tables
+from ..storage.store import Store
+from ..table import ratings
+from ..table.table import WAITING, SeatKind, Table
+from .registry import Tables
 
 FRESH = 1.0  # seconds a node's own list is reused before it is built again
 MAX_LISTED = 200  # entries on the start page at most (the fullest first)

@@ -13,9 +13,9 @@ import time
 from collections import deque
 from typing import Any
 
-from .codes import CODE_ALPHABET
-from .errors import ProtocolError
-from .messages import DEVICE_CODE_LENGTH
+from ..table.codes import CODE_ALPHABET
+from ..table.errors import ProtocolError
+from ..table.messages import DEVICE_CODE_LENGTH
 
 CODE_SECONDS = 600.0  # a code is good for ten minutes
 CODES_PER_WINDOW, CODE_WINDOW = 5, 600.0  # codes one player may ask for in ten minutes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from .sqlite_store import SQLiteStore
+from .sqlite import SQLiteStore
 from .store import Store, StoreUnavailable
 
 CLUSTER_INSTALL = "pip install -e '.[cluster]'"
@@ -35,7 +35,7 @@ async def open_store(db: str) -> Store:
     if not is_postgres_url(db):
         return await SQLiteStore.open(db)
     try:
-        from .pg_store import PostgresStore
+        from .postgres import PostgresStore
     except ImportError as exc:
         if exc.name != "asyncpg":
             raise

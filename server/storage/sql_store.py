@@ -13,9 +13,12 @@ from typing import Any, Protocol, TypeVar
 
 from hartenjagen.shared.rules import make_rules
 
-from . import rating_model, ratings, sql
-from .records import daily_place, game_rows, games_list_item, stats_by_variant
-from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite, token_hash
+from ..players import rating_model
+from ..table import ratings
+from ..table.records import daily_place, game_rows, games_list_item, stats_by_variant
+from ..table.tokens import token_hash
+from . import sql
+from .store import GroupCommit, PlayerWrite, Store, StoreBusy, StoredTable, TableWrite
 
 T = TypeVar("T")
 log = logging.getLogger("hearts.store")

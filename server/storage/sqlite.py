@@ -14,10 +14,11 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from ..table.tokens import token_hash
 from .migrations import load_migrations, migrations_dir
 from .sql import PROBE, SCHEMA_VERSION
 from .sql_store import Query, SqlStore
-from .store import SchemaTooNew, StoreBusy, StoreUnavailable, token_hash
+from .store import SchemaTooNew, StoreBusy, StoreUnavailable
 
 __all__ = ["SQLiteStore", "load_migrations", "migrations_dir", "busy_error"]
 

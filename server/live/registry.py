@@ -13,17 +13,17 @@ import logging
 import time
 from typing import Any
 
-from . import ratings
-from .closing import Close
+from ..config import Config
+from ..net.closing import Close
+from ..storage.store import LeaseLost, Store, StoreBusy
+from ..table import ratings
+from ..table.seat_view import Moment
+from ..table.step import settle
+from ..table.table import Table
 from .computer import Thinker
-from .config import Config
 from .delivery import Delivery
 from .restore import Restorer
 from .scheduler import Scheduler
-from .seat_view import Moment
-from .store import LeaseLost, Store, StoreBusy
-from .table import Table
-from .table_step import settle
 
 log = logging.getLogger("hearts.server")
 

@@ -1,0 +1,1 @@
+"""Several nodes on PostgreSQL and Redis: table ownership, the relay between nodes, shared Play now."""

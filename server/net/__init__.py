@@ -1,0 +1,1 @@
+"""The network: the app, sockets, the hub that receives every message, the HTTP API."""

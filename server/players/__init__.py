@@ -1,0 +1,1 @@
+"""People: devices, names and the rating model."""

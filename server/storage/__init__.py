@@ -1,0 +1,1 @@
+"""Storage: the store's contract, group commit, SQLite and PostgreSQL, migrations."""
