@@ -27,7 +27,7 @@ from .conftest import (
     save_shot,
     view,
 )
-from .test_round2_forms import MEASURE_SELECTS
+from .test_start_forms import MEASURE_SELECTS
 
 pytestmark = pytest.mark.animations_off  # many hands played; what animations do is tested elsewhere
 

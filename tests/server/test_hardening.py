@@ -9,7 +9,7 @@ import threading
 
 from .conftest import move_once, my_move, state_of
 from .test_full_game import play_out
-from .test_table_life import with_bots
+from .test_timer_hint_sit_new_game_idle import with_bots
 
 
 class TestHardening:

@@ -1,4 +1,4 @@
-"""Round 2, taps: a double tap on a card plays it once and says nothing wrong; a refusal notice goes as
+"""Taps: a double tap on a card plays it once and says nothing wrong; a refusal notice goes as
 soon as the game moves on (it never stays beside "Your turn")."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.variants import VARIANTS
 
 from .conftest import create_table, hand_cards, no_horizontal_scroll, play_pages, play_until_game_over, view
-from .test_round3_table import PHONE_TALL, WIDE, open_by_link
+from .test_sides_seats_and_panels import PHONE_TALL, WIDE, open_by_link
 
 # A numbered deal (classic, no passing) whose first hand gives South, playing her highest legal card against the
 # table's medium computer players, a claim that holds at her turn in the tenth trick (found by playing it through

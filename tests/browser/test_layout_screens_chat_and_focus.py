@@ -1,4 +1,4 @@
-"""Round 3 layout, as new players met it: a small phone (320x568) shows everything needed to pass and play on one
+"""The layout as new players met it: a small phone (320x568) shows everything needed to pass and play on one
 screen under a one-line top bar; the open chat never covers the hand or whose turn it is, and a line arriving while
 it is closed shows as a count on its button; the keyboard focus is a ring like no other marking and lands on a card
 that may be played; a phone on its side keeps the line under the trick clear of the hand, the chat button sits beside

@@ -1,4 +1,4 @@
-"""Round 2, the start screen's forms: the table code's example is not forced into capitals (what is typed
+"""The start screen's forms: the table code's example is not forced into capitals (what is typed
 still is), and no dropdown cuts off its text, on a phone or a desktop, in English or Dutch."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Round 2 layout: a phone on its side and tablets show the hand, the trick and the three opponents at once,
-without scrolling; a phone upright shows the hand number, "hearts are broken" and who is a computer."""
+"""The layout on phones and tablets: a phone on its side and tablets show the hand, the trick and the three
+opponents at once, without scrolling; a phone upright shows the hand number, "hearts are broken" and who is a
+computer."""
 
 from __future__ import annotations
 

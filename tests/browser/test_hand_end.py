@@ -1,4 +1,4 @@
-"""Round 2, the end of a hand: the last trick is seen and slides to its taker before the score table
+"""The end of a hand: the last trick is seen and slides to its taker before the score table
 opens; the score table closes by itself when the next hand is dealt; the last trick can be looked at
 until then; the Dutch score table's headers fit."""
 

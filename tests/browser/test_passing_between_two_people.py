@@ -1,4 +1,4 @@
-"""Round 2, two people at one table: who has passed is plain to see, "waiting for…" names whom, the
+"""Two people at one table: who has passed is plain to see, "waiting for…" names whom, the
 cards you passed and received stay in view (the received ones marked until your first card, also after a
 reload), and when the next hand is dealt the score table closes for everyone."""
 

@@ -1,4 +1,4 @@
-"""Round 3, journeys new players stumbled on: a hand review that belongs to its own game, the score table that goes
+"""Journeys new players stumbled on: a hand review that belongs to its own game, the score table that goes
 when the host starts a new game, a next step after game over, a numbered-deal link, leaving, the start page and the
 address bar, Dutch numbers and words, and screen-reader news in the language of the moment."""
 

@@ -1,4 +1,4 @@
-"""Round 2, keyboard and screen reader: the focus moves to the main control of each new screen (never
+"""Keyboard and screen reader: the focus moves to the main control of each new screen (never
 left on the page's body), and a polite live region beside the trick tells every card played, who took the
 trick and whose turn it is, in the player's language."""
 
