@@ -12,7 +12,8 @@ import asyncpg
 from .migrations import load_migrations, migrations_dir
 from .opening import redacted
 from .sql import PROBE, RECORD_MIGRATION, SCHEMA_VERSION, numbered
-from .sql_store import Query, SqlStore
+from .sql_query import Query
+from .sql_store import SqlStore
 from .store import LeaseLost, SchemaTooNew, StoreBusy, StoreUnavailable
 
 T = TypeVar("T")

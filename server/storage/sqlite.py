@@ -17,7 +17,8 @@ import aiosqlite
 from ..table.tokens import token_hash
 from .migrations import load_migrations, migrations_dir
 from .sql import PROBE, SCHEMA_VERSION
-from .sql_store import Query, SqlStore
+from .sql_query import Query
+from .sql_store import SqlStore
 from .store import SchemaTooNew, StoreBusy, StoreUnavailable
 
 __all__ = ["SQLiteStore", "load_migrations", "migrations_dir", "busy_error"]

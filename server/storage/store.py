@@ -15,8 +15,6 @@ REVIVE_FIRST = 0.5  # seconds before the first probe of a database that stopped 
 REVIVE_MAX = 2.0  # ... and the longest pause between probes
 
 
-
-
 @dataclass
 class TableWrite:
     """What one table appends in one go: log entries, and the rows they imply (opened, closed, a finished game)."""

@@ -1,0 +1,99 @@
+"""Players and their devices in SQL: hellos (new and returning, cached), one-time device codes, sign-outs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import Any
+
+from ..table.tokens import token_hash
+from . import sql
+from .sql_query import Query, SqlAccess
+from .store import PlayerWrite
+
+log = logging.getLogger("hearts.store")
+PLAYER_CACHE = 200_000  # returning players' ids kept in memory (about 30 MB at most)
+
+
+def _seen_stored(done: asyncio.Future) -> None:
+    """A returning player's name and visit were stored, or not (then the next hello stores them)."""
+    if not done.cancelled() and done.exception() is not None:
+        log.debug("a returning player's visit was not stored: %s", done.exception())
+
+
+class Players(SqlAccess):
+    """The part of ``SqlStore`` that knows players: their ids by token (cached) and the devices that hold them."""
+
+    # ------------------------------------------------------------------ players
+
+    async def player(self, name: str, token: str | None) -> tuple[int, str, str]:
+        """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or of a new player."""
+        now = time.time()
+        if token:
+            hashed = token_hash(token)
+            pid = self._player_ids.get(hashed)
+            if pid is None:
+                row = await self._peek(sql.PLAYER_ID, hashed)
+                pid = row[0] if row is not None else None
+            if pid is not None:
+                self._remember(hashed, pid)
+                # the name and last visit go with the next group commit, not waited for: a returning player is
+                # welcomed even while the database does not take writes (a lock, a full disk)
+                self.commits.submit(PlayerWrite(hashed, name, now, pid)).add_done_callback(_seen_stored)
+                return pid, token, name
+        token = secrets.token_urlsafe(24)
+        write = PlayerWrite(token_hash(token), name, now, new=True)
+        await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
+        self._remember(write.token_hash, write.player_id)
+        return write.player_id, token, name
+
+    def _remember(self, hashed: str, pid: int) -> None:
+        """Cache a returning player's id by token hash (bounded)."""
+        if len(self._player_ids) >= PLAYER_CACHE:
+            self._player_ids.clear()  # bounded: forgetting only costs one read on a player's next hello
+        self._player_ids[hashed] = pid
+
+    # ------------------------------------------------------------------ devices
+
+    async def new_device_code(self, player_id: int, code: str, expires_at: float) -> None:
+        """Keep a one-time code (its hash) that moves ``player_id`` to another device until ``expires_at``."""
+        await self._write(lambda q: q.execute(sql.NEW_DEVICE_CODE, token_hash(code), player_id, expires_at))
+
+    async def use_device_code(self, code: str, label: str, now: float) -> tuple[int, str, str] | None:
+        """Use a code once: a new device token for its player; return ``(id, token, name)``, or None if not valid."""
+        token = secrets.token_urlsafe(24)
+
+        async def body(q: Query) -> tuple[int, str, str] | None:
+            row = await q.one(sql.TAKE_DEVICE_CODE, now, token_hash(code), now)
+            if row is None:
+                return None
+            pid = row[0]
+            await q.execute(sql.NEW_DEVICE, token_hash(token), pid, label, now, now)
+            return pid, token, (await q.one(sql.PLAYER_NAME, pid))[0]
+
+        return await self._write(body)
+
+    async def devices(self, player_id: int) -> list[dict[str, Any]]:
+        """Return the devices that hold ``player_id``: id (the start of the token's hash), label, times."""
+        rows = await self._read(lambda q: q.rows(sql.DEVICES_OF, player_id))
+        return [{"id": h[:16], "label": label, "created_at": c, "last_seen": seen} for h, label, c, seen in rows]
+
+    async def drop_device(self, player_id: int, device: str) -> None:
+        """Sign device ``device`` (an id from ``devices``) out of ``player_id``: its token no longer holds them."""
+        await self._write(lambda q: q.execute(sql.DROP_DEVICE, player_id, device))
+        self.forget_device(player_id, device)
+
+    def forget_device(self, player_id: int, device: str) -> None:
+        """Drop a signed-out device from the cache of returning players (here, or told by another node)."""
+        self._player_ids = {h: p for h, p in self._player_ids.items() if not (p == player_id and h[:16] == device)}
+
+    def forget_players(self) -> None:
+        """Forget every cached token (a node that may have missed a sign-out: the next hello reads the database)."""
+        self._player_ids = {}
+
+    async def player_id(self, token: str) -> int | None:
+        """Return the id of the player with ``token``, or None."""
+        row = await self._peek(sql.PLAYER_ID, token_hash(token))
+        return row[0] if row is not None else None
