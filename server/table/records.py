@@ -1,11 +1,12 @@
-"""Rows for a finished game and the shapes of the game list and daily board: plain data, no database."""
+"""A finished game's record, its rows, and the shapes of the game list and daily board: plain data, no database."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from .state import SeatKind
+from .ratings import family_of, places
+from .state import SeatKind, TableState
 
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:
@@ -201,3 +202,50 @@ def daily_place(top: list[dict[str, Any]], mine: dict[str, Any] | None) -> dict[
             place = i + 1
         board.append({"place": place, "name": row["name"], "total": row["total"]})
     return {"board": board, "you": mine, "played": mine is not None}
+
+
+def game_record(table: TableState, finished_at: float) -> dict[str, Any]:
+    """Return the finished game as a record for the database (derived from the log's fold)."""
+    game = table.game
+    return {
+        "id": table.replay["id"],
+        "share": table.replay["share"],
+        "table_id": table.table_id,
+        "code": table.code,
+        "options": dict(table.rules.to_json()),
+        "deal": None if table.daily is not None else table.deal,
+        "daily": table.daily,
+        "started_at": table.started_at,
+        "finished_at": finished_at,
+        "history": [dict(h) for h in game.history],
+        "totals": list(game.totals),
+        "winners": list(game.winners),
+        "toppers": [dict(t) for t in game.toppers],
+        "events": [dict(e) for e in game.events],
+        "participants": sorted(table.participants),
+        "rated": rated_result(table),
+        "seats": [
+            {
+                "seat": s.index,
+                "player_id": s.player_id if s.kind == SeatKind.HUMAN else None,
+                "kind": SeatKind.HUMAN if s.kind == SeatKind.HUMAN else SeatKind.BOT,
+                "name": s.name or "?",
+                "level": s.level,
+                **({"chips": game.chips[s.index]} if table.rules.start_chips else {}),
+            }
+            for s in table.seats
+        ],
+    }
+
+
+def rated_result(table: TableState) -> dict[str, Any] | None:
+    """Return a rated game's sides and places (people who left early are last), or None if it is not rated."""
+    if not table.rated_seats or table.game is None:
+        return None
+    game = table.game
+    standing = [-c for c in game.chips] if table.rules.start_chips else list(game.totals)
+    seats = table.seats
+    kept = {s for s, p in table.rated_seats.items() if seats[s].kind == SeatKind.HUMAN and seats[s].player_id == p}
+    result = places(standing, tuple(table.rules.teams), table.rated_seats, kept)
+    left = sorted(p for s, p in table.rated_seats.items() if s not in kept)
+    return {"family": family_of(table.rules.to_json()), **result, "left": left}

@@ -38,7 +38,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
         "replay": table.replay,
-        "watch": {"allowed": table.watch_allowed, "count": len(table.watchers)},
+        "watch": {"allowed": table.watch_allowed, "count": len(table.presence.watchers)},
         "chat": {"allowed": table.chat_allowed},
         "commands": sorted(table.commands()),  # what this table takes: the page draws only these buttons
     }
@@ -46,14 +46,15 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
 
 def _ratings(table: Table) -> list[dict[str, Any] | None] | None:
     """Each seat's person's rating in the variant's family at an open table (None elsewhere, or for a computer)."""
-    if not table.listed or not table.ratings:
+    ratings = table.runtime.ratings
+    if not table.listed or not ratings:
         return None
-    return [table.ratings.get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
+    return [ratings.get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
 
 
 def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
     """After a rated game: each seat's person's rating before and after it (None for a computer); None elsewhere."""
-    moves = table.rating_moves
+    moves = table.runtime.rating_moves
     if moves is None or table.replay is None or table.replay["id"] != moves[0] or not table.rated_seats:
         return None
     return [moves[1].get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
@@ -74,7 +75,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "seats": [s.public() for s in table.seats],
         "hand_no": game.hand_no if game is not None else None,
         "between_hands": table.between_hands(),
-        "watch": {"allowed": table.watch_allowed and table.daily is None, "count": len(table.watchers)},
+        "watch": {"allowed": table.watch_allowed and table.daily is None, "count": len(table.presence.watchers)},
     }
 
 
@@ -229,8 +230,8 @@ def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:
 
 def _deadline(table: Table, now: float) -> float | None:
     """Seconds after ``now`` until a computer moves for the seats the game waits for (turn timer or grace), or None."""
-    times = [table.deadline] if table.deadline is not None else []
-    grace = table.grace
+    deadline, grace = table.runtime.deadline, table.runtime.grace
+    times = [deadline] if deadline is not None else []
     if table.game is not None:
         for s in table.game.to_act():
             seat = table.seats[s]

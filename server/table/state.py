@@ -3,7 +3,8 @@
 Every change is a log entry (``{"type": ..., ...}``) applied by ``_apply``; ``TableState.restore`` folds a
 stored log back (logs written before entries carried ``"type"`` have ``"k"``; both are read).
 The public events a change makes for the seats (``emit``) are something else: numbered, kept in ``events``.
-``server.table.Table`` adds the checked commands that log entries. No I/O here.
+Only this state is stored; a table's presence and runtime are beside it (``parts.py``), and ``table.Table`` adds the
+checked commands that log entries. No I/O here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from hartenjagen.shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
 from .jsontext import compact
+from .presence import Attendance
 from .ratings import family_of
 
 EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
@@ -61,9 +63,26 @@ class Seat:
     level: str | None = None
     player_id: int | None = None
     token_hash: str | None = None
-    client: Any = None  # the live connection, or None
-    disconnected_at: float | None = None
-    away: bool = False
+    away: bool = False  # past the grace period (logged: a computer moves for them until they are back)
+    here: Attendance = field(default_factory=Attendance, repr=False, compare=False)  # presence: never stored
+
+    @property
+    def client(self) -> Any:
+        """The seat's live connection, or None (its presence)."""
+        return self.here.client
+
+    @client.setter
+    def client(self, client: Any) -> None:
+        self.here.client = client
+
+    @property
+    def disconnected_at(self) -> float | None:
+        """When the seat's connection dropped, monotonic (its presence)."""
+        return self.here.disconnected_at
+
+    @disconnected_at.setter
+    def disconnected_at(self, at: float | None) -> None:
+        self.here.disconnected_at = at
 
     @property
     def connected(self) -> bool:
@@ -84,7 +103,7 @@ class Seat:
 
 @dataclass
 class TableState:
-    """The state of one table and the fold of its log entries."""
+    """The stored state of one table, the fold of its log entries (its presence and runtime are not in it)."""
 
     table_id: str = ""
     code: str = ""
@@ -97,23 +116,16 @@ class TableState:
     game: Game | None = None
     seq: int = 0
     timer: int | None = None
-    deadline: float | None = None  # monotonic time when the turn timer runs out
-    decision_key: tuple | None = None
-    timed_out: set[int] = field(default_factory=set)
     ready: set[int] = field(default_factory=set)
-    hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for the current decision only
     opened_at: float = 0.0
     started_at: float = 0.0
     recorded: bool = False
     replay: dict[str, Any] | None = None  # {"id", "share"} of the finished game
     closed: bool = False
-    grace: float = 30.0
     watch_allowed: bool = True  # anyone with the link may watch (the host can turn it off)
-    watchers: set = field(default_factory=set)  # live connections watching without a seat (never logged)
     chat_allowed: bool = True  # the host can turn table chat off (logged, like watch_allowed)
     pace: str = "normal"  # the computer players' pace the host chose: slow | normal | fast (logged)
     rematch: set[int] = field(default_factory=set)  # after game over: the seats whose people voted to play again
-    chat_room: Any = None  # server.chat.Room: recent chat lines, memory only (never logged)
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     listed: bool = False  # an open table: on the start page's list for anyone to sit down (logged)
     lang: str = "en"  # the host's language, shown on that list
@@ -121,9 +133,6 @@ class TableState:
     fill_at: float | None = None  # wall-clock time the empty seats of a Play now table get computer players
     rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
     barred: set[int] = field(default_factory=set)  # player ids the host removed: they cannot sit here again
-    ratings: dict[int, dict[str, Any]] = field(default_factory=dict)  # player id -> shown rating (memory only)
-    rating_moves: tuple[int, dict[int, dict[str, int]]] | None = None  # a rated game's id, each person's before/after
-    only: frozenset[str] | None = None  # the table messages its hub takes, when fewer than all (the offline table's)
     seats: list[Seat] = field(default_factory=lambda: [Seat(i) for i in range(4)])
     events: deque = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # the latest public events
     deals: list[list[int]] = field(default_factory=list)  # this game's hands as dealt, replayed by a restart
@@ -134,9 +143,12 @@ class TableState:
     # ------------------------------------------------------------------ the log
 
     @classmethod
-    def restore(cls, table_id: str, entries: list[str], grace: float = 30.0) -> Self:
-        """Fold a stored log (JSON texts, in order) back into the table; raise DamagedLog if it does not fold."""
-        table = cls(table_id=table_id, grace=grace)
+    def restore(cls, table_id: str, entries: list[str], **beside: Any) -> Self:
+        """Fold a stored log (JSON texts, in order) back into the table; raise DamagedLog if it does not fold.
+
+        ``beside``: what the class takes beside the state (a table's grace period).
+        """
+        table = cls(table_id=table_id, **beside)
         if not entries:
             raise DamagedLog("the log is empty")
         try:
@@ -257,7 +269,7 @@ class TableState:
 
     def _apply_timer(self, e: dict[str, Any]) -> None:
         self.timer = e["seconds"]
-        self.decision_key = None
+        self._new_decision(stop_timer=False)
         self.emit("timer", seconds=self.timer)
 
     def _new_game_state(self, at: float) -> None:
@@ -279,7 +291,7 @@ class TableState:
 
     def _apply_restart(self, e: dict[str, Any]) -> None:
         self._new_game_state(e["at"])
-        self.deadline = self.decision_key = None
+        self._new_decision(stop_timer=True)
         self.emit("restart")
 
     def _apply_deal(self, e: dict[str, Any]) -> None:
@@ -336,13 +348,16 @@ class TableState:
         self.ready.clear()
         self.rematch.clear()
         self.deals, self.replay = [], None
-        self.deadline = self.decision_key = None
+        self._new_decision(stop_timer=True)
         if self.daily is not None:
             self.daily = {**self.daily, "counts": False}  # the day's first complete game was this table's last
         self.emit("new_game")
 
     def _apply_closed(self, e: dict[str, Any]) -> None:
         self.closed = True
+
+    def _new_decision(self, *, stop_timer: bool) -> None:
+        """The decision in progress is over (a new timer, a restart, a new game): a table's runtime starts it over."""
 
     # ------------------------------------------------------------------ events
 
@@ -370,14 +385,6 @@ class TableState:
     def connected_humans(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
         return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.client is not None]
-
-    def connections(self) -> list[Any]:
-        """Return every connection at the table: the seated people's, then the watchers'."""
-        return [s.client for s in self.seats if s.client is not None] + list(self.watchers)
-
-    def closed_notices(self) -> list[tuple[Any, dict[str, Any]]]:
-        """Return the ``left`` message each watcher gets when the table closes."""
-        return [(w, {"type": "left", "code": self.code, "reason": "closed"}) for w in self.watchers]
 
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""

@@ -1,0 +1,176 @@
+"""Who sits where: seating people and computer players' seats changing hands, hosting passing on, coming and going.
+
+The checked commands of a table's seats and its presence; each logs the entries that make the change. No I/O here.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from .errors import ProtocolError
+from .parts import TableParts
+from .state import PLAYING_STATUS, WAITING, Seat, SeatKind
+from .tokens import token_hash
+
+MAX_WATCHERS = 100  # people watching one table without a seat
+
+
+class Seating(TableParts):
+    """A table's seats and presence: sitting down, changing seats, leaving, watching, dropping out and coming back."""
+
+    def seat_at(self, seat: int) -> Seat:
+        """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
+        return self.seats[check_seat(len(self.seats), seat)]
+
+    def seat_human(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
+        """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
+
+        Returns the seat and its secret token.
+        """
+        if self.daily is not None and self.humans():
+            raise ProtocolError("table_full")  # the daily deal is played alone
+        self.check_not_removed(player_id)
+        if seat is None:
+            target = self._free_seat(player_id)
+        else:
+            target = self.seat_at(seat)
+            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.BOT and self.between_hands())):
+                raise ProtocolError("seat_taken", seat=seat)
+        if self.host is None and not self.play_now:  # a Play now table has no host
+            self._log("host", seat=target.index)
+        token = self._seat_person(target.index, name, player_id, client)
+        return target, token
+
+    def _free_seat(self, player_id: int | None) -> Seat:
+        """Return the seat a ``join`` without a number gets.
+
+        The first empty seat; else, when a computer player's seat may change hands now, the seat this
+        player left, else the first computer player's seat.
+        """
+        free = [s for s in self.seats if s.kind == SeatKind.EMPTY]
+        if free:
+            return free[0]
+        bots = [s for s in self.seats if s.kind == SeatKind.BOT]
+        if not bots or not self.between_hands():
+            raise ProtocolError("table_full")
+        mine = self.left_seats.get(player_id) if player_id is not None else None
+        return next((s for s in bots if s.index == mine), bots[0])
+
+    def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
+        """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
+        token = secrets.token_urlsafe(24)
+        self._log("seated", seat=seat, who=SeatKind.HUMAN, name=name, player_id=player_id, token_hash=token_hash(token))
+        self.seats[seat].client = client
+        return token
+
+    def change_seat(self, old: int, new: int) -> tuple[Seat, str]:
+        """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
+        if new == old:
+            raise ProtocolError("seat_taken", seat=new)
+        target, source = self.seat_at(new), self.seats[old]
+        if target.kind == SeatKind.EMPTY:
+            self._check_waiting(("changing seats", "van stoel wisselen"))
+        elif not (target.kind == SeatKind.BOT and self.between_hands()):
+            raise ProtocolError("seat_taken", seat=new)
+        name, player_id, client = source.name, source.player_id, source.client
+        if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
+            self._log("vacated", seat=old, to=SeatKind.BOT, level=self.bot_level)
+        else:
+            self._log("vacated", seat=old, to=SeatKind.EMPTY)
+        if self.host == old:
+            self._log("host", seat=new)
+        token = self._seat_person(new, name, player_id, client)
+        return target, token
+
+    def leave(self, seat: int) -> None:
+        """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
+        if self.status == PLAYING_STATUS:
+            self._log("vacated", seat=seat, to=SeatKind.BOT, level=self.bot_level, left=True)
+        else:
+            self._log("vacated", seat=seat, to=SeatKind.EMPTY)
+        if self.host == seat:
+            self.pass_host()
+
+    def pass_host(self) -> None:
+        """Give hosting to a connected person (else any person), or nobody (always at a Play now table)."""
+        if self.play_now:
+            return
+        candidates = self.connected_humans() or self.humans()
+        new = candidates[0].index if candidates else None
+        if new != self.host:
+            self._log("host", seat=new)
+
+    def seat_by_token(self, token: str) -> Seat | None:
+        """Return the human seat whose secret token is ``token`` (compared by its hash)."""
+        given = token_hash(token).encode()
+        for s in self.seats:
+            if s.kind == SeatKind.HUMAN and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
+                return s
+        return None
+
+    def seat_of_player(self, player_id: int | None) -> Seat | None:
+        """Return the seat a player holds here (the same player on another device resumes it without its token)."""
+        if player_id is None:
+            return None
+        return next((s for s in self.seats if s.kind == SeatKind.HUMAN and s.player_id == player_id), None)
+
+    def check_not_removed(self, player_id: int | None) -> None:
+        """Refuse a person the host removed from this table: they never sit, watch or chat here again."""
+        if player_id is not None and player_id in self.barred:
+            raise ProtocolError("removed_here")
+
+    def check_watchable(self) -> None:
+        """Refuse a watcher: at a daily table (the day's cards are everyone's), when the host said no, or when full."""
+        if self.daily is not None:
+            raise ProtocolError(
+                "no_watching", detail=("a daily table is played alone", "het spel van de dag speel je alleen")
+            )
+        if not self.watch_allowed:
+            raise ProtocolError(
+                "no_watching", detail=("the host turned watching off", "de gastheer heeft meekijken uitgezet")
+            )
+        if len(self.presence.watchers) >= MAX_WATCHERS:
+            raise ProtocolError(
+                "no_watching",
+                detail=(f"{MAX_WATCHERS} people watch already", f"er kijken al {MAX_WATCHERS} mensen mee"),
+            )
+
+    def disconnect(self, seat: int, now: float) -> None:
+        """A person's connection dropped: play waits for the grace period, then a computer moves for them."""
+        s = self.seats[seat]
+        s.client = None
+        s.disconnected_at = now
+
+    def reconnect(self, seat: int, client: Any) -> None:
+        """A person is back on their seat."""
+        s = self.seats[seat]
+        was_gone = s.client is None
+        if s.away or was_gone:
+            self._log("back", seat=seat)
+        s.client, s.disconnected_at = client, None
+
+    def mark_away(self, now: float, grace: float) -> bool:
+        """Mark people disconnected for longer than ``grace`` as away; return True if anything changed."""
+        changed = False
+        for s in self.humans():
+            if s.client is None and not s.away and s.disconnected_at is not None and now - s.disconnected_at >= grace:
+                self._log("away", seat=s.index)
+                changed = True
+                if self.host == s.index and any(h.client is not None for h in self.humans()):
+                    self.pass_host()
+        return changed
+
+    def restored(self, now: float) -> None:
+        """After a restore: every person is disconnected, their grace period starting now."""
+        for s in self.humans():
+            s.client, s.disconnected_at = None, now
+
+
+def check_seat(seats: int, seat: int) -> int:
+    """Return ``seat`` when a table of ``seats`` has it, else refuse it as a bad ``seat`` field."""
+    if not 0 <= seat < seats:
+        last = seats - 1
+        detail = (f"this table's seats are 0 to {last}", f"de stoelen van deze tafel zijn 0 tot en met {last}")
+        raise ProtocolError("bad_message", field="seat", detail=detail)
+    return seat

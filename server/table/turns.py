@@ -1,0 +1,65 @@
+"""Who moves automatically, and when a table needs a look: the turn timer, the grace period, the fill-in time.
+
+Kept in a table's runtime (never stored). No clock is read here: the time is passed in.
+"""
+
+from __future__ import annotations
+
+from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING
+
+from .parts import TableParts
+from .state import PLAYING_STATUS, WAITING, SeatKind
+
+
+class Turns(TableParts):
+    """The current decision point, its turn timer, and the seats a computer moves for now."""
+
+    def current_key(self) -> tuple | None:
+        """Return an identifier of the current decision point (changes when the game waits for something new)."""
+        g = self.game
+        if g is None or g.phase not in (PASSING, PLAYING, MOON_CHOICE) or self.status != PLAYING_STATUS:
+            return None
+        return (id(g), g.hand_no, g.phase, len(g.tricks), len(g.trick.cards))
+
+    def refresh_deadline(self, now: float) -> None:
+        """Start the turn timer when the game reaches a new decision point that waits for a person."""
+        key, runtime = self.current_key(), self.runtime
+        if key != runtime.decision_key:
+            runtime.decision_key = key
+            runtime.timed_out.clear()
+            runtime.hints.clear()
+            waits_for_human = key is not None and any(self.seats[s].kind == SeatKind.HUMAN for s in self.game.to_act())
+            runtime.deadline = now + self.timer if (self.timer and waits_for_human) else None
+
+    def expire_timer(self, now: float) -> bool:
+        """Let a computer make the current move for people whose turn timer ran out; return True if so."""
+        if self.runtime.deadline is None or now < self.runtime.deadline or self.game is None:
+            return False
+        self.runtime.deadline = None
+        late = {s for s in self.game.to_act() if self.seats[s].kind == SeatKind.HUMAN}
+        self.runtime.timed_out |= late
+        return bool(late)
+
+    def next_wake(self, now: float, at: float) -> float | None:
+        """Return the monotonic time this table next needs a look: its turn timer, a grace period's end, the fill-in.
+
+        ``now`` and ``at`` are the same moment on the monotonic and the wall clock (the fill-in time is wall-clock).
+        """
+        times = [self.runtime.deadline] if self.runtime.deadline is not None else []
+        if self.play_now and self.status == WAITING and self.fill_at is not None:
+            times.append(now + max(0.0, self.fill_at - at))
+        for s in self.humans():
+            if s.client is None and not s.away and s.disconnected_at is not None:
+                times.append(s.disconnected_at + self.runtime.grace)
+        return min(times) if times else None
+
+    def auto_seats(self) -> list[int]:
+        """Return the seats a computer player should move for now (nobody moves while no person is connected)."""
+        if self.game is None or self.status != PLAYING_STATUS or not self.connected_humans():
+            return []
+        out, timed_out = [], self.runtime.timed_out
+        for s in self.game.to_act():
+            seat = self.seats[s]
+            if seat.kind == SeatKind.BOT or (seat.kind == SeatKind.HUMAN and (seat.away or s in timed_out)):
+                out.append(s)
+        return out
