@@ -16,11 +16,11 @@ import os
 import secrets
 import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
-from hartenjagen.shared.bots import kernel
-from hartenjagen.shared.bots.choice import decide, fallback
+from hartenjagen.shared.bots import choice, kernel
 from hartenjagen.shared.bots.hard import DEFAULT_MS
+from hartenjagen.shared.view import View
 
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
@@ -111,6 +111,16 @@ class Budgets:
         if budget_ms > 0 and seconds > 0:
             rate = min(seconds / budget_ms, 0.02)
             self.seconds_per_ms += 0.1 * (rate - self.seconds_per_ms)
+
+
+def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
+    """The core's decision for a seat's view, which the server keeps as the JSON object it sends; the intent as one."""
+    return cast("dict[str, Any] | None", choice.decide(level, seed, cast(View, view), budget_ms))
+
+
+def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The core's simple legal move for a seat's view (a JSON object, as the server keeps it); the intent as one."""
+    return cast("dict[str, Any] | None", choice.fallback(cast(View, view)))
 
 
 def _timed(level: str, seed: int, view: dict[str, Any], budget_ms: float | None) -> tuple[Any, float]:

@@ -9,6 +9,7 @@ in its own worker process at a lower scheduling priority than the computer playe
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import multiprocessing
@@ -112,7 +113,7 @@ class Reviewer:
             job = (options, events, seat, hand_no, self.budget_ms, names)
             task = asyncio.get_running_loop().create_task(self._compute(key, job))
             self._tasks.add(task)
-            task.add_done_callback(lambda t, k=key: self._settle(k, t))
+            task.add_done_callback(functools.partial(self._settle, key))
         if wait is None:
             return json.loads(await asyncio.shield(running))
         try:
@@ -156,8 +157,8 @@ class Reviewer:
         future = self._running.pop(key)
         if task.cancelled():
             future.cancel()
-        elif task.exception() is not None:
-            future.set_exception(task.exception())
+        elif (error := task.exception()) is not None:
+            future.set_exception(error)
         else:
             future.set_result(task.result())
         if not future.cancelled():

@@ -342,6 +342,7 @@ class App:
 
     def address(self) -> tuple[str, int]:
         """Return the host and the real port (useful with port 0)."""
+        assert self.server is not None, "address() of a server not started"
         sock = next(iter(self.server.sockets))
         host, port = sock.getsockname()[:2]
         return host, port
@@ -393,8 +394,13 @@ async def run(config: Config, ready: asyncio.Future | None = None) -> None:
     """Run the server until SIGTERM or SIGINT (handled from the first moment: a stop during start-up is clean)."""
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
+
+    def request_stop() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
+        loop.add_signal_handler(sig, request_stop)
     app = None
     try:
         db = await open_store(config.db)
