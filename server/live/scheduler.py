@@ -12,12 +12,10 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from hartenjagen.shared.bots.choice import fallback, fits
-from hartenjagen.shared.view import view_for
-
+from ..table.commands import computer_play, computer_turn
 from ..table.pace import PACE_FACTORS
 from ..table.step import Step
-from ..table.table import SeatKind, Table
+from ..table.table import Table
 from .computer import Thinker
 
 if TYPE_CHECKING:
@@ -81,24 +79,16 @@ class Scheduler:
 
     async def _computer_move(self, table: Table, s: int) -> None:
         try:
-            key = table.current_key()
-            seat = table.seats[s]
-            level = seat.level if seat.kind == SeatKind.BOT else table.bot_level
-            for_human = seat.kind == SeatKind.HUMAN
-            view = view_for(table.game, s)
-            thinking = asyncio.ensure_future(self.thinker.decide(level, view))  # thinks during the pause
+            turn = computer_turn(table, s)
+            thinking = asyncio.ensure_future(self.thinker.decide(turn.level, turn.view))  # thinks during the pause
             try:
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay * PACE_FACTORS.get(table.pace, 1.0))
                 intent = await thinking
             finally:
                 thinking.cancel()  # the table went away meanwhile: a decision still queued is dropped
-            if not self.tables.holds(table) or table.current_key() != key or s not in table.auto_seats():
-                return  # the table moved on (or the person came back) while the computer thought
-            if not fits(intent, view):
-                log.warning("computer %s chose %r at seat %s; playing a simple legal move", level, intent, s)
-                intent = fallback(view)
-            table.act(s, intent, auto=for_human)
+            if self.tables.holds(table):
+                computer_play(table, turn, intent)  # unless the table moved on while the computer thought
         except asyncio.CancelledError:
             raise
         except Exception:

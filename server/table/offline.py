@@ -16,26 +16,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hartenjagen.shared.bots.choice import checked
-from hartenjagen.shared.view import view_for
-
+from .commands import OFFLINE_TYPES, act, computer_play, computer_turn, decide_here, hint_answer, hint_asked
 from .errors import ProtocolError
 from .messages import PROTOCOL_VERSION, parse_message
 from .pace import PACE_FACTORS
 from .records import stats_of_records
-from .seat_view import Moment, hint_message
-from .state import DamagedLog, SeatKind
+from .seat_view import Moment
+from .state import DamagedLog
 from .step import settle
-from .table import PLAYING_STATUS, Table, check_seat, table_rules
+from .table import Table, check_seat, table_rules
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
-#: What a person can send to an offline table; the rest (chat, watching, seats, timers, a rematch vote) needs other
-#: people or the server. The table takes only these (``Table.only``), and its ``table`` message lists them in
-#: ``commands``: the page draws the buttons of these messages only.
-OFFLINE_TYPES = frozenset(
-    {"hello", "create", "pass", "play", "moon", "ready", "hint", "restart", "new_game", "ping", "set_pace", "claim"}
-)
 NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
 
 
@@ -98,7 +90,7 @@ class Solo:
                 raise ProtocolError(
                     "not_now", detail=("not at an offline table", "niet aan een tafel zonder verbinding")
                 )
-            getattr(self, f"_on_{kind}")(msg, out)
+            OFFLINE_HANDLERS[kind](self, msg, out)
         except ProtocolError as exc:
             out.messages.append(json.dumps(exc.to_message()))
             return out
@@ -140,10 +132,8 @@ class Solo:
             raise ProtocolError("not_seated")
         return self.table
 
-    def _on_pass(self, msg: dict[str, Any], out: Outcome) -> None:
-        self._seated().act(self.person.seat, msg)
-
-    _on_play = _on_moon = _on_pass
+    def _on_intent(self, msg: dict[str, Any], out: Outcome) -> None:
+        act(self._seated(), self.person.seat, msg)
 
     def _on_ready(self, msg: dict[str, Any], out: Outcome) -> None:
         self._seated().set_ready(self.person.seat)
@@ -164,20 +154,9 @@ class Solo:
 
     def _on_hint(self, msg: dict[str, Any], out: Outcome) -> None:
         table = self._seated()
-        game, seat = table.game, self.person.seat
-        if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
-            raise ProtocolError(
-                "not_now", detail=("a hint only when it is your move", "een tip alleen als jij aan zet bent")
-            )
-        if seat not in table.hints:  # one hard-player search per decision, however often it is asked
-            intent = checked("hard", secrets.randbits(32), view_for(game, seat))
-            if intent["type"] == "pass":
-                table.hints[seat] = hint_message(list(intent["cards"]), None)
-            elif intent["type"] == "play":
-                table.hints[seat] = hint_message([intent["card"]], None)
-            else:
-                table.hints[seat] = hint_message([], intent["choice"])
-        out.messages.append(json.dumps(table.hints[seat]))
+        ask = hint_asked(table, self.person.seat)
+        answer = ask.answer or hint_answer(table, ask, decide_here("hard", ask.view))
+        out.messages.append(json.dumps(answer))
 
     # ------------------------------------------------------------------ computer players
 
@@ -187,10 +166,8 @@ class Solo:
         table = self.table
         if table is None or seat not in table.auto_seats():
             return out  # the table moved on since this move was asked for
-        s = table.seats[seat]
-        level = s.level if s.kind == SeatKind.BOT else table.bot_level
-        intent = checked(level, secrets.randbits(32), view_for(table.game, seat))
-        table.act(seat, intent, auto=s.kind == SeatKind.HUMAN)
+        turn = computer_turn(table, seat)
+        computer_play(table, turn, decide_here(turn.level, turn.view))
         self._settle(out)
         return out
 
@@ -232,3 +209,20 @@ class Solo:
         self.person.seen = table.seq
         self._settle(out)  # the person was shown nothing yet: the full table message
         return out
+
+
+#: The offline table's handler of each message it takes (``OFFLINE_TYPES``, the offline column of ``COMMANDS``).
+OFFLINE_HANDLERS = {
+    "ping": Solo._on_ping,
+    "hello": Solo._on_hello,
+    "create": Solo._on_create,
+    "pass": Solo._on_intent,
+    "play": Solo._on_intent,
+    "moon": Solo._on_intent,
+    "ready": Solo._on_ready,
+    "hint": Solo._on_hint,
+    "claim": Solo._on_claim,
+    "restart": Solo._on_restart,
+    "new_game": Solo._on_new_game,
+    "set_pace": Solo._on_set_pace,
+}

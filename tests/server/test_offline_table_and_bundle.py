@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from hartenjagen.server.table.bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
-from hartenjagen.server.table.offline import OFFLINE_TYPES, Solo
+from hartenjagen.server.table.commands import OFFLINE_TYPES
+from hartenjagen.server.table.offline import Solo
 from hartenjagen.server.table.records import stats_of_records
 from hartenjagen.server.table.state import DamagedLog
 from hartenjagen.server.table.table import TABLE_COMMANDS
