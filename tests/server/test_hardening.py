@@ -110,7 +110,7 @@ class TestSlowReader:
         from types import SimpleNamespace
 
         from hartenjagen.server.config import Config
-        from hartenjagen.server.net.hub import WRITE_BUFFER_LIMIT, Client
+        from hartenjagen.server.net.client import WRITE_BUFFER_LIMIT, Client
 
         closed: list[tuple[int, str]] = []
         backlog = {"bytes": 0}

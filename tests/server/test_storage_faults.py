@@ -18,7 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 import hartenjagen.server.storage.sqlite as sqlite_store
-from hartenjagen.server.net.hub import HANDLERS
+from hartenjagen.server.handlers import HANDLERS
 from hartenjagen.server.storage.store import StoreBusy
 
 from .conftest import events_of, my_move, wait_for

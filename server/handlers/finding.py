@@ -1,0 +1,86 @@
+"""Finding a table by its code: open here, held by another node, or brought back from the database."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..storage.opening import REDIS_ERRORS
+from ..storage.store import StoreBusy
+from ..table.codes import table_code
+from ..table.errors import ProtocolError
+from ..table.seat_view import public_table
+from .services import Services
+
+if TYPE_CHECKING:
+    from ..net.client import Client
+
+LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
+
+
+async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
+    """A code not open here: relay to the node that owns it (True), or restore it here from the database.
+
+    Without a cluster only a table parked while the database was down is restored. In a cluster the table is
+    restored here when nobody holds it or its node died. Redis down: ``cluster_unavailable``; the database
+    down: ``StoreBusy`` (the dispatch answers ``server_busy``, and the client comes back by itself).
+    """
+    code = msg["code"]
+    if ctx.guessing(client) and msg["type"] != "resume":
+        return False  # the handler refuses it (rate_limited) without asking anyone
+    if ctx.cluster is None:
+        if code in ctx.tables.parked:
+            await ctx.tables.fetch(code)
+        return False
+    try:
+        found = await ctx.cluster.lookup(code)
+        if found is None:
+            return False
+        _, holder, alive = found
+        if holder is not None and holder != ctx.cluster.node and alive:
+            assert ctx.relay is not None  # set by the app whenever there is a cluster
+            ctx.relay.open(client, holder, msg)
+            return True
+        await ctx.tables.fetch(code)
+    except REDIS_ERRORS as exc:
+        ctx.cluster.mark_down(exc)
+        raise ProtocolError("cluster_unavailable") from None
+    return False
+
+
+async def table_info_anywhere(ctx: Services, code: str, address: str, seat_token: str = "") -> tuple[int, dict]:
+    """``GET /api/tables/{code}`` in a cluster: the owner's answer for a table another node holds."""
+    wanted = table_code(code) or ""
+    relay, cluster = ctx.relay, ctx.cluster
+    if relay is None or cluster is None or not wanted or wanted in ctx.tables.by_code or ctx.guesses.blocked(address):
+        return table_info(ctx, code, address, seat_token)
+    try:
+        found = await cluster.lookup(wanted)
+        if found is not None and found[1] not in (None, cluster.node) and found[2]:
+            answer = await relay.ask(found[1], wanted, address, seat_token)
+            if answer is not None:
+                return answer
+        elif found is not None:
+            await ctx.tables.fetch(wanted)  # nobody holds it (its node died): adopt it here
+    except StoreBusy:
+        return 503, {"error": "server_busy"}
+    except REDIS_ERRORS:
+        return 503, {"error": "cluster_unavailable"}
+    return table_info(ctx, code, address, seat_token)
+
+
+def table_info(ctx: Services, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
+    """``GET /api/tables/{code}``: (HTTP status, body); unknown codes and wrong seat tokens count as guesses."""
+    if ctx.guesses.blocked(address):
+        return 429, {"error": "rate_limited"}
+    wanted = table_code(code)
+    table = ctx.tables.get(wanted) if wanted is not None else None
+    if table is None:
+        ctx.guesses.fail(address)
+        return 404, {"error": "not_found"}
+    body = public_table(table)
+    if seat_token:
+        seat = table.seat_by_token(seat_token)
+        if seat is None:
+            ctx.guesses.fail(address)
+        body["you"] = seat.index if seat is not None else None
+    return 200, body

@@ -1,0 +1,77 @@
+"""Who a connection is: its greeting, the one-time codes that add a device, its devices and signing one out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..net.closing import Close
+from ..table.errors import ProtocolError
+from ..table.messages import PROTOCOL_VERSION
+from ..table.tokens import token_hash
+from .services import Services
+
+if TYPE_CHECKING:
+    from ..net.client import Client
+
+
+async def hello(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``hello``: the player this connection plays as (a new one, or the one its token names)."""
+    if msg["version"] != PROTOCOL_VERSION:
+        raise ProtocolError("bad_version", version=msg["version"])
+    if client.player_id is not None:
+        raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
+    if ctx.names.blocked(msg["name"]):
+        raise ProtocolError("bad_name")
+    pid, token, name = await ctx.store.player(msg["name"], msg.get("player_token"))
+    client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
+    client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
+
+
+async def device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``device_code``: a one-time code (and its link) that signs another device in as this player."""
+    headers = client.ws.request.headers if getattr(client.ws, "request", None) is not None else {}
+    origin = headers.get("Origin", "") or ""
+    origin = origin if origin.startswith(("http://", "https://")) and len(origin) <= 200 else ""
+    client.push(await ctx.devices.ask(client.player_id, origin))
+
+
+async def use_device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``use_device_code``: this connection becomes the player whose code it gives (a wrong code is a guess)."""
+    if ctx.guessing(client):
+        raise ProtocolError("rate_limited")
+    found = await ctx.devices.use(msg["code"], msg.get("label", ""))
+    if found is None:
+        raise ctx.failed(client, "unknown_device_code")
+    pid, token, name = found
+    client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
+    client.push({"type": "device_joined", "player_token": token, "name": name})
+
+
+async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``devices``: the devices signed in as this player (a device signed out meanwhile is closed instead)."""
+    listing = await ctx.devices.listing(client.player_id, client.token_hash)
+    if client.token_hash is not None and not any(d["this"] for d in listing["devices"]):
+        client.close_soon(Close.SIGNED_OUT)  # this device was signed out (a node that missed the notice)
+        return
+    client.push(listing)
+
+
+async def sign_out_device(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``sign_out_device``: that device no longer holds this player, here and on every other node."""
+    device = msg["device"]
+    await ctx.store.drop_device(client.player_id, device)
+    client.push(await ctx.devices.listing(client.player_id, client.token_hash))
+    signed_out(ctx, client.player_id, device)
+    if ctx.cluster is not None:
+        await ctx.cluster.sign_out(client.player_id, device)  # every other node does the same
+
+
+def signed_out(ctx: Services, player_id: int, device: str) -> None:
+    """Device ``device`` no longer holds ``player_id`` (signed out here or on another node).
+
+    Its token leaves the cache of returning players and its open connections here close (``SIGNED_OUT``).
+    """
+    ctx.store.forget_device(player_id, device)
+    for other in list(ctx.clients):
+        if other.player_id == player_id and other.token_hash is not None and other.token_hash[:16] == device:
+            other.close_soon(Close.SIGNED_OUT)

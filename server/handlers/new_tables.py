@@ -1,0 +1,146 @@
+"""New tables: a table of one's own (or today's deal), Play now's matching, and the tables one holds a seat at."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from hartenjagen.shared.rules import make_rules
+
+from ..live import lobby
+from ..storage.store import ClusterUnavailable
+from ..table import chat
+from ..table.codes import new_code
+from ..table.daily import DAILY_LEVEL, daily_deal, today
+from ..table.errors import ProtocolError
+from ..table.messages import PLAY_NOW_WAIT
+from ..table.table import Table, check_seat, table_rules
+from .seats import attach, check_free
+from .services import Services
+
+if TYPE_CHECKING:
+    from ..net.client import Client
+
+
+async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``create``: open a table with these options (or today's deal against computer players) and sit at it."""
+    if ctx.store.down is not None:  # its first entries could not be stored: refused before anything is made
+        raise ProtocolError("server_busy")
+    if msg.get("daily"):
+        check_free(client)
+        day = today()
+        counts = not await ctx.store.daily_played(day, client.player_id)
+        check_free(client)  # the connection may have sat down elsewhere meanwhile
+        deal = daily_deal(day, ctx.daily_key)
+        rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
+    else:
+        rules, deal = table_rules(msg["options"])
+        daily, level = None, msg.get("bot_level", "medium")
+        check_seat(rules.seats, msg.get("seat", 0))
+        check_free(client)  # after the fields, as the protocol lists the checks
+    code, table_id = await new_table_code(ctx, client)
+    table = Table.create(code, rules, level, deal, daily, grace=ctx.config.grace, table_id=table_id, at=time.time())
+    ctx.tables.add(table)
+    seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
+    attach(ctx, client, table, seat.index, token)
+    if daily is not None:
+        table.fill_bots(seat.index, DAILY_LEVEL)
+    ctx.changed(table)
+
+
+async def new_table_code(ctx: Services, client: Client) -> tuple[str, str | None]:
+    """A code free on this node, or in a cluster one reserved across it with the new table's lease."""
+    if ctx.cluster is None:
+        return new_code(ctx.tables.by_code), None
+    table_id = secrets.token_hex(8)
+    try:
+        code, _ = await ctx.cluster.new_table(table_id, lambda: new_code(ctx.tables.by_code))
+    except ClusterUnavailable:
+        raise ProtocolError("cluster_unavailable") from None
+    if client.table is not None:  # the connection sat down elsewhere meanwhile
+        ctx.cluster.drop(code)
+        check_free(client)
+    return code, table_id
+
+
+async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there.
+
+    In a cluster a node matches one kind of table (options and language) at a time across the cluster: it holds
+    a short Redis lock while it matches or opens a table and publishes its open tables before letting go, so two
+    people pressing at once on two nodes meet at one table.
+    """
+    check_free(client)
+    if not client.play_now.take():
+        raise ProtocolError("play_now_limited")
+    if ctx.store.down is not None:
+        raise ProtocolError("server_busy")
+    rules, deal = table_rules(msg.get("options", {"variant": "classic"}))
+    if deal is not None:
+        detail = ("Play now deals fresh cards: no deal number", "Nu spelen deelt nieuwe kaarten: geen spelnummer")
+        raise ProtocolError("bad_option", field="deal", detail=detail)
+    options, lang = rules.to_json(), msg.get("lang", "en")
+    if ctx.cluster is None:
+        await _seat_press(ctx, client, msg, rules, options, lang)
+        return
+    async with ctx.cluster.matching(lobby.match_key(options, lang)):
+        check_free(client)  # the connection may have sat down elsewhere meanwhile
+        if await _seat_press(ctx, client, msg, rules, options, lang):
+            await ctx.cluster.publish_open()  # before the lock goes: the next press sees this table
+
+
+async def _seat_press(
+    ctx: Services, client: Client, msg: dict[str, Any], rules: Any, options: dict, lang: str
+) -> bool:
+    """Seat one Play now press; True when a table here changed, False when it went to another node's table.
+
+    A press relayed from another node names the table it matched (``at_table``): it sits there as a press here
+    would, its wait included, or, when that table no longer fits (full, started, or the person was removed
+    there), at another table here or a new one.
+    """
+    at = time.time()
+    fill_at = at + msg.get("wait", PLAY_NOW_WAIT)
+    here = [
+        t
+        for t in ctx.tables.by_code.values()
+        if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang, client.player_id)
+    ]
+    if here:
+        target = ctx.tables.by_code.get(msg.get("at_table", ""))
+        # the table matched on the other node, else the fullest, then the oldest
+        table = target if target in here else max(here, key=lambda t: (len(t.humans()), -t.opened_at))
+        seat, token = table.seat_human(client, client.player_id, client.name, None)
+        table.wait_until(fill_at)
+        attach(ctx, client, table, seat.index, token)
+        ctx.lobby.changed()
+        ctx.changed(table)
+        chat.history(ctx, client, table)
+        return True
+    if ctx.cluster is not None and client.edge is None:  # a press relayed here goes no further
+        found = await ctx.cluster.open_elsewhere()
+        elsewhere = [e for e in found if lobby.fits(e, options, lang, client.player_id)]
+        check_free(client)
+        if elsewhere:
+            best = min(elsewhere, key=lambda e: e["free"])
+            assert ctx.relay is not None  # set by the app whenever there is a cluster
+            ctx.relay.open(client, best["node"], lobby.relayed_press(msg, best["code"]))
+            return False
+    code, table_id = await new_table_code(ctx, client)
+    check_free(client)
+    table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
+    ctx.tables.add(table)
+    seat, token = table.seat_human(client, client.player_id, client.name, 0)
+    table.queue(lang, fill_at)
+    attach(ctx, client, table, seat.index, token)
+    ctx.lobby.changed()
+    ctx.changed(table)
+    return True
+
+
+async def my_tables(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``my_tables``: the open tables (this node's, and in a cluster every node's) where this player holds a seat."""
+    found = ctx.lobby.seats_of(client.player_id)
+    if ctx.cluster is not None:
+        found += await ctx.cluster.seats_elsewhere(client.player_id)
+    client.push({"type": "my_tables", "tables": sorted(found, key=lambda t: t["code"])})

@@ -1,0 +1,78 @@
+"""Reports of a person at one's table, and reviews of one's own decisions in a finished hand."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..live.reviews import ReviewRefused, game_name
+from ..storage.store import StoreBusy
+from ..table.errors import ProtocolError
+from ..table.jsontext import compact
+from ..table.state import bot_name
+from ..table.table import SeatKind
+from .seats import seated
+from .services import Services
+
+if TYPE_CHECKING:
+    from ..net.client import Client
+
+log = logging.getLogger("hearts.server")
+CHAT_AROUND = 20  # chat lines kept with a report (the table's latest, which are the lines around it)
+
+
+async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``report``: a person at this table, for a reason, stored with the chat around it for the moderators."""
+    table = seated(client)
+    target = table.seat_at(msg["seat"])
+    if target.kind != SeatKind.HUMAN or target.index == client.seat:
+        raise ProtocolError("not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit"))
+    if not client.reports.take():
+        raise ProtocolError("reports_limited")
+    lines = list(table.chat_room.lines)[-CHAT_AROUND:] if table.chat_room is not None else []
+    await ctx.store.save_report(
+        {
+            "id": secrets.token_hex(8),
+            "at": time.time(),
+            "table_code": table.code,
+            "reporter_id": client.player_id,
+            "reported_id": target.player_id,
+            "reported_name": target.name or "?",
+            "reason": msg["reason"],
+            "chat": compact(lines),
+        }
+    )
+    client.push({"type": "reported", "seat": target.index})
+
+
+def review(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """Review this seat's decisions in a finished hand of the table's game; the answer comes when it is ready."""
+    table = seated(client)
+    game, hand_no, seat = table.game, msg["hand_no"], client.seat
+    if game is None or not any(h["hand_no"] == hand_no for h in game.history):
+        raise ProtocolError(
+            "not_now",
+            detail=("a review once that hand is over", "een analyse pas als die ronde voorbij is"),
+        )
+    key = ctx.reviewer.key(game_name(table.table_id, table.started_at), seat, hand_no)
+    events = [dict(e) for e in game.events]  # as they are now: the game goes on meanwhile
+    names = [s.name or bot_name(s.index) for s in table.seats]
+    job = ctx.reviewer.review(client.player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)
+    ctx.spawn(_send_review(client, job, hand_no, seat))  # not awaited: the connection's other messages go on
+
+
+async def _send_review(client: Client, job: Any, hand_no: int, seat: int) -> None:
+    """Send the review once it is ready, or the reason it is not."""
+    try:
+        review = await job
+    except ReviewRefused as exc:
+        client.push(ProtocolError(exc.code).to_message())
+    except StoreBusy:  # the answer comes later, past the dispatch: said here
+        client.push(ProtocolError("server_busy").to_message())
+    except Exception:
+        log.exception("review of hand %s seat %s failed", hand_no, seat)
+        client.push(ProtocolError("server_error").to_message())
+    else:
+        client.push({"type": "review", "hand_no": hand_no, "seat": seat, "review": review})

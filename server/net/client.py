@@ -1,0 +1,76 @@
+"""One websocket connection: who it is, where it sits, and its write buffer (cut off when it stops reading)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import broadcast
+
+from ..config import Config
+from ..table.jsontext import compact
+from .closing import Close
+from .ratelimit import FailureLimiter, TokenBucket
+
+if TYPE_CHECKING:
+    from ..table.table import Table
+
+REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
+WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
+
+
+class Client:
+    """One websocket connection: who it is, where it sits; messages go straight into its write buffer, in order."""
+
+    def __init__(self, ws: Any, address: str, config: Config) -> None:
+        self.ws = ws
+        self.address = address
+        self.player_id: int | None = None
+        self.name: str | None = None
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.seen = 0
+        self.shown: dict[str, Any] | None = None  # the last table state sent (updates are cut against it)
+        self.shown_moment: Any = None  # the table moment that state was built from (seat_view.Moment)
+        self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
+        self.guesses = FailureLimiter(config.code_failures, config.code_window)
+        self.closing: asyncio.Task | None = None
+        self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
+        self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
+        self.cid = ""  # the relay's id of this connection while it is relayed
+        self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
+        self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
+        self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
+        # what it reads (server.liveness): characters sent, characters known read (answered pings), the ping out
+        self.sent = self.read = self.ping_mark = 0
+        self.ping_at = time.monotonic()
+        self.pong: asyncio.Future | None = None
+        self.stalled = False
+        self.gone: Any = None  # the hub's ``disconnected``, called at once when the client is cut off
+        self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
+        if self.closing is not None:
+            return  # nothing goes out after the close
+        transport = self.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            self.close_soon(Close.NOT_READING)
+            return
+        text = message if type(message) is str else compact(message)
+        self.sent += len(text)
+        broadcast((self.ws,), text)
+
+    def close_soon(self, why: Close) -> None:
+        """Close the connection for ``why`` after the messages written before (and none after).
+
+        A client cut off for not reading leaves its seat at once: its closing handshake, which it will not read,
+        would otherwise hold the seat for the library's close timeout.
+        """
+        if self.closing is None:
+            loop = asyncio.get_running_loop()
+            self.closing = loop.create_task(self.ws.close(why.code, why.reason))
+            if why is Close.NOT_READING and self.gone is not None:
+                loop.call_soon(self.gone, self)
