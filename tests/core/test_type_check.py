@@ -31,7 +31,12 @@ def test_mypy_comes_with_the_test_extra_at_the_pinned_version_and_checks_shared_
     pins = (ROOT / "constraints.txt").read_text().splitlines()
     assert len([pin for pin in pins if pin.startswith("mypy==")]) == 1
     config = project["tool"]["mypy"]
-    assert config["files"] == ["shared"] and config["strict"] is True
+    assert config["packages"] == ["hartenjagen.shared"] and config["strict"] is True
+    # under its import name: typecheck/hartenjagen/ links each folder of the package that the server imports
+    assert config["mypy_path"] == "$MYPY_CONFIG_FILE_DIR/typecheck"
+    links = ROOT / "typecheck" / "hartenjagen"
+    folders = {link.name: link.resolve() for link in links.iterdir()}
+    assert folders == {name: ROOT / name for name in ("server", "shared", "tools")}
 
 
 def test_the_projects_mypy_settings_refuse_an_untyped_function_and_a_wrong_type(tmp_path):
