@@ -4,7 +4,7 @@ A websocket client answers a ping only after it has read every frame sent before
 how much of what was sent has been read. Sending alone tells nothing: on a fast network the kernel's buffers take
 megabytes for a client that reads nothing. So each connection is pinged now and then (soon after it was sent
 something, otherwise as a keepalive), and one that does not answer within ``read_timeout`` seconds is closed with
-1008 "not reading" (as is one with more than ``hub.WRITE_BUFFER_LIMIT`` bytes waiting in the server, at once). Its
+1008 "not reading" (as is one with more than ``client.WRITE_BUFFER_LIMIT`` bytes waiting in the server, at once). Its
 seat then counts as disconnected: the grace period and the computer stand-in apply, and the table no longer waits
 for it.
 """
