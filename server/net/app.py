@@ -31,9 +31,10 @@ from ..table.errors import ProtocolError
 from ..table.messages import kind_of, parse_message
 from .addresses import client_address, parse_proxies
 from .api import API_ENDPOINTS, Api
+from .client import Client
 from .closing import Close
 from .compression import serve_options
-from .hub import Client, Hub
+from .hub import Hub
 from .liveness import ReadWatch
 from .sockets import ACCEPT_BATCH, Headroom, listen_deeper
 
