@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hartenjagen.shared.bots.choice import decide, fallback, fits
-from hartenjagen.shared.view import view_for
+from hartenjagen.shared.view import View, view_for
 
 from .errors import ProtocolError
 from .seat_view import hint_message
@@ -60,8 +60,8 @@ class HintAsk:
 
     seat: int
     answer: dict[str, Any] | None = None
-    key: tuple | None = None
-    view: dict[str, Any] | None = None
+    key: tuple[Any, ...] | None = None
+    view: View | None = None
 
 
 def hint_asked(table: Table, seat: int) -> HintAsk:
@@ -98,8 +98,8 @@ class Turn:
 
     seat: int
     level: str
-    key: tuple | None
-    view: dict[str, Any]
+    key: tuple[Any, ...] | None
+    view: View
     for_human: bool  # it moves for a person who is away or out of time
 
 
@@ -122,7 +122,7 @@ def computer_play(table: Table, turn: Turn, intent: Any) -> bool:
     return True
 
 
-def decide_here(level: str, view: dict[str, Any]) -> Any:
+def decide_here(level: str, view: View) -> Any:
     """Decide in this thread (the offline table): a computer player that fails plays a simple legal move."""
     try:
         return decide(level, secrets.randbits(32), view)
