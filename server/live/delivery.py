@@ -2,7 +2,8 @@
 
 Each change hands its entries to the store (group commit) and queues its messages behind the commit; a callback on
 the commit delivers them, a table's messages strictly in order. A commit that fails delivers nothing more of that
-table: what was not stored is never shown, and the owner (``server.tables``) is told.
+table: what was not stored is never shown, and the owner (``live.registry``) is told. What a change's step showed
+each connection is marked on it as its messages are queued, in order: the next step's cut is made against it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..storage.store import Store, TableWrite
+from ..table.seat_view import Shown
+from ..table.step import mark_shown
 from ..table.table import Table
 
 Outgoing = list[tuple[Any, dict[str, Any] | str]]
@@ -31,13 +34,13 @@ class Delivery:
         self.store = store
         self.failed = failed  # called once when a commit of a table fails (it then waits for nothing more)
         self.lease_of = lease_of  # in a cluster: the table's lease number, written with each append (fencing)
-        self._outgoing: dict[str, Outgoing] = {}  # queued by ``send`` until the table's next flush
-        # per table, flushes whose messages wait for their commit: (commit future or None, messages, table)
+        self._outgoing: dict[str, Outgoing] = {}  # by table code: queued by ``send`` until the table's next flush
+        # per table code, flushes whose messages wait for their commit: (commit future or None, messages, table)
         self._waiting: dict[str, deque[tuple[asyncio.Future | None, Outgoing, Table]]] = {}
 
     def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
         """Queue ``message`` for ``client``: it goes out with the table's next flush, after what it logged."""
-        self._outgoing.setdefault(table.table_id, []).append((client, message))
+        self._outgoing.setdefault(table.code, []).append((client, message))
 
     def flush(
         self,
@@ -45,14 +48,17 @@ class Delivery:
         entries: list[tuple[int, str]],
         messages: Outgoing = (),
         record: dict[str, Any] | None = None,
+        shown: list[Shown] = (),
     ) -> asyncio.Future | None:
         """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored.
 
-        Returns the commit of ``entries`` (None when there were none).
+        ``shown`` (a step's) is marked on its connections now, as their messages are queued. Returns the commit of
+        ``entries`` (None when there were none).
         """
-        outgoing = self._outgoing.pop(table.table_id, [])
+        mark_shown(shown)
+        outgoing = self._outgoing.pop(table.code, [])
         outgoing.extend(messages)
-        waiting = self._waiting.get(table.table_id)
+        waiting = self._waiting.get(table.code)
         if not entries and not waiting:
             for client, message in outgoing:
                 client.push(message)
@@ -66,44 +72,44 @@ class Delivery:
                 opened_at=table.opened_at if entries[0][0] == 1 else None,
                 closed_at=time.time() if table.closed else None,
                 finished=record,
-                lease=self.lease_of(table.table_id) if self.lease_of is not None else None,
+                lease=self.lease_of(table.code) if self.lease_of is not None else None,
             )
             committed = self.store.submit(write)
         if waiting is None:
-            waiting = self._waiting[table.table_id] = deque()
+            waiting = self._waiting[table.code] = deque()
         waiting.append((committed, outgoing, table))
         if committed is None:
-            self._drain(table.table_id)
+            self._drain(table.code)
         else:  # a callback, not a task per change: commits resolve in the order they were submitted
-            committed.add_done_callback(lambda done, tid=table.table_id: self._committed(tid, done))
+            committed.add_done_callback(lambda done, code=table.code: self._committed(code, done))
         return committed
 
-    def _committed(self, table_id: str, done: asyncio.Future) -> None:
+    def _committed(self, code: str, done: asyncio.Future) -> None:
         """A commit finished: mark its error seen (``_drain`` acts on it, if the table still waits) and drain."""
         if not done.cancelled():
             done.exception()
-        self._drain(table_id)
+        self._drain(code)
 
-    def _drain(self, table_id: str) -> None:
+    def _drain(self, code: str) -> None:
         """Deliver a table's messages whose log is committed, oldest first; stop at the first still waiting."""
-        waiting = self._waiting.get(table_id)
+        waiting = self._waiting.get(code)
         while waiting:
             committed, outgoing, table = waiting[0]
             if committed is not None and not committed.done():
                 return
             waiting.popleft()
             if committed is not None and (committed.cancelled() or committed.exception() is not None):
-                self._waiting.pop(table_id, None)
+                self._waiting.pop(code, None)
                 self.failed(table, committed.exception() if not committed.cancelled() else None)
                 return
             for client, message in outgoing:
                 client.push(message)
-        self._waiting.pop(table_id, None)
+        self._waiting.pop(code, None)
 
-    def forget(self, table_id: str) -> None:
+    def forget(self, code: str) -> None:
         """Drop what waits for a table: what was not stored is never shown."""
-        self._waiting.pop(table_id, None)
-        self._outgoing.pop(table_id, None)
+        self._waiting.pop(code, None)
+        self._outgoing.pop(code, None)
 
     @property
     def pending(self) -> int:

@@ -4,6 +4,13 @@ After any change the hub calls ``changed``: the table's pure step (``server.tabl
 what to send and what to schedule; the delivery (``server.delivery``) stores the entries and sends the messages once
 they are stored; the scheduler (``server.scheduler``) starts computer moves and timers. Tables come back from the
 database through the restorer (``server.restore``). A write that fails drops the table here, unshown, and parks it.
+
+A table has one key in memory, its code, in every map of tables here, in the delivery, the scheduler, the restorer
+and the cluster's leases: every message that names a table names its code (a join, a resume, a relayed press, a
+parked table brought back), and the codes of the open tables a node holds differ. A code is given again only
+after its table closed, and a closed table leaves every map first (``forget``); what may outlive it (a commit, a
+computer move, a rating read) holds the table itself and checks ``holds``. The table id (never reused) stays a
+field of the table: the database and Redis key a table's log and lease by it.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ class Tables:
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
         lease_of = cluster.lease_of if cluster is not None else None
         self.delivery = Delivery(store, self._storage_failed, lease_of)
-        self.restorer = Restorer(self, store, cluster, config.grace)
+        self.restorer = Restorer(self.by_code, self.changed, store, cluster, config.grace)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
         self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
         self._load_numbers: dict[str, int] = {}  # per table code: the newest read of its ratings (older ones yield)
@@ -83,7 +90,7 @@ class Tables:
         now = time.monotonic()
         step = settle(table, now, time.time(), self._moments.get(table.code))
         self._moments[table.code] = step.moment
-        committed = self.delivery.flush(table, step.entries, step.messages, step.record)
+        committed = self.delivery.flush(table, step.entries, step.messages, step.record, step.shown)
         if committed is not None and step.record is not None and step.record.get("rated"):
             # the new ratings are stored with the game: once it is, the table shows them (and how they moved)
             committed.add_done_callback(lambda done: self._stored_rated(table, done))
@@ -138,13 +145,13 @@ class Tables:
 
     def forget(self, table: Table, lost: bool = False, keep_code: bool = False) -> None:
         """Drop a table from memory, with its timers, and unseat its connections (and release its lease)."""
-        if self.holds(table):
+        if self.holds(table):  # a table forgotten before (closed, dropped) leaves its code to whoever has it now
             del self.by_code[table.code]
-        if self.cluster is not None:
-            self.cluster.drop(table.table_id, lost, keep_code)
-        self.scheduler.forget(table.code)
-        self._moments.pop(table.code, None)
-        self._load_numbers.pop(table.code, None)
+            if self.cluster is not None:
+                self.cluster.drop(table.code, lost, keep_code)
+            self.scheduler.forget(table.code)
+            self._moments.pop(table.code, None)
+            self._load_numbers.pop(table.code, None)
         for seat in table.seats:
             if seat.client is not None and seat.client.table is table:
                 seat.client.table = seat.client.seat = None
@@ -176,11 +183,11 @@ class Tables:
         self.restorer.park(table)
         self._drop(table, why, park=True)
 
-    def lease_lost(self, table_id: str) -> None:
-        """Another node holds the table's lease now: stop writing it, close its connections (1012: come back)."""
-        for table in list(self.by_code.values()):
-            if table.table_id == table_id:
-                self._drop(table, Close.TABLE_MOVED)
+    def lease_lost(self, code: str) -> None:
+        """Another node holds the lease of table ``code`` now: stop writing it, close its connections (1012)."""
+        table = self.by_code.get(code)
+        if table is not None:
+            self._drop(table, Close.TABLE_MOVED)
 
     def _drop(self, table: Table, why: Close, park: bool = False) -> None:
         """Forget a table without writing anything more, and close its connections for ``why``.
@@ -188,7 +195,7 @@ class Tables:
         ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
         """
         clients = table.connections()
-        self.delivery.forget(table.table_id)  # what was not stored is never shown
+        self.delivery.forget(table.code)  # what was not stored is never shown
         self.forget(table, lost=not park, keep_code=park)
         for client in clients:
             client.close_soon(why)

@@ -12,14 +12,12 @@ import asyncio
 import gc
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from ..storage.opening import REDIS_ERRORS
 from ..storage.store import Store, StoreBusy, StoredTable
 from ..table.table import DamagedLog, Table
-
-if TYPE_CHECKING:
-    from .registry import Tables
 
 log = logging.getLogger("hearts.server")
 RECOVER_PAUSE = 0.5  # seconds between attempts to bring parked tables back (doubling up to RECOVER_MAX on errors)
@@ -27,10 +25,17 @@ RECOVER_MAX = 5.0
 
 
 class Restorer:
-    """Brings tables back from the store into ``tables``; keeps the parked ones and brings them back by itself."""
+    """Brings tables back from the store into the open tables; keeps the parked ones and brings them back by itself.
 
-    def __init__(self, tables: Tables, store: Store, cluster: Any, grace: float) -> None:
-        self.tables = tables
+    It is given the registry's map of open tables (code -> table), where it puts each table it brings back, and
+    ``changed``, the registry's one path after a change, which a table restored on demand takes at once.
+    """
+
+    def __init__(
+        self, tables: dict[str, Table], changed: Callable[[Table], None], store: Store, cluster: Any, grace: float
+    ) -> None:
+        self.tables = tables  # the open tables by code (the registry's own map)
+        self.changed = changed
         self.store = store
         self.cluster = cluster
         self.grace = grace
@@ -50,13 +55,14 @@ class Restorer:
         gc.disable()  # folding creates many small objects that all live on: collecting meanwhile only costs time
         try:
             for stored in stored_tables:
-                if self.cluster is not None and not await self._claim(stored):
+                lease = await self._claim(stored) if self.cluster is not None else None
+                if self.cluster is not None and lease is None:
                     continue  # another live node owns it
                 table = await self._restore_one(stored, now)
-                if table is None and self.cluster is not None:
-                    self.cluster.drop(stored.table_id)
+                if table is None and lease is not None:
+                    self.cluster.let_go(stored.table_id, stored.code, lease)
                 if table is not None:
-                    self.tables.by_code[table.code] = table
+                    self.tables[table.code] = table
                     restored.append(table)
         finally:
             gc.enable()
@@ -69,8 +75,8 @@ class Restorer:
 
         In a cluster the table's lease is claimed first (None when a live node holds it). Raises ``StoreBusy``.
         """
-        if code in self.tables.by_code:
-            return self.tables.by_code[code]
+        if code in self.tables:
+            return self.tables[code]
         if code in self.parked and self.store.down is not None:  # fail at once: the recovery brings it back
             raise StoreBusy(f"table {code} waits for the database: {self.store.down}")
         waiting = self._fetching.get(code)
@@ -103,39 +109,39 @@ class Restorer:
 
     async def _adopt(self, stored: StoredTable) -> Table | None:
         """Claim (in a cluster) and fold one stored table into memory, then carry on with it."""
-        tables = self.tables.by_code
+        tables = self.tables
         if stored.code in tables:
             return tables[stored.code]
-        if self.cluster is not None and not await self._claim(stored):
+        lease = await self._claim(stored) if self.cluster is not None else None
+        if self.cluster is not None and lease is None:
             return None
         self.store.resume_table(stored.table_id)  # from here on its log is what was stored: writes may follow
         try:
             table = await self._restore_one(stored, time.monotonic())
         except BaseException:
-            if self.cluster is not None:
-                self.cluster.drop(stored.table_id, keep_code=True)
+            if lease is not None:
+                self.cluster.let_go(stored.table_id, stored.code, lease, keep_code=True)
             raise
         if table is None or table.code in tables:
-            if self.cluster is not None:
-                self.cluster.drop(stored.table_id)
+            if lease is not None:
+                self.cluster.let_go(stored.table_id, stored.code, lease)
             return tables.get(stored.code)
         self.parked.pop(table.code, None)
         tables[table.code] = table
         log.info("table %s restored from the database", table.code)
-        self.tables.changed(table)
+        self.changed(table)
         return table
 
     async def adopt_orphans(self) -> int:
         """In a cluster: restore the open tables nobody holds, or whose node died (its presence ran out)."""
         open_ids = await self.store.open_table_ids()
-        mine = {t.table_id for t in self.tables.by_code.values()}
-        codes = {table_id: code for table_id, code in open_ids if table_id not in mine}
+        codes = {table_id: code for table_id, code in open_ids if code not in self.tables}  # not open here
         if not codes:
             return 0
         adopted = 0
         for table_id in await self.cluster.orphans(list(codes)):
             code = codes[table_id]
-            if code in self.tables.by_code or code in self._fetching:
+            if code in self.tables or code in self._fetching:
                 continue
             if await self.fetch(code) is not None:
                 adopted += 1
@@ -176,10 +182,13 @@ class Restorer:
 
     # ------------------------------------------------------------------ one table
 
-    async def _claim(self, stored: StoredTable) -> bool:
-        """In a cluster: take the lease of a stored table nobody holds, numbered above the database's newest."""
+    async def _claim(self, stored: StoredTable) -> int | None:
+        """In a cluster: take the lease of a stored table nobody holds, numbered above the database's newest.
+
+        Returns the lease number, or None when a live node holds the table.
+        """
         floor = await self.store.newest_lease(stored.table_id)
-        return await self.cluster.claim(stored.table_id, stored.code, floor) is not None
+        return await self.cluster.claim(stored.table_id, stored.code, floor)
 
     async def _restore_one(self, stored: StoredTable, now: float) -> Table | None:
         """Fold one stored log; a damaged one is closed in the store and logged by its code (only that table)."""
@@ -187,7 +196,7 @@ class Restorer:
             if stored.gaps:
                 raise DamagedLog("entries are missing from the log")
             table = Table.restore(stored.table_id, stored.entries, grace=self.grace)
-            if table.code != stored.code or table.code in self.tables.by_code:
+            if table.code != stored.code or table.code in self.tables:
                 raise DamagedLog(f"the log is for table {table.code}, stored as {stored.code}")
         except DamagedLog as exc:
             log.error("table %s (%s) could not be restored and stays closed: %s", stored.code, stored.table_id, exc)

@@ -1,0 +1,136 @@
+"""Table codes and leases across the cluster: a new table's code, claims of stored tables, renewals, releases.
+
+In memory a node knows the tables it owns by their code, the one key of a table everywhere in the server (see
+``live.registry``); the table id stays with the lease: Redis keys leases by table id, and codes by code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..storage.store import ClusterUnavailable
+from .link import REDIS_ERRORS, Link, log
+
+
+class Leases(Link):
+    """The tables this node owns (code -> table id and lease number), renewed together, released when let go."""
+
+    leases: dict[str, tuple[str, int]]  # code -> (table id, lease number) of the tables this node owns
+    on_lost: Callable[[str], None]  # told the code of a table whose lease another node took
+    _new_table: Any
+    _claim: Any
+    _renew: Any
+    _lookup: Any
+    _orphans: Any
+    _spawn: Callable[[Any], None]
+
+    def code_key(self, code: str) -> str:
+        """The key that reserves table code ``code`` (value: the table id)."""
+        return f"{self.prefix}code:{code}"
+
+    def lease_key(self, table_id: str) -> str:
+        """The lease key of table ``table_id`` (value: ``node#lease``)."""
+        return f"{self.prefix}lease:{table_id}"
+
+    @property
+    def seq_key(self) -> str:
+        """The counter that numbers leases (fencing tokens)."""
+        return f"{self.prefix}lease_seq"
+
+    def lease_of(self, code: str) -> int | None:
+        """The lease number this node writes table ``code``'s log with (None: not owned here)."""
+        held = self.leases.get(code)
+        return held[1] if held is not None else None
+
+    async def new_table(self, table_id: str, make_code: Callable[[], str]) -> tuple[str, int]:
+        """Reserve a code unique across the cluster and take the new table's lease; return (code, lease)."""
+        for _ in range(20):
+            code = make_code()
+            keys = [self.code_key(code), self.lease_key(table_id), self.seq_key]
+            try:
+                lease = await self._new_table(keys=keys, args=[table_id, self.node, self.lease_ms])
+            except REDIS_ERRORS as exc:
+                self.mark_down(exc)
+                raise ClusterUnavailable(str(exc)) from exc
+            self._back()
+            if lease:
+                self.leases[code] = (table_id, int(lease))
+                return code, int(lease)
+        raise ClusterUnavailable("no free table code found")
+
+    async def claim(self, table_id: str, code: str, floor: int = 0) -> int | None:
+        """Take the lease of a stored table nobody holds (restore); None when another node holds it.
+
+        The lease is kept (and renewed) under ``code`` unless this node owns another open table with that code:
+        then the caller lets it go (``let_go``) once it has closed that stored table as damaged.
+        """
+        keys = [self.lease_key(table_id), self.code_key(code), self.seq_key]
+        lease = await self._claim(keys=keys, args=[self.node, self.lease_ms, table_id, floor, self.prefix])
+        if not lease:
+            return None
+        if code not in self.leases:
+            self.leases[code] = (table_id, int(lease))
+        return int(lease)
+
+    async def lookup(self, code: str) -> tuple[str, str | None, bool] | None:
+        """Where table ``code`` lives: ``(table_id, holder or None, holder alive)``; None for an unknown code."""
+        found = await self._lookup(keys=[self.code_key(code)], args=[self.prefix])
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0], None, False
+        return found[0], found[1], bool(found[2])
+
+    async def orphans(self, table_ids: list[str]) -> list[str]:
+        """Of ``table_ids`` (not owned here), those nobody holds or whose holder's presence ran out."""
+        found: list[str] = []
+        for start in range(0, len(table_ids), 500):
+            chunk = table_ids[start : start + 500]
+            places = await self._orphans(keys=[self.lease_key(t) for t in chunk], args=[self.prefix, self.node])
+            found += [chunk[i - 1] for i in places]
+        return found
+
+    def drop(self, code: str, lost: bool = False, keep_code: bool = False) -> None:
+        """Stop renewing table ``code``; release its lease (and code, unless ``keep_code``) unless it went elsewhere."""
+        held = self.leases.pop(code, None)
+        if held is not None and not lost:
+            table_id, lease = held
+            self._spawn(self._release_keys(table_id, code, f"{self.node}#{lease}", keep_code))
+
+    def let_go(self, table_id: str, code: str, lease: int, keep_code: bool = False) -> None:
+        """Release the lease ``claim`` took of stored table ``table_id`` that did not come back here."""
+        if self.leases.get(code) == (table_id, lease):
+            del self.leases[code]
+        self._spawn(self._release_keys(table_id, code, f"{self.node}#{lease}", keep_code))
+
+    async def _release_keys(self, table_id: str, code: str, value: str, keep_code: bool = False) -> None:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                await self._release(keys=[self.lease_key(table_id)], args=[value], client=pipe)
+                if not keep_code:
+                    await self._release(keys=[self.code_key(code)], args=[table_id], client=pipe)
+                await pipe.execute()
+        except REDIS_ERRORS as exc:  # the lease runs out by itself; the code key stays (harmless, rare)
+            self.mark_down(exc)
+
+    async def renew(self) -> None:
+        """Renew every lease this node holds in one pipeline; a lease another node holds now is lost."""
+        owned = list(self.leases.items())
+        if not owned:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for code, (table_id, lease) in owned:
+                    keys = [self.lease_key(table_id), self.code_key(code)]
+                    await self._renew(keys=keys, args=[f"{self.node}#{lease}", self.lease_ms, table_id], client=pipe)
+                results = await pipe.execute()
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)  # keep playing: the database still refuses any append from an older lease
+            return
+        self._back()
+        for (code, (table_id, lease)), ok in zip(owned, results, strict=True):
+            if not ok and self.leases.get(code) == (table_id, lease):
+                log.warning("table %s: its lease went to another node; stopping here", table_id)
+                del self.leases[code]
+                self.on_lost(code)

@@ -1,0 +1,62 @@
+"""Presence in Redis: each node's key with its counts, refreshed every heartbeat; Redis restarting empty noticed."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .link import REDIS_ERRORS, Link
+
+HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
+
+
+class Presence(Link):
+    """The presence of this node (its counts of tables and connections) and the other nodes' as Redis holds them."""
+
+    counts: Callable[[], tuple[int, int]]
+    epoch: str | None
+    adopt_after: float
+
+    async def heartbeat(self) -> None:
+        """Refresh this node's presence key with its counts."""
+        tables, connections = self.counts()
+        body = json.dumps({"node": self.node, "tables": tables, "connections": connections, "at": time.time()})
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
+                pipe.set(self.epoch_key, secrets.token_hex(8), nx=True)
+                pipe.get(self.epoch_key)
+                _, created, epoch = await pipe.execute()
+        except REDIS_ERRORS as exc:
+            self.mark_down(exc)
+            return
+        self._back()
+        if self.epoch is not None and (created or epoch != self.epoch):
+            # Redis came back empty under us (a node's first look needs no pause: its start claimed what was free):
+            # its owners have not set their leases and presence again yet; give them a lease
+            # time before any table counts as orphaned (the database fence would keep it safe, but tables would move)
+            self.adopt_after = time.monotonic() + self.lease_ms / 1000
+        self.epoch = epoch
+
+    @property
+    def epoch_key(self) -> str:
+        """A random value set once per Redis life: when it changes, Redis restarted empty."""
+        return f"{self.prefix}epoch"
+
+    async def nodes(self) -> list[dict[str, Any]]:
+        """Return the live nodes (their presence keys), by name."""
+        keys = [key async for key in self.redis.scan_iter(match=self.node_key("*"), count=1000)]
+        values = await self.redis.mget(keys) if keys else []
+        found = [json.loads(v) for v in values if v]
+        return sorted(found, key=lambda n: n["node"])
+
+    async def alive(self, nodes: list[str]) -> dict[str, bool]:
+        """Whether each of ``nodes`` still has its presence key."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.exists(self.node_key(node))
+            found = await pipe.execute()
+        return {node: bool(n) for node, n in zip(nodes, found, strict=True)}
