@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .update import update_message
+
 #: Fields that belong to one message, not to the state a seat is shown.
 MESSAGE_ONLY = frozenset({"type", "events", "resumed"})
 _MISSING = object()
@@ -24,6 +26,11 @@ _MISSING = object()
 
 def diff(shown: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
     """Return the ``update`` that turns the ``table`` message ``shown`` into ``new``; None when nothing changed."""
+    return update_message(*diff_parts(shown, new))
+
+
+def diff_parts(shown: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], list]:
+    """Return what turns the ``table`` message ``shown`` into ``new``: changed fields, changed view fields, events."""
     changed: dict[str, Any] = {}
     view_changes: dict[str, Any] = {}
     for key, value in new.items():
@@ -34,7 +41,7 @@ def diff(shown: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
             view_changes = changed_fields(old, value)
         elif not _same(old, value):
             changed[key] = value
-    return update_message(changed, view_changes, new.get("events") or [])
+    return changed, view_changes, new.get("events") or []
 
 
 def changed_fields(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
@@ -43,18 +50,6 @@ def changed_fields(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str]
     if keys is None:
         return {k: v for k, v in new.items() if (was := get(k, _MISSING)) is not v and not _same(was, v)}
     return {k: v for k in keys if (was := get(k, _MISSING)) is not (v := new[k]) and not _same(was, v)}
-
-
-def update_message(changed: dict[str, Any], view_changes: dict[str, Any], events: list) -> dict[str, Any] | None:
-    """Return the ``update`` message for these changes, or None when there is nothing to tell."""
-    if not changed and not view_changes and not events:
-        return None
-    update: dict[str, Any] = {"type": "update", "set": changed}
-    if view_changes:
-        update["view"] = view_changes
-    if events:
-        update["events"] = events
-    return update
 
 
 def _same(old: Any, new: Any) -> bool:

@@ -23,7 +23,7 @@ from .pace import PACE_FACTORS
 from .records import stats_of_records
 from .seat_view import Moment
 from .state import DamagedLog
-from .step import settle
+from .step import mark_shown, settle
 from .table import Table, check_seat, table_rules
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
@@ -175,6 +175,7 @@ class Solo:
         table = self.table
         step = settle(table, time.monotonic(), time.time(), self.moment)
         self.moment = step.moment
+        mark_shown(step.shown)  # its messages go out now: mark what each connection was shown
         out.messages += [m if isinstance(m, str) else json.dumps(m) for _, m in step.messages]
         out.entries += [[n, text] for n, text in step.entries]
         out.record = step.record

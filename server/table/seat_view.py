@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
-from .changes import changed_fields, diff, update_message
+from .changes import changed_fields, diff_parts
 from .jsontext import compact
 from .table import SeatKind, Table
-
-#: The wire encoding of every message: compact JSON.
+from .update import update_dict, update_parts, update_text
 
 
 def public_part(table: Table, now: float) -> dict[str, Any]:
@@ -92,41 +92,34 @@ class Moment:
         self._common_changes: dict[str, Any] | None = None
         self._texts: dict[Any, str] = {}  # JSON of the shared parts and whole shared updates
 
-    def text(self, changed: dict[str, Any], common: dict[str, Any], seat: dict[str, Any], events: list[Any]) -> str:
-        """Return the JSON of ``update_message(changed, {**common, **seat}, events)``, shared parts encoded once.
-
-        ``changed`` and ``common`` are this moment's own shared changes unless a seat's differ; events are
-        log entries, so the same first number and count is the same text.
-        """
-        texts = self._texts
-        shared = changed is self._public_changes and common is self._common_changes and not seat
-        key = ("whole", events[0]["seq"] if events else 0, len(events))
-        if shared and key in texts:
-            return texts[key]
-        parts = ['{"type":"update","set":', self._shared("set", changed, self._public_changes)]
-        if common or seat:
-            inner = [self._shared("view", common, self._common_changes)[1:-1]] if common else []
-            if seat:
-                inner.append(compact(seat)[1:-1])
-            parts += [',"view":{', ",".join(inner), "}"]
-        if events:
-            events_key = ("events", key[1], key[2])
-            if events_key not in texts:
-                texts[events_key] = compact(events)
-            parts += [',"events":', texts[events_key]]
-        parts.append("}")
-        text = "".join(parts)
-        if shared:
-            texts[key] = text
+    def text(self, cut: Cut) -> str | None:
+        """Return ``cut``'s message as the JSON text sent on the wire, the parts every seat shares encoded once."""
+        if cut.whole is not None:
+            return compact(cut.whole)
+        parts = update_parts(cut.changed, cut.common, cut.seat, cut.events)
+        if parts is None:
+            return None
+        shared = cut.changed is self._public_changes and cut.common is self._common_changes and not cut.seat
+        if not shared:
+            return update_text(parts, self._encode)
+        events = cut.events
+        key = ("whole", events[0]["seq"] if events else 0, len(events))  # events are numbered: same text
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = update_text(parts, self._encode)
         return text
 
-    def _shared(self, name: str, value: dict[str, Any], own: dict[str, Any] | None) -> str:
-        """Encode ``value``, once per moment when it is the moment's ``own`` shared part."""
-        if value is not own:
+    def _encode(self, value: Any) -> str:
+        """Encode one part of an update, once per moment when every seat may share it (its own changes, events)."""
+        if value is self._public_changes or value is self._common_changes:
+            key: Any = id(value)
+        elif type(value) is list:  # the new events: numbered, so the same first number and count is the same text
+            key = ("events", value[0]["seq"], len(value))
+        else:
             return compact(value)
-        text = self._texts.get(name)
+        text = self._texts.get(key)
         if text is None:
-            text = self._texts[name] = compact(value)
+            text = self._texts[key] = compact(value)
         return text
 
     def public_changes(self) -> dict[str, Any]:
@@ -140,6 +133,45 @@ class Moment:
         if self._common_changes is None:
             self._common_changes = changed_fields(self.before.common, self.common)
         return self._common_changes
+
+
+@dataclass(slots=True)
+class Shown:
+    """What a connection was shown once a cut is sent: the last event it has, the table it folds to, its moment."""
+
+    client: Any
+    seen: int
+    shown: dict[str, Any]
+    moment: Moment
+
+    def apply(self) -> None:
+        """Remember on the connection what it was shown (the next cut is made against it)."""
+        client = self.client
+        client.seen, client.shown, client.shown_moment = self.seen, self.shown, self.moment
+
+
+@dataclass(slots=True)
+class Cut:
+    """What one connection is to be sent after a change, and what it was shown then: one shape for every case.
+
+    ``whole`` is the full ``table`` message for a connection shown nothing yet; otherwise the parts of an ``update``
+    (none of them: nothing new). ``changed`` and ``common`` are the moment's own shared changes when the seat was
+    shown the previous moment, so their text is encoded once for all seats.
+    """
+
+    shown: Shown
+    whole: dict[str, Any] | None = None
+    changed: dict[str, Any] = field(default_factory=dict)  # the top-level fields that changed
+    common: dict[str, Any] = field(default_factory=dict)  # the view fields that changed, those every seat shares
+    seat: dict[str, Any] = field(default_factory=dict)  # the seat's own view fields that changed
+    events: list = field(default_factory=list)  # the new public events
+
+    def message(self) -> dict[str, Any] | None:
+        """Return the message as a dict: the full table message, an ``update``, or None when nothing is new."""
+        if self.whole is not None:
+            return self.whole
+        parts = update_parts(self.changed, self.common, self.seat, self.events)
+        return None if parts is None else update_dict(parts)
 
 
 def table_message(table: Table, seat: int, since: int, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
@@ -165,59 +197,56 @@ def table_message(table: Table, seat: int, since: int, moment: Moment, resumed: 
 def full_message(table: Table, client: Any, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
     message = table_message(table, client.seat, client.seen, moment, resumed)
-    client.seen, client.shown, client.shown_moment = table.seq, message, moment
+    Shown(client, table.seq, message, moment).apply()
     return message
 
 
-def _cut(table: Table, client: Any, moment: Moment) -> tuple[Any, ...]:
-    """Show ``client`` the table now and return what changed for it.
+def cut(table: Table, client: Any, moment: Moment) -> Cut:
+    """Return what brings ``client`` up to date after a change, and what it is shown then; ``client`` is not changed.
 
-    Either ``(message,)`` (the full message, a whole-message diff, or None) or, when the seat was
-    shown the table's previous moment, ``(changed, common_changes, seat_changes, events)`` with the
-    shared parts computed once for all seats.
+    The full message first, then the parts of ``update``s. The update is cut from the full message, so this module
+    stays the one place that decides what a seat may see. A seat that was shown the table's previous moment takes
+    the shared changes computed once for all seats.
     """
     shown, shown_moment = client.shown, client.shown_moment
-    message = full_message(table, client, moment)
+    message = table_message(table, client.seat, client.seen, moment)
+    mark = Shown(client, table.seq, message, moment)
     if shown is None:
-        return (message,)
-    if shown_moment is None or shown_moment is not moment.before:
-        return (diff(shown, message),)
+        return Cut(mark, whole=message)
     view, old_view = message["view"], shown["view"]
-    if view is None or old_view is None or moment.common is None or shown_moment.common is None:
-        return (diff(shown, message),)
+    if (
+        shown_moment is None
+        or shown_moment is not moment.before
+        or view is None
+        or old_view is None
+        or moment.common is None
+        or shown_moment.common is None
+    ):
+        changed, view_changes, events = diff_parts(shown, message)
+        return Cut(mark, changed=changed, common=view_changes, events=events)
     changed = moment.public_changes()
     if message["you"] != shown["you"]:
         changed = {**changed, "you": message["you"]}
     if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
         if "deal" in changed:
             changed = {k: v for k, v in changed.items() if k != "deal"}
-        return changed, moment.common_changes(), {}, message["events"]
-    return changed, moment.common_changes(), changed_fields(old_view, view, SEAT_FIELDS), message["events"]
+        return Cut(mark, changed=changed, common=moment.common_changes(), events=message["events"])
+    seat = changed_fields(old_view, view, SEAT_FIELDS)
+    return Cut(mark, changed=changed, common=moment.common_changes(), seat=seat, events=message["events"])
 
 
 def seat_update(table: Table, client: Any, moment: Moment) -> dict[str, Any] | None:
-    """Return what brings ``client`` up to date after a change: the full message first, then ``update``s.
-
-    None when the seat would see nothing new. The update is cut from the full message, so this
-    module stays the one place that decides what a seat may see. A seat that was shown the
-    table's previous moment takes the shared changes computed once for all four seats.
-    """
-    cut = _cut(table, client, moment)
-    if len(cut) == 1:
-        return cut[0]
-    changed, common_changes, seat_changes, events = cut
-    return update_message(dict(changed), {**common_changes, **seat_changes}, events)
+    """Return ``cut``'s message as a dict (None when nothing is new) and remember on ``client`` what it was shown."""
+    made = cut(table, client, moment)
+    made.shown.apply()
+    return made.message()
 
 
 def seat_update_text(table: Table, client: Any, moment: Moment) -> str | None:
-    """Return ``seat_update`` as the JSON text sent on the wire, encoding the shared parts once per moment."""
-    cut = _cut(table, client, moment)
-    if len(cut) == 1:
-        return None if cut[0] is None else compact(cut[0])
-    changed, common_changes, seat_changes, events = cut
-    if not changed and not common_changes and not seat_changes and not events:
-        return None
-    return moment.text(changed, common_changes, seat_changes, events)
+    """Return ``cut``'s message as wire text (None when nothing is new) and remember on ``client`` what it was shown."""
+    made = cut(table, client, moment)
+    made.shown.apply()
+    return moment.text(made)
 
 
 def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """The one step after every change of a table, decided without I/O: what to store, what to send, what to schedule.
 
 ``settle`` takes the time (``now`` on the monotonic clock for timers, ``at`` on the wall clock for the log) and
-returns a ``Step``; ``server.tables`` carries it out: it stores the entries, delivers the messages once they are
-stored, and starts the timers and computer moves asked for. Nothing here reads a clock, writes a socket or touches
-the database, so every decision can be tested with plain objects (``tests/server/test_table_step.py``).
+returns a ``Step``; ``live.registry`` carries it out: it stores the entries, delivers the messages once they are
+stored (``live.delivery``, which also marks on each connection what it was shown), and starts the timers and
+computer moves asked for. Nothing here reads a clock, writes a socket, touches the database or changes a
+connection, so every decision can be tested with plain objects (``tests/server/test_table_step.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .seat_view import Moment, seat_update_text
+from .seat_view import Moment, Shown, cut
 from .table import Table
 
 
@@ -27,6 +28,7 @@ class Step:
     idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
     computers: list[int] = field(default_factory=list)  # seats a computer should move for now
     moment: Moment | None = None  # what every seat shares now (the next step's updates are cut against it)
+    shown: list[Shown] = field(default_factory=list)  # what each connection was shown: marked on it when sent
 
 
 def settle(table: Table, now: float, at: float, before: Moment | None = None) -> Step:
@@ -34,7 +36,8 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
 
     Marks people away past their grace period, deals the next hand when everyone is ready, starts the turn timer
     of a new decision, records a finished game, cuts every connection's update from one shared moment (``before``
-    is the moment the last step built), and closes the table when no person holds a seat any more.
+    is the moment the last step built), and closes the table when no person holds a seat any more. What each
+    connection was shown is returned in ``shown``, to be marked on it as its message is sent (``mark_shown``).
     """
     table.mark_away(now, table.grace)
     table.autostart(at)
@@ -45,8 +48,11 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     if before is not None:
         before.before = None  # keep one step of history, not a chain
     messages: list[tuple[Any, dict[str, Any] | str]] = []
+    shown: list[Shown] = []
     for client in table.connections():
-        text = seat_update_text(table, client, moment)
+        made = cut(table, client, moment)
+        shown.append(made.shown)
+        text = moment.text(made)
         if text is not None:
             messages.append((client, text))
     closed = not table.humans()
@@ -62,4 +68,11 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
         idle=not closed and not table.connected_humans(),
         computers=[] if closed else table.auto_seats(),
         moment=moment,
+        shown=shown,
     )
+
+
+def mark_shown(shown: list[Shown]) -> None:
+    """Mark on each connection what a step showed it: done as the step's messages are sent, in order."""
+    for mark in shown:
+        mark.apply()

@@ -63,15 +63,15 @@ def test_false_and_zero_are_different_changes():
 class TestOverTheWire:
     async def test_every_update_of_a_whole_game_folds_into_the_full_message_it_was_cut_from(self, server, monkeypatch):
         cut: list[tuple[dict, dict | None, dict]] = []
-        real = table_step.seat_update_text
+        real = table_step.cut
 
-        def recording(table, client, *rest):
-            before = client.shown
-            text = real(table, client, *rest)
-            cut.append((before, None if text is None else json.loads(text), client.shown))
-            return text
+        def recording(table, client, moment):
+            made = real(table, client, moment)
+            text = moment.text(made)  # what the step sends; ``made.shown`` is what the connection is then shown
+            cut.append((client.shown, None if text is None else json.loads(text), made.shown.shown))
+            return made
 
-        monkeypatch.setattr(table_step, "seat_update_text", recording)
+        monkeypatch.setattr(table_step, "cut", recording)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         await p.send("fill_bots", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))

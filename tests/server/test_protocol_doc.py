@@ -36,8 +36,8 @@ def first_column(text: str) -> set[str]:
 
 def server_source() -> str:
     """The modules that build what the table server sends."""
-    names = ("net/app.py", "net/hub.py", "table/seat_view.py", "table/changes.py", "table/errors.py", "table/chat.py",
-             "players/devices.py")  # fmt: skip
+    names = ("net/app.py", "net/hub.py", "table/seat_view.py", "table/changes.py", "table/update.py", "table/errors.py",
+             "table/chat.py", "players/devices.py")  # fmt: skip
     paths = [ROOT / "server" / name for name in names] + sorted((ROOT / "server" / "handlers").glob("*.py"))
     return "\n".join(path.read_text() for path in paths)
 
@@ -54,7 +54,7 @@ class TestProtocolDoc:
         assert first_column(section("## Errors")) == set(MESSAGES)
 
     def test_every_event_is_documented_and_nothing_more(self):
-        emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table_state.py").read_text()))
+        emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table" / "state.py").read_text()))
         assert first_column(section("### Events")) == emitted
 
     def test_the_table_example_has_exactly_the_fields_the_server_sends(self):

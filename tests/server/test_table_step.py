@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from hartenjagen.server.table.step import Step, settle
+from hartenjagen.server.table.step import Step, mark_shown, settle
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
@@ -27,8 +27,14 @@ def connection(seat: int | None) -> Connection:
     return Connection(seat)
 
 
+def sent(step: Step) -> Step:
+    """Send ``step``'s messages as delivery does: mark on each connection what it was shown."""
+    mark_shown(step.shown)
+    return step
+
+
 def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, list[Connection], Step]:
-    """A started table: ``people`` people on seats 0.. and computers on the rest; returns the first step too."""
+    """A started table: ``people`` people on seats 0.. and computers on the rest; returns the first step too (sent)."""
     table = Table.create("STEP01", make_rules({"variant": "classic", **options}), deal=5, grace=30.0, at=AT)
     clients = []
     for seat in range(people):
@@ -39,7 +45,9 @@ def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, l
     if timer is not None:
         table.set_timer(0, timer)
     table.start(0, AT)
-    return table, clients, settle(table, T0, AT)
+    step = settle(table, T0, AT)
+    assert all(c.shown is None and c.seen == 0 for c in clients), "the step changes no connection"
+    return table, clients, sent(step)
 
 
 def entry_types(step: Step) -> list[str]:
@@ -79,7 +87,7 @@ def test_a_turn_timer_asks_to_be_woken_when_it_runs_out():
 def test_a_disconnected_person_is_woken_for_at_the_end_of_the_grace_period_then_a_computer_moves():
     table, clients, step = table_of(2)  # passing: everyone acts at once
     table.disconnect(1, T0)
-    gone = settle(table, T0, AT, step.moment)
+    gone = sent(settle(table, T0, AT, step.moment))
     assert gone.wake_at == T0 + 30 and 1 not in gone.computers
     later = settle(table, T0 + 30, AT + 30, gone.moment)
     assert "away" in entry_types(later) and 1 in later.computers
@@ -90,11 +98,11 @@ def test_nobody_connected_asks_for_the_idle_close_and_the_last_person_leaving_cl
     watcher = connection(None)
     table.watchers.add(watcher)
     table.disconnect(0, T0)
-    assert settle(table, T0, AT, step.moment).idle
+    assert sent(settle(table, T0, AT, step.moment)).idle
     table.reconnect(0, clients[0])
-    settle(table, T0, AT)
+    sent(settle(table, T0, AT))
     table.leave(0)
-    gone = settle(table, T0, AT)
+    gone = sent(settle(table, T0, AT))
     assert gone.closed and entry_types(gone)[-1] == "closed" and not gone.computers and gone.wake_at is None
     assert (watcher, {"type": "left", "code": "STEP01", "reason": "closed"}) in gone.messages
 
@@ -118,7 +126,7 @@ def test_game_over_comes_with_the_finished_game_to_store():
             else:
                 intent = {"type": "moon", "choice": view["moon_choices"][0]}
             table.act(seat, intent)
-        step = settle(table, T0, AT, moment)
+        step = sent(settle(table, T0, AT, moment))
         moment = step.moment
         if table.status == "finished":
             break
