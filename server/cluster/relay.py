@@ -22,7 +22,8 @@ from typing import Any
 
 from ..config import Config
 from ..net.closing import Close
-from ..net.hub import Client, Hub
+from ..net.client import Client
+from ..net.hub import Hub
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
 from ..table.messages import kind_of
