@@ -21,8 +21,8 @@ from collections import deque
 from typing import Any
 
 from ..config import Config
-from ..net.closing import Close
 from ..net.client import Client
+from ..net.closing import Close
 from ..net.hub import Hub
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
