@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
@@ -96,17 +96,18 @@ class Moment:
         """Return ``cut``'s message as the JSON text sent on the wire, the parts every seat shares encoded once."""
         if cut.whole is not None:
             return compact(cut.whole)
+        key = None
+        if cut.changed is self._public_changes and cut.common is self._common_changes and not cut.seat:
+            events = cut.events  # an update every seat shown the previous moment shares; events are numbered
+            key = ("whole", events[0]["seq"] if events else 0, len(events))
+            if key in self._texts:
+                return self._texts[key]
         parts = update_parts(cut.changed, cut.common, cut.seat, cut.events)
         if parts is None:
             return None
-        shared = cut.changed is self._public_changes and cut.common is self._common_changes and not cut.seat
-        if not shared:
-            return update_text(parts, self._encode)
-        events = cut.events
-        key = ("whole", events[0]["seq"] if events else 0, len(events))  # events are numbered: same text
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = update_text(parts, self._encode)
+        text = update_text(parts, self._encode)
+        if key is not None:
+            self._texts[key] = text
         return text
 
     def _encode(self, value: Any) -> str:
@@ -135,6 +136,9 @@ class Moment:
         return self._common_changes
 
 
+_NOTHING: dict[str, Any] = {}  # no fields changed (shared by cuts, never changed)
+
+
 @dataclass(slots=True)
 class Shown:
     """What a connection was shown once a cut is sent: the last event it has, the table it folds to, its moment."""
@@ -160,11 +164,11 @@ class Cut:
     """
 
     shown: Shown
-    whole: dict[str, Any] | None = None
-    changed: dict[str, Any] = field(default_factory=dict)  # the top-level fields that changed
-    common: dict[str, Any] = field(default_factory=dict)  # the view fields that changed, those every seat shares
-    seat: dict[str, Any] = field(default_factory=dict)  # the seat's own view fields that changed
-    events: list = field(default_factory=list)  # the new public events
+    whole: dict[str, Any] | None
+    changed: dict[str, Any]  # the top-level fields that changed
+    common: dict[str, Any]  # the view fields that changed, those every seat shares
+    seat: dict[str, Any]  # the seat's own view fields that changed
+    events: list  # the new public events
 
     def message(self) -> dict[str, Any] | None:
         """Return the message as a dict: the full table message, an ``update``, or None when nothing is new."""
@@ -212,7 +216,7 @@ def cut(table: Table, client: Any, moment: Moment) -> Cut:
     message = table_message(table, client.seat, client.seen, moment)
     mark = Shown(client, table.seq, message, moment)
     if shown is None:
-        return Cut(mark, whole=message)
+        return Cut(mark, message, _NOTHING, _NOTHING, _NOTHING, [])
     view, old_view = message["view"], shown["view"]
     if (
         shown_moment is None
@@ -223,16 +227,16 @@ def cut(table: Table, client: Any, moment: Moment) -> Cut:
         or shown_moment.common is None
     ):
         changed, view_changes, events = diff_parts(shown, message)
-        return Cut(mark, changed=changed, common=view_changes, events=events)
+        return Cut(mark, None, changed, view_changes, _NOTHING, events)
     changed = moment.public_changes()
     if message["you"] != shown["you"]:
         changed = {**changed, "you": message["you"]}
     if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
         if "deal" in changed:
             changed = {k: v for k, v in changed.items() if k != "deal"}
-        return Cut(mark, changed=changed, common=moment.common_changes(), events=message["events"])
+        return Cut(mark, None, changed, moment.common_changes(), _NOTHING, message["events"])
     seat = changed_fields(old_view, view, SEAT_FIELDS)
-    return Cut(mark, changed=changed, common=moment.common_changes(), seat=seat, events=message["events"])
+    return Cut(mark, None, changed, moment.common_changes(), seat, message["events"])
 
 
 def seat_update(table: Table, client: Any, moment: Moment) -> dict[str, Any] | None:

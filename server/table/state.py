@@ -87,7 +87,7 @@ class Seat:
     @property
     def connected(self) -> bool:
         """Return True for a computer player or a human with a live connection."""
-        return self.kind == SeatKind.BOT or (self.kind == SeatKind.HUMAN and self.client is not None)
+        return self.kind == SeatKind.BOT or (self.kind == SeatKind.HUMAN and self.here.client is not None)
 
     def public(self) -> dict[str, Any]:
         """Return what every seat may see of this seat."""
@@ -384,7 +384,7 @@ class TableState:
 
     def connected_humans(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
-        return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.client is not None]
+        return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.here.client is not None]
 
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""

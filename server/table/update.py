@@ -12,6 +12,7 @@ from typing import Any
 from .jsontext import compact
 
 Parts = list[tuple[str, Any]]
+_KEYS = {"set": ',"set":', "events": ',"events":'}  # how a part other than the view opens on the wire
 
 
 def update_parts(changed: dict[str, Any], common: dict[str, Any], seat: dict[str, Any], events: list) -> Parts | None:
@@ -24,9 +25,8 @@ def update_parts(changed: dict[str, Any], common: dict[str, Any], seat: dict[str
     if not changed and not common and not seat and not events:
         return None
     parts: Parts = [("set", changed)]
-    view = tuple(part for part in (common, seat) if part)
-    if view:
-        parts.append(("view", view))
+    if common or seat:
+        parts.append(("view", (common, seat) if common and seat else (common or seat,)))
     if events:
         parts.append(("events", events))
     return parts
@@ -54,11 +54,14 @@ def update_text(parts: Parts, encode: Callable[[Any], str] = compact) -> str:
     """
     pieces = ['{"type":"update"']
     for name, value in parts:
-        pieces.append(f',"{name}":')
-        if name == "view":
-            pieces.append("{" + ",".join(encode(part)[1:-1] for part in value) + "}")
+        if name == "view":  # one object: the members of its one or two parts, in order
+            first = encode(value[0])
+            if len(value) == 1:
+                pieces += (',"view":', first)
+            else:
+                pieces += (',"view":', first[:-1], ",", encode(value[1])[1:])
         else:
-            pieces.append(encode(value))
+            pieces += (_KEYS[name], encode(value))
     pieces.append("}")
     return "".join(pieces)
 
