@@ -16,9 +16,11 @@ import os
 import secrets
 import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any
 
-from hartenjagen.shared.bots import choice, kernel
+from hartenjagen.shared.bots import kernel
+from hartenjagen.shared.bots.base import Intent
+from hartenjagen.shared.bots.choice import decide, fallback
 from hartenjagen.shared.bots.hard import DEFAULT_MS
 from hartenjagen.shared.view import View
 
@@ -113,17 +115,7 @@ class Budgets:
             self.seconds_per_ms += 0.1 * (rate - self.seconds_per_ms)
 
 
-def decide(level: str, seed: int, view: dict[str, Any], budget_ms: float | None = None) -> dict[str, Any] | None:
-    """The core's decision for a seat's view, which the server keeps as the JSON object it sends; the intent as one."""
-    return cast("dict[str, Any] | None", choice.decide(level, seed, cast(View, view), budget_ms))
-
-
-def fallback(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The core's simple legal move for a seat's view (a JSON object, as the server keeps it); the intent as one."""
-    return cast("dict[str, Any] | None", choice.fallback(cast(View, view)))
-
-
-def _timed(level: str, seed: int, view: dict[str, Any], budget_ms: float | None) -> tuple[Any, float]:
+def _timed(level: str, seed: int, view: View, budget_ms: float | None) -> tuple[Intent | None, float]:
     """In a worker: the decision and the wall seconds it took there (queueing excluded)."""
     start = time.perf_counter()
     intent = decide(level, seed, view, budget_ms)
@@ -174,7 +166,7 @@ class Thinker:
                 self._executor = await asyncio.to_thread(self._make)
             return self._executor
 
-    async def decide(self, level: str, view: dict[str, Any]) -> dict[str, Any] | None:
+    async def decide(self, level: str, view: View) -> Intent | None:
         """Return the computer's intent for ``view``; on any failure fall back to a simple legal move."""
         if level in self.inline:
             try:
