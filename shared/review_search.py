@@ -12,7 +12,7 @@ import random
 from itertools import cycle
 
 from .bots import kernel
-from .bots.base import Player
+from .bots.base import ComputerPlayer
 from .bots.counted import CountedSampler, counted_rollout
 from .bots.hard import DRAWS, PLAYS_PER_MS, WHIM, candidates
 from .bots.knowledge import Knowledge
@@ -37,7 +37,7 @@ SCORE_PLAYS = 26
 
 def rng_for(view: View, budget_ms: float) -> random.Random:
     """Return the reviewer's random generator for this view and budget (nothing else goes in)."""
-    seed = Player(REVIEW_SEED).rng_for(view).getrandbits(64)
+    seed = ComputerPlayer(REVIEW_SEED).rng_for(view).getrandbits(64)
     return random.Random(f"review:{seed}:{budget_ms!r}")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from hartenjagen.shared import multiset
 from hartenjagen.shared.bots import kernel, make_player
 from hartenjagen.shared.bots.counted import counted_rollout
-from hartenjagen.shared.bots.hard import COUNTED_PLAYS_PER_MS, PLAYS_PER_MS, HardPlayer, candidates
+from hartenjagen.shared.bots.hard import COUNTED_PLAYS_PER_MS, PLAYS_PER_MS, HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.game import PASSING, PLAYING, Game
@@ -97,7 +97,7 @@ def search_position(rules: Rules, seed: int = 1) -> tuple[Knowledge, list[int]]:
 def search_rate(rules: Rules, use_kernel: bool, budget_ms: float, seconds: float, rounds: int) -> float:
     """Return the hard player's simulated hands per second in its search (sampling, rollouts and scoring)."""
     k, cands = search_position(rules)
-    player = HardPlayer(budget_ms=budget_ms, use_kernel=use_kernel)
+    player = HardComputerPlayer(budget_ms=budget_ms, use_kernel=use_kernel)
     rate = COUNTED_PLAYS_PER_MS if rules.counted else PLAYS_PER_MS
     hands = budget_ms * rate / sum(k.sizes)  # the budget counts the cards each rollout plays
     if use_kernel:

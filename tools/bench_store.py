@@ -39,7 +39,7 @@ def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tupl
             writes.append(TableWrite(table.table_id, code, entries, opened_at=table.opened_at if opened else None))
 
     for seat, name in enumerate(("Anna", "Bram", "Cor", "Dirk")):
-        table.seat_human(None, seat + 1, name, seat)
+        table.seat_person(None, seat + 1, name, seat)
     cut(opened=True)
     table.start(0, time.time())
     cut()

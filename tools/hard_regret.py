@@ -21,7 +21,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from hartenjagen.shared.bots import kernel, make_player
-from hartenjagen.shared.bots.hard import HardPlayer, candidates
+from hartenjagen.shared.bots.hard import HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
@@ -65,13 +65,13 @@ def oracle(view: dict[str, Any]) -> dict[str, float]:
 
     k = Knowledge(view)
     cands = candidates(k)
-    values = HardPlayer(seed=7, budget_ms=3000, max_ms=60_000).evaluate(k, cands, random.Random(12345))
+    values = HardComputerPlayer(seed=7, budget_ms=3000, max_ms=60_000).evaluate(k, cands, random.Random(12345))
     return {mask_names(1 << c)[0]: v for c, v in zip(cands, values, strict=True)}
 
 
 def _choose(job: tuple[dict[str, Any], float, int]) -> str:
     view, ms, seed = job
-    return HardPlayer(seed=seed, budget_ms=ms).choose_play(view)
+    return HardComputerPlayer(seed=seed, budget_ms=ms).choose_play(view)
 
 
 def regret(ms: float, n: int, seeds: int, oracle_file: str) -> str:

@@ -42,7 +42,7 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     code, table_id = await new_table_code(ctx, client)
     table = Table.create(code, rules, level, deal, daily, grace=ctx.config.grace, table_id=table_id, at=time.time())
     ctx.tables.add(table)
-    seat, token = table.seat_human(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
+    seat, token = table.seat_person(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
     attach(ctx, client, table, seat.index, token)
     if daily is not None:
         table.fill_bots(seat.index, DAILY_LEVEL)
@@ -109,8 +109,8 @@ async def _seat_press(
     if here:
         target = ctx.tables.by_code.get(msg.get("at_table", ""))
         # the table matched on the other node, else the fullest, then the oldest
-        table = target if target in here else max(here, key=lambda t: (len(t.humans()), -t.opened_at))
-        seat, token = table.seat_human(client, client.player_id, client.name, None)
+        table = target if target in here else max(here, key=lambda t: (len(t.persons()), -t.opened_at))
+        seat, token = table.seat_person(client, client.player_id, client.name, None)
         table.wait_until(fill_at)
         attach(ctx, client, table, seat.index, token)
         ctx.lobby.changed()
@@ -130,7 +130,7 @@ async def _seat_press(
     check_free(client)
     table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
     ctx.tables.add(table)
-    seat, token = table.seat_human(client, client.player_id, client.name, 0)
+    seat, token = table.seat_person(client, client.player_id, client.name, 0)
     table.queue(lang, fill_at)
     attach(ctx, client, table, seat.index, token)
     ctx.lobby.changed()

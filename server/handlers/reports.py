@@ -11,7 +11,7 @@ from ..live.reviews import ReviewRefused, game_name
 from ..storage.store import StoreBusy
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
-from ..table.state import bot_name
+from ..table.state import computer_name
 from ..table.table import SeatKind
 from .seats import seated
 from .services import Services
@@ -27,7 +27,7 @@ async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``report``: a person at this table, for a reason, stored with the chat around it for the moderators."""
     table = seated(client)
     target = table.seat_at(msg["seat"])
-    if target.kind != SeatKind.HUMAN or target.index == client.seat:
+    if target.kind != SeatKind.PERSON or target.index == client.seat:
         raise ProtocolError("not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit"))
     if not client.reports.take():
         raise ProtocolError("reports_limited")
@@ -58,7 +58,7 @@ def review(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         )
     key = ctx.reviewer.key(game_name(table.table_id, table.started_at), seat, hand_no)
     events = [dict(e) for e in game.events]  # as they are now: the game goes on meanwhile
-    names = [s.name or bot_name(s.index) for s in table.seats]
+    names = [s.name or computer_name(s.index) for s in table.seats]
     job = ctx.reviewer.review(client.player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)
     ctx.spawn(_send_review(client, job, hand_no, seat))  # not awaited: the connection's other messages go on
 

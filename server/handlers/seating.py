@@ -18,7 +18,7 @@ def join(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``join``: sit at a free seat of the table with that code."""
     check_free(client)
     table = find(ctx, client, msg["code"])
-    seat, token = table.seat_human(client, client.player_id, client.name, msg.get("seat"))
+    seat, token = table.seat_person(client, client.player_id, client.name, msg.get("seat"))
     attach(ctx, client, table, seat.index, token)
     ctx.changed(table)
     chat.history(ctx, client, table)
@@ -68,7 +68,7 @@ def sit(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``sit``: a watcher takes a seat, or a seated person moves to another."""
     table = client.table
     if table is not None and client in table.watchers:  # a watcher sits: an empty seat, a computer's between hands
-        seat, token = table.seat_human(client, client.player_id, client.name, msg["seat"])
+        seat, token = table.seat_person(client, client.player_id, client.name, msg["seat"])
         table.watchers.discard(client)
         attach(ctx, client, table, seat.index, token)
         ctx.changed(table)

@@ -26,7 +26,7 @@ def entry(table: Table) -> dict[str, Any] | None:
     if not table.listed or table.closed or table.daily is not None or table.status != WAITING:
         return None
     free = sum(1 for s in table.seats if s.kind == SeatKind.EMPTY)
-    if not free or not table.connected_humans():
+    if not free or not table.connected_persons():
         return None
     options = table.rules.to_json()
     return {
@@ -113,7 +113,7 @@ class Lobby:
             family = ratings.family_of(e["options"])
             e["family"], e["node"] = family, node
             for s in e["seats"]:
-                if s["kind"] == SeatKind.HUMAN and family is not None:
+                if s["kind"] == SeatKind.PERSON and family is not None:
                     s["rating"] = known.get(family, {}).get(s["_player"]) or ratings.shown(*ratings.PRIOR, 0)
         self._built = (now, changes, entries)
         return entries
@@ -129,7 +129,7 @@ class Lobby:
             if t.closed:
                 continue
             for s in t.seats:
-                if s.kind == SeatKind.HUMAN and s.player_id is not None:
+                if s.kind == SeatKind.PERSON and s.player_id is not None:
                     variant = t.rules.to_json()["variant"]
                     out.setdefault(str(s.player_id), []).append(
                         {"code": t.code, "seat": s.index, "seats": len(t.seats), "status": t.status, "variant": variant}

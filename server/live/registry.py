@@ -117,7 +117,7 @@ class Tables:
         number = self._load_numbers[table.code] = self._load_numbers.get(table.code, 0) + 1
 
         async def load() -> None:
-            people = sorted({s.player_id for s in table.humans() if s.player_id is not None})
+            people = sorted({s.player_id for s in table.persons() if s.player_id is not None})
             game_id = table.replay["id"] if table.replay is not None and table.rated_seats else None
             try:
                 known = await self.store.ratings_of(family, people)

@@ -106,8 +106,8 @@ class Turn:
 def computer_turn(table: Table, s: int) -> Turn:
     """Return the move the computer at seat ``s`` is to decide now: its level and the view it decides from."""
     seat = table.seats[s]
-    level = seat.level if seat.kind == SeatKind.BOT else table.bot_level
-    return Turn(s, level, table.current_key(), view_for(table.game, s), seat.kind == SeatKind.HUMAN)
+    level = seat.level if seat.kind == SeatKind.COMPUTER else table.bot_level
+    return Turn(s, level, table.current_key(), view_for(table.game, s), seat.kind == SeatKind.PERSON)
 
 
 def computer_play(table: Table, turn: Turn, intent: Any) -> bool:

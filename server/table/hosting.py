@@ -8,7 +8,7 @@ from hartenjagen.shared.deal import secure_deal, seeded_deal
 
 from .errors import ProtocolError
 from .parts import TableParts
-from .state import FINISHED, WAITING, SeatKind, bot_name
+from .state import FINISHED, WAITING, SeatKind, computer_name
 
 PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices a host has elsewhere)
 
@@ -22,13 +22,13 @@ class Hosting(TableParts):
         self._check_waiting(("adding a computer player", "een computerspeler toevoegen"))
         if self.seat_at(seat).kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", seat=seat)
-        self._log("seated", seat=seat, who=SeatKind.BOT, name=bot_name(seat), level=level)
+        self._log("seated", seat=seat, who=SeatKind.COMPUTER, name=computer_name(seat), level=level)
 
     def remove_bot(self, by: int, seat: int) -> None:
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
         self._check_waiting(("removing a computer player", "een computerspeler weghalen"))
-        if self.seat_at(seat).kind != SeatKind.BOT:
+        if self.seat_at(seat).kind != SeatKind.COMPUTER:
             raise ProtocolError(
                 "not_now", detail=(f"seat {seat} has no computer player", f"op stoel {seat} zit geen computerspeler")
             )
@@ -40,7 +40,7 @@ class Hosting(TableParts):
         self._check_waiting(("adding computer players", "computerspelers toevoegen"))
         for s in self.seats:
             if s.kind == SeatKind.EMPTY:
-                self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=level)
+                self._log("seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=level)
 
     def set_watch(self, by: int, allowed: bool) -> None:
         """Host: allow or refuse watchers (people with the link who watch without a seat)."""
@@ -84,13 +84,15 @@ class Hosting(TableParts):
 
         Nothing starts while no person at it is connected. Return True if the game started.
         """
-        if not self.play_now or self.status != WAITING or not self.connected_humans():
+        if not self.play_now or self.status != WAITING or not self.connected_persons():
             return False
         empty = [s for s in self.seats if s.kind == SeatKind.EMPTY]
         if empty and (self.fill_at is None or at < self.fill_at):
             return False
         for s in empty:
-            self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=self.bot_level)
+            self._log(
+                        "seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=self.bot_level
+                    )
         self._log("start", at=at)
         self._deal_next()
         return True
@@ -102,7 +104,7 @@ class Hosting(TableParts):
         """
         self._check_host(by)
         target = self.seat_at(seat)
-        if target.kind != SeatKind.HUMAN or seat == by:
+        if target.kind != SeatKind.PERSON or seat == by:
             raise ProtocolError(
                 "not_now", detail=(f"nobody else sits on seat {seat}", f"op stoel {seat} zit niemand anders")
             )
@@ -114,7 +116,7 @@ class Hosting(TableParts):
         if self.status == WAITING:
             self._log("vacated", seat=seat, to=SeatKind.EMPTY, removed=reason)
         else:
-            self._log("vacated", seat=seat, to=SeatKind.BOT, level=self.bot_level, left=True, removed=reason)
+            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.bot_level, left=True, removed=reason)
         return client
 
     def set_timer(self, by: int, seconds: int | None) -> None:
@@ -168,12 +170,14 @@ class Hosting(TableParts):
             )
         if seat not in self.rematch:
             self._log("rematch", seat=seat)
-        voters = {s.index for s in self.humans() if not s.away}
+        voters = {s.index for s in self.persons() if not s.away}
         if voters <= self.rematch:
             self._log("new_game")
             for s in self.seats:  # whoever left after game over: a computer player stands in, as during a game
                 if s.kind == SeatKind.EMPTY:
-                    self._log("seated", seat=s.index, who=SeatKind.BOT, name=bot_name(s.index), level=self.bot_level)
+                    self._log(
+                        "seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=self.bot_level
+                    )
             self._log("start", at=at)
             self._deal_next()
 

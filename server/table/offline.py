@@ -31,7 +31,7 @@ LINK = "/offline"
 NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
 
 
-class Person:
+class OfflineConnection:
     """The one connection at an offline table: the attributes ``seat_view`` reads and writes."""
 
     def __init__(self) -> None:
@@ -66,12 +66,12 @@ class Outcome:
         )
 
 
-class Solo:
+class OfflineTable:
     """An offline table: one person, computer players in every other seat, the online table's rules and views."""
 
     def __init__(self, name: str = "", bot_delay: float = 0.6) -> None:
         self.name = name
-        self.person = Person()
+        self.person = OfflineConnection()
         self.table: Table | None = None
         self.moment: Moment | None = None
         self.bot_delay = bot_delay
@@ -113,8 +113,8 @@ class Solo:
         at = time.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
         table.only = OFFLINE_TYPES
-        self.person = Person()
-        person, token = table.seat_human(self.person, None, self.name, seat)
+        self.person = OfflineConnection()
+        person, token = table.seat_person(self.person, None, self.name, seat)
         table.fill_bots(person.index, level)
         table.start(person.index, at)
         self.table, self.moment = table, None
@@ -202,7 +202,7 @@ class Solo:
             raise DamagedLog("the stored seat token fits no seat of the stored table")
         table.only = OFFLINE_TYPES
         self.table, self.moment = table, None
-        self.person = Person()
+        self.person = OfflineConnection()
         table.restored(time.monotonic())
         table.reconnect(seat.index, self.person)
         out = Outcome()
@@ -214,16 +214,16 @@ class Solo:
 
 #: The offline table's handler of each message it takes (``OFFLINE_TYPES``, the offline column of ``COMMANDS``).
 OFFLINE_HANDLERS = {
-    "ping": Solo._on_ping,
-    "hello": Solo._on_hello,
-    "create": Solo._on_create,
-    "pass": Solo._on_intent,
-    "play": Solo._on_intent,
-    "moon": Solo._on_intent,
-    "ready": Solo._on_ready,
-    "hint": Solo._on_hint,
-    "claim": Solo._on_claim,
-    "restart": Solo._on_restart,
-    "new_game": Solo._on_new_game,
-    "set_pace": Solo._on_set_pace,
+    "ping": OfflineTable._on_ping,
+    "hello": OfflineTable._on_hello,
+    "create": OfflineTable._on_create,
+    "pass": OfflineTable._on_intent,
+    "play": OfflineTable._on_intent,
+    "moon": OfflineTable._on_intent,
+    "ready": OfflineTable._on_ready,
+    "hint": OfflineTable._on_hint,
+    "claim": OfflineTable._on_claim,
+    "restart": OfflineTable._on_restart,
+    "new_game": OfflineTable._on_new_game,
+    "set_pace": OfflineTable._on_set_pace,
 }

@@ -64,7 +64,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
     )
     daily = None
     if record.get("daily") and record["daily"].get("counts"):
-        holder = next((s for s in record["seats"] if s["kind"] == SeatKind.HUMAN and s["player_id"] is not None), None)
+        holder = next((s for s in record["seats"] if s["kind"] == SeatKind.PERSON and s["player_id"] is not None), None)
         if holder is not None:
             daily = {
                 "day": record["daily"]["date"],
@@ -153,7 +153,7 @@ def stats_of_records(records: list[dict[str, Any]], name: str | None = None) -> 
     for record in sorted(records, key=lambda r: (r["finished_at"], r["id"])):
         rows = game_rows(record)
         variant = rows["game"]["variant"]
-        person = next((s for s in rows["seats"] if s["kind"] == SeatKind.HUMAN), None)
+        person = next((s for s in rows["seats"] if s["kind"] == SeatKind.PERSON), None)
         if person is None:
             continue
         games.append((person["final_total"], person["won"], variant))
@@ -227,8 +227,8 @@ def game_record(table: TableState, finished_at: float) -> dict[str, Any]:
         "seats": [
             {
                 "seat": s.index,
-                "player_id": s.player_id if s.kind == SeatKind.HUMAN else None,
-                "kind": SeatKind.HUMAN if s.kind == SeatKind.HUMAN else SeatKind.BOT,
+                "player_id": s.player_id if s.kind == SeatKind.PERSON else None,
+                "kind": SeatKind.PERSON if s.kind == SeatKind.PERSON else SeatKind.COMPUTER,
                 "name": s.name or "?",
                 "level": s.level,
                 **({"chips": game.chips[s.index]} if table.rules.start_chips else {}),
@@ -245,7 +245,7 @@ def rated_result(table: TableState) -> dict[str, Any] | None:
     game = table.game
     standing = [-c for c in game.chips] if table.rules.start_chips else list(game.totals)
     seats = table.seats
-    kept = {s for s, p in table.rated_seats.items() if seats[s].kind == SeatKind.HUMAN and seats[s].player_id == p}
+    kept = {s for s, p in table.rated_seats.items() if seats[s].kind == SeatKind.PERSON and seats[s].player_id == p}
     result = places(standing, tuple(table.rules.teams), table.rated_seats, kept)
     left = sorted(p for s, p in table.rated_seats.items() if s not in kept)
     return {"family": family_of(table.rules.to_json()), **result, "left": left}

@@ -49,7 +49,7 @@ def _ratings(table: Table) -> list[dict[str, Any] | None] | None:
     ratings = table.runtime.ratings
     if not table.listed or not ratings:
         return None
-    return [ratings.get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
+    return [ratings.get(s.player_id) if s.kind == SeatKind.PERSON else None for s in table.seats]
 
 
 def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
@@ -57,7 +57,7 @@ def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
     moves = table.runtime.rating_moves
     if moves is None or table.replay is None or table.replay["id"] != moves[0] or not table.rated_seats:
         return None
-    return [moves[1].get(s.player_id) if s.kind == SeatKind.HUMAN else None for s in table.seats]
+    return [moves[1].get(s.player_id) if s.kind == SeatKind.PERSON else None for s in table.seats]
 
 
 def public_table(table: Table) -> dict[str, Any]:
@@ -268,7 +268,7 @@ def _deadline(table: Table, now: float) -> float | None:
     if table.game is not None:
         for s in table.game.to_act():
             seat = table.seats[s]
-            gone = seat.kind == SeatKind.HUMAN and seat.client is None and not seat.away
+            gone = seat.kind == SeatKind.PERSON and seat.client is None and not seat.away
             if gone and seat.disconnected_at is not None:
                 times.append(seat.disconnected_at + grace)
     return round(max(0.0, min(times) - now), 1) if times else None

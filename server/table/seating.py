@@ -23,19 +23,19 @@ class Seating(TableParts):
         """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
         return self.seats[check_seat(len(self.seats), seat)]
 
-    def seat_human(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
+    def seat_person(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
         Returns the seat and its secret token.
         """
-        if self.daily is not None and self.humans():
+        if self.daily is not None and self.persons():
             raise ProtocolError("table_full")  # the daily deal is played alone
         self.check_not_removed(player_id)
         if seat is None:
             target = self._free_seat(player_id)
         else:
             target = self.seat_at(seat)
-            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.BOT and self.between_hands())):
+            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.COMPUTER and self.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
         if self.host is None and not self.play_now:  # a Play now table has no host
             self._log("host", seat=target.index)
@@ -51,7 +51,7 @@ class Seating(TableParts):
         free = [s for s in self.seats if s.kind == SeatKind.EMPTY]
         if free:
             return free[0]
-        bots = [s for s in self.seats if s.kind == SeatKind.BOT]
+        bots = [s for s in self.seats if s.kind == SeatKind.COMPUTER]
         if not bots or not self.between_hands():
             raise ProtocolError("table_full")
         mine = self.left_seats.get(player_id) if player_id is not None else None
@@ -60,7 +60,9 @@ class Seating(TableParts):
     def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
-        self._log("seated", seat=seat, who=SeatKind.HUMAN, name=name, player_id=player_id, token_hash=token_hash(token))
+        self._log(
+            "seated", seat=seat, who=SeatKind.PERSON, name=name, player_id=player_id, token_hash=token_hash(token)
+        )
         self.seats[seat].client = client
         return token
 
@@ -71,11 +73,11 @@ class Seating(TableParts):
         target, source = self.seat_at(new), self.seats[old]
         if target.kind == SeatKind.EMPTY:
             self._check_waiting(("changing seats", "van stoel wisselen"))
-        elif not (target.kind == SeatKind.BOT and self.between_hands()):
+        elif not (target.kind == SeatKind.COMPUTER and self.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
         name, player_id, client = source.name, source.player_id, source.client
         if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
-            self._log("vacated", seat=old, to=SeatKind.BOT, level=self.bot_level)
+            self._log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.bot_level)
         else:
             self._log("vacated", seat=old, to=SeatKind.EMPTY)
         if self.host == old:
@@ -86,7 +88,7 @@ class Seating(TableParts):
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
         if self.status == PLAYING_STATUS:
-            self._log("vacated", seat=seat, to=SeatKind.BOT, level=self.bot_level, left=True)
+            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.bot_level, left=True)
         else:
             self._log("vacated", seat=seat, to=SeatKind.EMPTY)
         if self.host == seat:
@@ -96,7 +98,7 @@ class Seating(TableParts):
         """Give hosting to a connected person (else any person), or nobody (always at a Play now table)."""
         if self.play_now:
             return
-        candidates = self.connected_humans() or self.humans()
+        candidates = self.connected_persons() or self.persons()
         new = candidates[0].index if candidates else None
         if new != self.host:
             self._log("host", seat=new)
@@ -105,7 +107,7 @@ class Seating(TableParts):
         """Return the human seat whose secret token is ``token`` (compared by its hash)."""
         given = token_hash(token).encode()
         for s in self.seats:
-            if s.kind == SeatKind.HUMAN and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
+            if s.kind == SeatKind.PERSON and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
                 return s
         return None
 
@@ -113,7 +115,7 @@ class Seating(TableParts):
         """Return the seat a player holds here (the same player on another device resumes it without its token)."""
         if player_id is None:
             return None
-        return next((s for s in self.seats if s.kind == SeatKind.HUMAN and s.player_id == player_id), None)
+        return next((s for s in self.seats if s.kind == SeatKind.PERSON and s.player_id == player_id), None)
 
     def check_not_removed(self, player_id: int | None) -> None:
         """Refuse a person the host removed from this table: they never sit, watch or chat here again."""
@@ -153,17 +155,17 @@ class Seating(TableParts):
     def mark_away(self, now: float, grace: float) -> bool:
         """Mark people disconnected for longer than ``grace`` as away; return True if anything changed."""
         changed = False
-        for s in self.humans():
+        for s in self.persons():
             if s.client is None and not s.away and s.disconnected_at is not None and now - s.disconnected_at >= grace:
                 self._log("away", seat=s.index)
                 changed = True
-                if self.host == s.index and any(h.client is not None for h in self.humans()):
+                if self.host == s.index and any(h.client is not None for h in self.persons()):
                     self.pass_host()
         return changed
 
     def restored(self, now: float) -> None:
         """After a restore: every person is disconnected, their grace period starting now."""
-        for s in self.humans():
+        for s in self.persons():
             s.client, s.disconnected_at = None, now
 
 

@@ -42,8 +42,8 @@ class SeatKind(StrEnum):
     """Who holds a seat."""
 
     EMPTY = "empty"
-    HUMAN = "human"
-    BOT = "bot"
+    PERSON = "human"  # the wire and the stored logs keep the old words for a person and a computer player
+    COMPUTER = "bot"
 
 
 WAITING, PLAYING_STATUS, FINISHED = Status
@@ -87,7 +87,7 @@ class Seat:
     @property
     def connected(self) -> bool:
         """Return True for a computer player or a human with a live connection."""
-        return self.kind == SeatKind.BOT or (self.kind == SeatKind.HUMAN and self.here.client is not None)
+        return self.kind == SeatKind.COMPUTER or (self.kind == SeatKind.PERSON and self.here.client is not None)
 
     def public(self) -> dict[str, Any]:
         """Return what every seat may see of this seat."""
@@ -95,7 +95,7 @@ class Seat:
             "seat": self.index,
             "name": self.name,
             "kind": self.kind,
-            "level": self.level if self.kind == SeatKind.BOT else None,
+            "level": self.level if self.kind == SeatKind.COMPUTER else None,
             "connected": self.connected,
             "away": self.away,
         }
@@ -196,34 +196,34 @@ class TableState:
     def _apply_seated(self, e: dict[str, Any]) -> None:
         s = self.seats[e["seat"]]
         s.kind, s.name = e["who"], e["name"]
-        s.level = e.get("level") if s.kind == SeatKind.BOT else None
+        s.level = e.get("level") if s.kind == SeatKind.COMPUTER else None
         s.player_id = e.get("player_id")
         s.token_hash = e.get("token_hash")
         s.client = s.disconnected_at = None
         s.away = False
-        if s.kind == SeatKind.HUMAN and self.status == PLAYING_STATUS and s.player_id is not None:
+        if s.kind == SeatKind.PERSON and self.status == PLAYING_STATUS and s.player_id is not None:
             self.participants.add(s.player_id)
         self.emit("seated", seat=s.index, name=s.name, who=s.kind)
 
     def _apply_vacated(self, e: dict[str, Any]) -> None:
         seat = self.seats[e["seat"]]
-        person = seat.name if seat.kind == SeatKind.HUMAN else None
+        person = seat.name if seat.kind == SeatKind.PERSON else None
         if e.get("removed") is not None and seat.player_id is not None:
             self.barred.add(seat.player_id)
             self.emit("removed", seat=seat.index, name=person, reason=e["removed"])
-        if e.get("left") and seat.player_id is not None and e["to"] == SeatKind.BOT:
+        if e.get("left") and seat.player_id is not None and e["to"] == SeatKind.COMPUTER:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
         seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
         seat.away = False
         seat.kind, seat.level = e["to"], e.get("level")
         self.ready.discard(seat.index)
         self.rematch.discard(seat.index)
-        if seat.kind == SeatKind.BOT:
-            seat.name = bot_name(seat.index)
+        if seat.kind == SeatKind.COMPUTER:
+            seat.name = computer_name(seat.index)
             if e.get("left") and person is not None:  # a person stood up: the others are told who
-                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.BOT, left=person)
+                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.COMPUTER, left=person)
             else:
-                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.BOT)
+                self.emit("seated", seat=seat.index, name=seat.name, who=SeatKind.COMPUTER)
         else:
             seat.name = None
             self.emit("vacated", seat=seat.index)
@@ -279,8 +279,8 @@ class TableState:
         self.recorded = False
         self.replay = None
         self.ready.clear()
-        self.participants = {s.player_id for s in self.humans() if s.player_id is not None}
-        people = {s.index: s.player_id for s in self.seats if s.kind == SeatKind.HUMAN and s.player_id is not None}
+        self.participants = {s.player_id for s in self.persons() if s.player_id is not None}
+        people = {s.index: s.player_id for s in self.seats if s.kind == SeatKind.PERSON and s.player_id is not None}
         rated = self.listed and len(people) == len(self.seats) and family_of(self.rules.to_json()) is not None
         self.rated_seats = people if rated else {}
         self.fill_at = None
@@ -378,13 +378,13 @@ class TableState:
 
     # ------------------------------------------------------------------ seats
 
-    def humans(self) -> list[Seat]:
+    def persons(self) -> list[Seat]:
         """Return the seats held by people."""
-        return [s for s in self.seats if s.kind == SeatKind.HUMAN]
+        return [s for s in self.seats if s.kind == SeatKind.PERSON]
 
-    def connected_humans(self) -> list[Seat]:
+    def connected_persons(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
-        return [s for s in self.seats if s.kind == SeatKind.HUMAN and s.here.client is not None]
+        return [s for s in self.seats if s.kind == SeatKind.PERSON and s.here.client is not None]
 
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""
@@ -428,6 +428,6 @@ APPLY: dict[str, Any] = {
 BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne", "Bram", "Noor", "Pieter", "Fleur", "Daan", "Lotte", "Kees", "Mirjam")
 
 
-def bot_name(seat: int) -> str:
+def computer_name(seat: int) -> str:
     """Return the display name of the computer player on ``seat`` (one name per chair, never twice)."""
     return BOT_NAMES[seat]

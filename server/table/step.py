@@ -55,7 +55,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
         text = moment.text(made)
         if text is not None:
             messages.append((client, text))
-    closed = not table.humans()
+    closed = not table.persons()
     if closed:
         table.close(at)
         messages += table.closed_notices()
@@ -65,7 +65,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
         messages=messages,
         closed=closed,
         wake_at=None if closed else table.next_wake(now, at),
-        idle=not closed and not table.connected_humans(),
+        idle=not closed and not table.connected_persons(),
         computers=[] if closed else table.auto_seats(),
         moment=moment,
         shown=shown,

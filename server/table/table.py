@@ -128,7 +128,7 @@ class Table(Seating, Hosting, Turns):
         game = self.game
         if self.status != PLAYING_STATUS or game is None or game.phase != HAND_OVER:
             return False
-        present = self.connected_humans()
+        present = self.connected_persons()
         if not present or any(s.index not in self.ready for s in present):
             return False
         self._deal_next()

@@ -28,7 +28,7 @@ class Turns(TableParts):
             runtime.decision_key = key
             runtime.timed_out.clear()
             runtime.hints.clear()
-            waits_for_human = key is not None and any(self.seats[s].kind == SeatKind.HUMAN for s in self.game.to_act())
+            waits_for_human = key is not None and any(self.seats[s].kind == SeatKind.PERSON for s in self.game.to_act())
             runtime.deadline = now + self.timer if (self.timer and waits_for_human) else None
 
     def expire_timer(self, now: float) -> bool:
@@ -36,7 +36,7 @@ class Turns(TableParts):
         if self.runtime.deadline is None or now < self.runtime.deadline or self.game is None:
             return False
         self.runtime.deadline = None
-        late = {s for s in self.game.to_act() if self.seats[s].kind == SeatKind.HUMAN}
+        late = {s for s in self.game.to_act() if self.seats[s].kind == SeatKind.PERSON}
         self.runtime.timed_out |= late
         return bool(late)
 
@@ -48,18 +48,18 @@ class Turns(TableParts):
         times = [self.runtime.deadline] if self.runtime.deadline is not None else []
         if self.play_now and self.status == WAITING and self.fill_at is not None:
             times.append(now + max(0.0, self.fill_at - at))
-        for s in self.humans():
+        for s in self.persons():
             if s.client is None and not s.away and s.disconnected_at is not None:
                 times.append(s.disconnected_at + self.runtime.grace)
         return min(times) if times else None
 
     def auto_seats(self) -> list[int]:
         """Return the seats a computer player should move for now (nobody moves while no person is connected)."""
-        if self.game is None or self.status != PLAYING_STATUS or not self.connected_humans():
+        if self.game is None or self.status != PLAYING_STATUS or not self.connected_persons():
             return []
         out, timed_out = [], self.runtime.timed_out
         for s in self.game.to_act():
             seat = self.seats[s]
-            if seat.kind == SeatKind.BOT or (seat.kind == SeatKind.HUMAN and (seat.away or s in timed_out)):
+            if seat.kind == SeatKind.COMPUTER or (seat.kind == SeatKind.PERSON and (seat.away or s in timed_out)):
                 out.append(s)
         return out

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .base import LEVELS, Player, make_player
+from .base import LEVELS, ComputerPlayer, make_player
 
-__all__ = ["LEVELS", "Player", "make_player"]
+__all__ = ["LEVELS", "ComputerPlayer", "make_player"]

@@ -58,7 +58,7 @@ def moon_choice(view: View) -> str:
     return "others" if leading else "self"
 
 
-class Player:
+class ComputerPlayer:
     """A computer player: ``decide(view)`` returns one intent for the seat the view belongs to.
 
     Intents are the same plain data a browser sends: ``{"type": "pass", "cards": [...]}``,
@@ -119,23 +119,23 @@ class HardOptions(TypedDict, total=False):
     use_kernel: bool  # the compiled look-ahead where the fast extra is installed
 
 
-def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> Player:
+def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> ComputerPlayer:
     """Return a computer player of ``level`` ("easy", "medium", "hard", or "random").
 
     ``options`` go to the level's constructor (the hard player takes ``budget_ms``).
     """
     if level == "random":
-        return Player(seed)
+        return ComputerPlayer(seed)
     if level == "easy":
-        from .easy import EasyPlayer
+        from .easy import EasyComputerPlayer
 
-        return EasyPlayer(seed)
+        return EasyComputerPlayer(seed)
     if level == "medium":
-        from .medium import MediumPlayer
+        from .medium import MediumComputerPlayer
 
-        return MediumPlayer(seed)
+        return MediumComputerPlayer(seed)
     if level == "hard":
-        from .hard import HardPlayer
+        from .hard import HardComputerPlayer
 
-        return HardPlayer(seed, **options)
+        return HardComputerPlayer(seed, **options)
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, SUIT_OF, mask_names, parse_mask
 from ..view import View
-from .base import Player
+from .base import ComputerPlayer
 from .knowledge import Knowledge, low, rank_low, rank_top, top
 
 #: How often the easy player plays a random legal card instead of its sensible one.
 WHIM = 0.2
 
 
-class EasyPlayer(Player):
+class EasyComputerPlayer(ComputerPlayer):
     """A beginner: passes its highest cards, follows low, dumps Q♠ or its highest heart when void."""
 
     level = "easy"

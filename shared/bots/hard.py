@@ -25,7 +25,7 @@ from .. import multiset
 from ..cards import QS_BIT, mask_names
 from ..view import View
 from . import kernel
-from .base import Player
+from .base import ComputerPlayer
 from .counted import CountedSampler, counted_rollout
 from .knowledge import Knowledge, kept_qs
 from .pass_search import search_pass
@@ -62,7 +62,7 @@ HALVING = True
 KEPT_QS_WEIGHT = 0.25
 
 
-class HardPlayer(Player):
+class HardComputerPlayer(ComputerPlayer):
     """Monte Carlo search over consistent deals with heuristic rollouts; passes by the tips."""
 
     level = "hard"

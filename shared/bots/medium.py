@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, SUIT_OF, Mask, mask_cards, mask_names
 from ..view import View
-from .base import Player
+from .base import ComputerPlayer
 from .knowledge import Knowledge, big_card, low, rank_low, rank_top, top
 from .passing import choose_pass, is_moon_hand
 
 
-class MediumPlayer(Player):
+class MediumComputerPlayer(ComputerPlayer):
     """Passes dangerous cards, flushes the queen, ducks, dumps on the leader, watches voids and moons."""
 
     level = "medium"

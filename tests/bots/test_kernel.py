@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hartenjagen.shared.bots import kernel
-from hartenjagen.shared.bots.hard import HardPlayer, candidates
+from hartenjagen.shared.bots.hard import HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 
 from .table import play_game
@@ -52,10 +52,10 @@ def test_compiled_and_pure_python_search_give_the_same_values(options: dict) -> 
     for i, view in enumerate(views):
         k = Knowledge(view)
         cands = candidates(k)
-        fast = HardPlayer(budget_ms=4, max_ms=NO_STOP).evaluate(k, cands, random.Random(i))
-        slow = HardPlayer(budget_ms=4, max_ms=NO_STOP, use_kernel=False).evaluate(k, cands, random.Random(i))
+        fast = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP).evaluate(k, cands, random.Random(i))
+        slow = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, use_kernel=False).evaluate(k, cands, random.Random(i))
         assert fast == slow, (options, view["hand"], view["trick"])
-        assert HardPlayer(seed=i, budget_ms=4, max_ms=NO_STOP).choose_play(view) == HardPlayer(
+        assert HardComputerPlayer(seed=i, budget_ms=4, max_ms=NO_STOP).choose_play(view) == HardComputerPlayer(
             seed=i, budget_ms=4, max_ms=NO_STOP, use_kernel=False
         ).choose_play(view)
 
@@ -69,13 +69,13 @@ def test_the_dutch_second_half_is_compared_too() -> None:
 def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None:
     """HEARTS_KERNEL=0 (or no numba installed): the pure-Python path plays, and makes the same decisions."""
     views = _positions({}, seed=5)[:4]
-    here = [HardPlayer(seed=9, budget_ms=6, max_ms=NO_STOP).choose_play(v) for v in views]
+    here = [HardComputerPlayer(seed=9, budget_ms=6, max_ms=NO_STOP).choose_play(v) for v in views]
     code = (
         "import json, sys\n"
         "from hartenjagen.shared.bots import kernel\n"
-        "from hartenjagen.shared.bots.hard import HardPlayer\n"
+        "from hartenjagen.shared.bots.hard import HardComputerPlayer\n"
         "views = json.load(sys.stdin)\n"
-        "print(json.dumps([kernel.AVAILABLE, [HardPlayer(seed=9, budget_ms=6, max_ms=6e4).choose_play(v) "
+        "print(json.dumps([kernel.AVAILABLE, [HardComputerPlayer(seed=9, budget_ms=6, max_ms=6e4).choose_play(v) "
         "for v in views]]))\n"
     )
     env = {**os.environ, "HEARTS_KERNEL": "0"}

@@ -145,7 +145,7 @@ async def stored_game(db_path: str) -> int:
     try:
         pid, _, name = await db.player("Anna", None)
         table = Table.create("REVIEW", make_rules({"variant": "classic", "end_score": 25}), deal=11, at=0.0)
-        table.seat_human(None, pid, name, 0)
+        table.seat_person(None, pid, name, 0)
         table.fill_bots(0, "medium")
         table.start(0, 0.0)
         bots = [make_player("medium", s) for s in range(4)]

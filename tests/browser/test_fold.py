@@ -18,7 +18,7 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
     clients = []
     for name in ("Anna", "Bram", "Cor", "Dirk"):
         client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        seat, _ = table.seat_human(client, None, name, None)
+        seat, _ = table.seat_person(client, None, name, None)
         client.seat, client.seen = seat.index, table.seq
         clients.append(client)
     out: list[list[tuple[dict, dict]]] = [[] for _ in clients]

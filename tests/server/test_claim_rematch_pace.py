@@ -28,7 +28,7 @@ class Person:
 def started(people: int = 1, **options) -> Table:
     table = Table.create("CLAIM1", make_rules({"variant": "classic", **options}), deal=11, at=AT)
     for seat in range(people):
-        table.seat_human(Person(seat), seat + 1, f"P{seat}", seat)
+        table.seat_person(Person(seat), seat + 1, f"P{seat}", seat)
     table.fill_bots(0, "easy")
     table.start(0, AT)
     return table
@@ -41,7 +41,7 @@ def play_until(table: Table, done, rng: random.Random) -> None:
             return
         game = table.game
         if game.phase == "hand_over":
-            for s in table.humans():
+            for s in table.persons():
                 table.set_ready(s.index)
             table.maybe_deal()
             continue

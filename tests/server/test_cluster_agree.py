@@ -163,7 +163,7 @@ def test_the_published_entry_names_who_was_removed_so_no_node_matches_them_and_t
     from hartenjagen.shared.rules import make_rules
 
     table = Table.create("K7QXPM", make_rules({"variant": "classic"}), at=0.0)
-    table.seat_human(object(), 7, "Anna", 0)
+    table.seat_person(object(), 7, "Anna", 0)
     table.queue("en", 300.0)
     table.barred.add(8)  # as a removal leaves it
     published = json.loads(json.dumps(lobby.entry(table)))  # as another node reads it from Redis

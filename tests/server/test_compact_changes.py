@@ -125,7 +125,7 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     pairs = []  # per seat: the client cut as a dict, and its twin cut as text
     for name in ("Anna", "Bram", "Cor", "Dirk"):
         client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        seat, _ = table.seat_human(client, None, name, None)
+        seat, _ = table.seat_person(client, None, name, None)
         client.seat, client.seen = seat.index, table.seq
         pairs.append((client, SimpleNamespace(**vars(client))))
     moments: list[Moment] = []

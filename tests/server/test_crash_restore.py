@@ -520,7 +520,7 @@ def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table
     from hartenjagen.shared.rules import make_rules
 
     table = Table.create("OLDLOG", make_rules({"variant": "classic"}), bot_level="easy", deal=99, at=1.0)
-    table.seat_human(None, 7, "Anna", 0)
+    table.seat_person(None, 7, "Anna", 0)
     table.fill_bots(0, "easy")
     table.start(0, at=2.0)
     entries = [text for _, text in table.take_unsaved()]

@@ -38,7 +38,7 @@ class TestDailyTable:
         bram = await server.connect("Bram")
         assert (await bram.error("join", code=code))["code"] == "table_full"
         assert (await bram.error("join", code=code, seat=2))["code"] == "table_full"
-        assert len(server.table(code).humans()) == 1
+        assert len(server.table(code).persons()) == 1
 
         # options sent with a daily create are ignored: still today's deal with the classic defaults
         cor = await server.host("Cor", options={"variant": "dutch", "deal": 5}, daily=True)

@@ -13,7 +13,7 @@ import pytest
 
 from hartenjagen.server.table.bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
 from hartenjagen.server.table.commands import OFFLINE_TYPES
-from hartenjagen.server.table.offline import Solo
+from hartenjagen.server.table.offline import OfflineTable
 from hartenjagen.server.table.records import stats_of_records
 from hartenjagen.server.table.state import DamagedLog
 from hartenjagen.server.table.table import TABLE_COMMANDS
@@ -23,13 +23,13 @@ from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
 
-def send(solo: Solo, msg: dict) -> tuple[list[dict], object]:
+def send(solo: OfflineTable, msg: dict) -> tuple[list[dict], object]:
     out = solo.handle(json.dumps(msg))
     return [json.loads(m) for m in out.messages], out
 
 
-def new_table(options: dict | None = None, level: str = "easy") -> tuple[Solo, list, str]:
-    solo = Solo(name="Anna")
+def new_table(options: dict | None = None, level: str = "easy") -> tuple[OfflineTable, list, str]:
+    solo = OfflineTable(name="Anna")
     messages, out = send(solo, {"type": "create", "options": options or {}, "bot_level": level})
     joined = messages[0]
     assert joined["type"] == "joined" and joined["offline"] and joined["link"] == "/offline"
@@ -38,7 +38,7 @@ def new_table(options: dict | None = None, level: str = "easy") -> tuple[Solo, l
 
 
 def play_on(
-    solo: Solo, entries: list, until, rng: random.Random, queue: list[int] | None = None, limit: int = 5000
+    solo: OfflineTable, entries: list, until, rng: random.Random, queue: list[int] | None = None, limit: int = 5000
 ) -> list[dict]:
     """Play the person's seat (easy moves) and every computer move asked for (``queue`` first), until
     ``until(table)``; return the finished games' records."""
@@ -72,7 +72,7 @@ def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_m
     play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3 and t.auto_seats(), rng)
     middle = view_for(solo.table.game, 0)
 
-    again = Solo(name="Anna")
+    again = OfflineTable(name="Anna")
     out = again.restore(solo.table.table_id, [text for _, text in entries], token)
     messages = [json.loads(m) for m in out.messages]
     assert [m["type"] for m in messages] == ["joined", "table"]
@@ -138,11 +138,11 @@ def test_a_kept_log_that_does_not_fold_or_a_wrong_token_is_refused_as_damaged():
     solo, entries, token = new_table()
     texts = [text for _, text in entries]
     with pytest.raises(DamagedLog):
-        Solo().restore("x", ['{"type": "nonsense"}', *texts[1:]], token)
+        OfflineTable().restore("x", ['{"type": "nonsense"}', *texts[1:]], token)
     with pytest.raises(DamagedLog):
-        Solo().restore("x", texts, "not-the-token")
+        OfflineTable().restore("x", texts, "not-the-token")
     with pytest.raises(DamagedLog):
-        Solo().restore("x", [], token)
+        OfflineTable().restore("x", [], token)
 
 
 def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_shared_hash():
@@ -182,7 +182,7 @@ def test_the_offline_table_names_what_it_takes_and_refuses_a_rematch_vote_as_not
     solo, entries, token = new_table({"end_score": 25})
     takes = sorted(TABLE_COMMANDS & OFFLINE_TYPES)
     play_on(solo, entries, lambda t: t.status == "finished", random.Random(5))
-    again = Solo(name="Anna").restore(solo.table.table_id, [t for _, t in entries], token)
+    again = OfflineTable(name="Anna").restore(solo.table.table_id, [t for _, t in entries], token)
     shown = [json.loads(m) for m in again.messages]
     table = next(m for m in shown if m["type"] == "table")
     assert table["status"] == "finished" and table["commands"] == takes and "rematch" not in table["commands"]

@@ -48,7 +48,7 @@ class TestStatsCountMoons:
         rules = make_rules(OPTIONS)
         table = Table.create("MOONAB", rules, at=0.0)  # as the hub builds a table
         for pid, _, name in players:
-            table.seat_human(None, pid, name, None)
+            table.seat_person(None, pid, name, None)
         table._log("start", at=0.0)  # what start() logs, before the hand below instead of a secure deal
         play_hand(table, ORDINARY, highest=set())
         assert table.game.history[0]["points"] == [2, 1, 19, 4] and table.game.history[0]["moon"] is None

@@ -39,7 +39,7 @@ def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, l
     clients = []
     for seat in range(people):
         client = connection(seat)
-        table.seat_human(client, seat + 1, f"P{seat}", seat)
+        table.seat_person(client, seat + 1, f"P{seat}", seat)
         clients.append(client)
     table.fill_bots(0, "easy")
     if timer is not None:

@@ -70,7 +70,7 @@ async function apply(outJson) {
   }
 }
 
-let table = null; // the Python Solo object
+let table = null; // the Python OfflineTable object
 
 /** A computer player thinks at once and shows its move when the pause since it was asked is over (as online). */
 async function computerMove(seat, asked) {
@@ -103,7 +103,7 @@ async function handle(msg) {
   if (msg.op === "delay") {
     botDelay = msg.ms;
   } else if (msg.op === "create") {
-    const fresh = solo.Solo(msg.name || "");
+    const fresh = solo.OfflineTable(msg.name || "");
     const out = outcome(fresh.handle(msg.text));
     const joined = JSON.parse(out).messages.map((text) => JSON.parse(text)).find((m) => m.type === "joined");
     if (joined) {
@@ -124,7 +124,7 @@ async function handle(msg) {
     await apply(outcome(table.handle(msg.text)));
   } else if (msg.op === "restore") {
     if (table) table.destroy();
-    table = solo.Solo(msg.name || "");
+    table = solo.OfflineTable(msg.name || "");
     tableId = msg.table_id;
     due.clear();
     try {
@@ -137,7 +137,7 @@ async function handle(msg) {
       post({ op: "damaged", table_id: msg.table_id, error: String(err && err.message ? err.message : err).slice(-300) });
     }
   } else if (msg.op === "stats") {
-    post({ op: "stats", id: msg.id, stats: JSON.parse(solo.Solo.stats(JSON.stringify(msg.records))) });
+    post({ op: "stats", id: msg.id, stats: JSON.parse(solo.OfflineTable.stats(JSON.stringify(msg.records))) });
   } else if (msg.op === "decide") {
     // One computer decision from a view and a seed, timed here (the tests and `hearts bench offline` use it).
     const choice = py.pyimport("hartenjagen.shared.bots.choice");
