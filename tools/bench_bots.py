@@ -99,7 +99,7 @@ class Person:
         await self._wait("welcome")
         await self._send({"type": "create", "options": {"variant": "classic", "end_score": 100}})
         await self._wait("joined")
-        await self._send({"type": "fill_bots", "level": self.level})
+        await self._send({"type": "fill_computers", "level": self.level})
         await self._send({"type": "start"})
 
     async def _send(self, msg: dict[str, Any]) -> None:

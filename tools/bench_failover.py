@@ -169,9 +169,9 @@ class Person:
 
 async def _sit(person: Person, port: int, deal: int) -> None:
     await person.connect(port)
-    await person.send(type="create", options={**OPTIONS, "deal": deal}, bot_level="easy")
+    await person.send(type="create", options={**OPTIONS, "deal": deal}, computer_level="easy")
     await person.wait(lambda: bool(person.code))
-    await person.send(type="fill_bots", level="easy")
+    await person.send(type="fill_computers", level="easy")
     await person.send(type="start")
     await person.play_until(lambda t: t["view"] and t["view"]["phase"] == "playing" and len(t["view"]["tricks"]) >= 1)
 

@@ -97,10 +97,10 @@ def _brief(view: dict[str, Any] | None) -> dict[str, Any] | None:
 async def new_table(port: int, name: str) -> Person:
     """Create a classic table to 25 points with three hard computer players and start it."""
     person = await Person.open_at(port, name)
-    await person.send("create", options={"variant": "classic", "end_score": 25}, bot_level="hard")
+    await person.send("create", options={"variant": "classic", "end_score": 25}, computer_level="hard")
     person.joined = await person.expect("joined")
     await person.expect("table")
-    await person.send("fill_bots", level="hard")
+    await person.send("fill_computers", level="hard")
     await person.send("start")
     await person.until(lambda: person.table["status"] != "waiting", "the first deal")
     return person

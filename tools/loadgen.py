@@ -491,7 +491,7 @@ class Worker:
             await p.open(port)
             await p.hello()
             await p.sit(None)
-            await p.request({"type": "fill_bots", "level": "easy"}, lambda m: _seats_full(p.state))
+            await p.request({"type": "fill_computers", "level": "easy"}, lambda m: _seats_full(p.state))
             await p.request({"type": "start"}, lambda m: p.state is not None and p.state["status"] == "playing")
             for _ in range(self.rng.randint(0, moves)):
                 await p.request({}, lambda m: p.wanted() in ("pass", "play", "moon"))

@@ -38,19 +38,19 @@ def allow_chat(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     _host_action(ctx, client, Table.set_chat, msg["allowed"])
 
 
-def add_bot(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
-    """``add_bot``: a computer player at that seat."""
-    _host_action(ctx, client, Table.add_bot, msg["seat"], msg["level"])
+def add_computer(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``add_computer``: a computer player at that seat."""
+    _host_action(ctx, client, Table.add_computer, msg["seat"], msg["level"])
 
 
-def remove_bot(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
-    """``remove_bot``: that seat's computer player goes."""
-    _host_action(ctx, client, Table.remove_bot, msg["seat"])
+def remove_computer(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``remove_computer``: that seat's computer player goes."""
+    _host_action(ctx, client, Table.remove_computer, msg["seat"])
 
 
-def fill_bots(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
-    """``fill_bots``: computer players in every empty seat."""
-    _host_action(ctx, client, Table.fill_bots, msg["level"])
+def fill_computers(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``fill_computers``: computer players in every empty seat."""
+    _host_action(ctx, client, Table.fill_computers, msg["level"])
 
 
 def start(ctx: Services, client: Client, msg: dict[str, Any]) -> None:

@@ -36,7 +36,7 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
     else:
         rules, deal = table_rules(msg["options"])
-        daily, level = None, msg.get("bot_level", "medium")
+        daily, level = None, msg.get("computer_level", "medium")
         check_seat(rules.seats, msg.get("seat", 0))
         check_free(client)  # after the fields, as the protocol lists the checks
     code, table_id = await new_table_code(ctx, client)
@@ -45,7 +45,7 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     seat, token = table.seat_person(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
     attach(ctx, client, table, seat.index, token)
     if daily is not None:
-        table.fill_bots(seat.index, DAILY_LEVEL)
+        table.fill_computers(seat.index, DAILY_LEVEL)
     ctx.changed(table)
 
 

@@ -15,6 +15,7 @@ from ..live.reviews import Reviewer, ReviewRefused, game_name
 from ..storage.store import Store
 from ..table import ratings
 from ..table.daily import parse_day, public_deal
+from ..table.records import wire_seats
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
 REVIEW_PATH = re.compile(r"^/api/games/(\d{1,15})/review/(\d{1,4})$")
@@ -47,7 +48,7 @@ def replay_body(row: dict[str, Any]) -> dict[str, Any]:
         "started_at": row["started_at"],
         "finished_at": row["finished_at"],
         "share": row["share"],
-        "seats": json.loads(row["seats"]),
+        "seats": wire_seats(json.loads(row["seats"])),
     }
     body.update(replay_hands(make_rules(options), json.loads(row["events"])))
     return body

@@ -39,8 +39,8 @@ COMMANDS: dict[str, Command] = {
     "pass": BOTH, "play": BOTH, "moon": BOTH, "ready": BOTH, "hint": BOTH, "claim": BOTH,
     "restart": BOTH, "new_game": BOTH, "set_pace": BOTH,
     "join": ONLINE, "resume": ONLINE, "watch": ONLINE, "sit": ONLINE, "leave": ONLINE, "my_tables": ONLINE,
-    "play_now": ONLINE, "allow_watch": ONLINE, "allow_chat": ONLINE, "chat": ONLINE, "add_bot": ONLINE,
-    "remove_bot": ONLINE, "fill_bots": ONLINE, "set_timer": ONLINE, "start": ONLINE, "rematch": ONLINE,
+    "play_now": ONLINE, "allow_watch": ONLINE, "allow_chat": ONLINE, "chat": ONLINE, "add_computer": ONLINE,
+    "remove_computer": ONLINE, "fill_computers": ONLINE, "set_timer": ONLINE, "start": ONLINE, "rematch": ONLINE,
     "set_open": ONLINE, "remove_player": ONLINE, "report": ONLINE, "review": ONLINE,
     "device_code": ONLINE, "use_device_code": ONLINE, "devices": ONLINE, "sign_out_device": ONLINE,
 }  # fmt: skip
@@ -106,7 +106,7 @@ class Turn:
 def computer_turn(table: Table, s: int) -> Turn:
     """Return the move the computer at seat ``s`` is to decide now: its level and the view it decides from."""
     seat = table.seats[s]
-    level = seat.level if seat.kind == SeatKind.COMPUTER else table.bot_level
+    level = seat.level if seat.kind == SeatKind.COMPUTER else table.computer_level
     return Turn(s, level, table.current_key(), view_for(table.game, s), seat.kind == SeatKind.PERSON)
 
 

@@ -16,15 +16,15 @@ PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices 
 class Hosting(TableParts):
     """The host's commands (computer players, switches, timer, pace, start) and a game's start, restart and rematch."""
 
-    def add_bot(self, by: int, seat: int, level: str) -> None:
+    def add_computer(self, by: int, seat: int, level: str) -> None:
         """Host: put a computer player of ``level`` on an empty seat before the start."""
         self._check_host(by)
         self._check_waiting(("adding a computer player", "een computerspeler toevoegen"))
         if self.seat_at(seat).kind != SeatKind.EMPTY:
             raise ProtocolError("seat_taken", seat=seat)
-        self._log("seated", seat=seat, who=SeatKind.COMPUTER, name=computer_name(seat), level=level)
+        self._seat_computer(seat, level)
 
-    def remove_bot(self, by: int, seat: int) -> None:
+    def remove_computer(self, by: int, seat: int) -> None:
         """Host: take a computer player off its seat before the start."""
         self._check_host(by)
         self._check_waiting(("removing a computer player", "een computerspeler weghalen"))
@@ -34,13 +34,17 @@ class Hosting(TableParts):
             )
         self._log("vacated", seat=seat, to=SeatKind.EMPTY)
 
-    def fill_bots(self, by: int, level: str) -> None:
+    def fill_computers(self, by: int, level: str) -> None:
         """Host: computer players of ``level`` on every empty seat."""
         self._check_host(by)
         self._check_waiting(("adding computer players", "computerspelers toevoegen"))
         for s in self.seats:
             if s.kind == SeatKind.EMPTY:
-                self._log("seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=level)
+                self._seat_computer(s.index, level)
+
+    def _seat_computer(self, seat: int, level: str) -> None:
+        """A computer player of ``level`` sits down on the empty ``seat``."""
+        self._log("seated", seat=seat, who=SeatKind.COMPUTER, name=computer_name(seat), level=level)
 
     def set_watch(self, by: int, allowed: bool) -> None:
         """Host: allow or refuse watchers (people with the link who watch without a seat)."""
@@ -90,9 +94,7 @@ class Hosting(TableParts):
         if empty and (self.fill_at is None or at < self.fill_at):
             return False
         for s in empty:
-            self._log(
-                        "seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=self.bot_level
-                    )
+            self._seat_computer(s.index, self.computer_level)
         self._log("start", at=at)
         self._deal_next()
         return True
@@ -116,7 +118,7 @@ class Hosting(TableParts):
         if self.status == WAITING:
             self._log("vacated", seat=seat, to=SeatKind.EMPTY, removed=reason)
         else:
-            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.bot_level, left=True, removed=reason)
+            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.computer_level, left=True, removed=reason)
         return client
 
     def set_timer(self, by: int, seconds: int | None) -> None:
@@ -175,9 +177,7 @@ class Hosting(TableParts):
             self._log("new_game")
             for s in self.seats:  # whoever left after game over: a computer player stands in, as during a game
                 if s.kind == SeatKind.EMPTY:
-                    self._log(
-                        "seated", seat=s.index, who=SeatKind.COMPUTER, name=computer_name(s.index), level=self.bot_level
-                    )
+                    self._seat_computer(s.index, self.computer_level)
             self._log("start", at=at)
             self._deal_next()
 

@@ -181,7 +181,7 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "create": {
         "options": (_options, True),
         "seat": (_seat, False),
-        "bot_level": (_level, False),
+        "computer_level": (_level, False),
         "daily": (_true, False),
     },
     "join": {"code": (_code, True), "seat": (_seat, False)},
@@ -189,9 +189,9 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "my_tables": {},
     "watch": {"code": (_code, True)},
     "sit": {"seat": (_seat, True)},
-    "add_bot": {"seat": (_seat, True), "level": (_level, True)},
-    "remove_bot": {"seat": (_seat, True)},
-    "fill_bots": {"level": (_level, True)},
+    "add_computer": {"seat": (_seat, True), "level": (_level, True)},
+    "remove_computer": {"seat": (_seat, True)},
+    "fill_computers": {"level": (_level, True)},
     "start": {},
     "set_timer": {"seconds": (_timer, True)},
     "allow_watch": {"allowed": (_bool, True)},
@@ -220,6 +220,10 @@ SCHEMAS: dict[str, dict[str, tuple[Callable[[Any], Any], bool]]] = {
     "ping": {},
 }
 
+#: Old names a page loaded before the rename may still send: a message type, or a field per message type.
+OLD_TYPES = {"add_bot": "add_computer", "remove_bot": "remove_computer", "fill_bots": "fill_computers"}
+OLD_FIELDS = {"create": {"bot_level": "computer_level"}}
+
 
 def parse_message(frame: str | bytes) -> dict[str, Any]:
     """Return the checked message in ``frame`` (fields normalised) or raise ProtocolError."""
@@ -232,6 +236,11 @@ def parse_message(frame: str | bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError("bad_json")
     kind = data.get("type")
+    if isinstance(kind, str):
+        kind = OLD_TYPES.get(kind, kind)
+        for old, new in OLD_FIELDS.get(kind, {}).items():
+            if old in data and new not in data:
+                data[new] = data.pop(old)
     if not isinstance(kind, str) or kind not in SCHEMAS:
         shown = repr(kind)[:40] if kind is not None else "(missing)"
         raise ProtocolError("unknown_type", type=shown)

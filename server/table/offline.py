@@ -109,13 +109,13 @@ class OfflineTable:
     def _on_create(self, msg: dict[str, Any], out: Outcome) -> None:
         rules, deal = table_rules(msg["options"])
         seat = check_seat(rules.seats, msg.get("seat", 0))
-        level = msg.get("bot_level", "medium")
+        level = msg.get("computer_level", "medium")
         at = time.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
         table.only = OFFLINE_TYPES
         self.person = OfflineConnection()
         person, token = table.seat_person(self.person, None, self.name, seat)
-        table.fill_bots(person.index, level)
+        table.fill_computers(person.index, level)
         table.start(person.index, at)
         self.table, self.moment = table, None
         self._joined(out, person.index, token)

@@ -6,12 +6,16 @@ import json
 from typing import Any
 
 from .ratings import family_of, places
-from .state import SeatKind, TableState
+from .state import SeatKind, TableState, seat_kind, stored_kind
 
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:
-    """Return the rows a finished game adds: the game, its seats, each hand per seat, toppers, players, daily."""
+    """Return the rows a finished game adds: the game, its seats, each hand per seat, toppers, players, daily.
+
+    Who sat is stored in the database's words (``"human"``, ``"bot"``), from a record in either words.
+    """
     game_id = record["id"]
+    stored = [{**s, "kind": stored_kind(s["kind"])} for s in record["seats"]]
     winners = record["winners"]
     totals = record["totals"]
     game = {
@@ -27,7 +31,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
         "deal": record.get("deal"),
         "share": record.get("share"),
         "seats": json.dumps(
-            [{k: s[k] for k in ("seat", "name", "kind", "level", "chips") if k in s} for s in record["seats"]],
+            [{k: s[k] for k in ("seat", "name", "kind", "level", "chips") if k in s} for s in stored],
             separators=(",", ":"),
         ),
         "events": json.dumps(record["events"], separators=(",", ":")) if record.get("events") is not None else None,
@@ -44,7 +48,7 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
             "final_total": totals[s["seat"]],
             "won": int(s["seat"] in winners),
         }
-        for s in record["seats"]
+        for s in stored
     ]
     hands = [
         {
@@ -64,7 +68,8 @@ def game_rows(record: dict[str, Any]) -> dict[str, Any]:
     )
     daily = None
     if record.get("daily") and record["daily"].get("counts"):
-        holder = next((s for s in record["seats"] if s["kind"] == SeatKind.PERSON and s["player_id"] is not None), None)
+        people = (s for s in stored if seat_kind(s["kind"]) == SeatKind.PERSON)
+        holder = next((s for s in people if s["player_id"] is not None), None)
         if holder is not None:
             daily = {
                 "day": record["daily"]["date"],
@@ -153,7 +158,7 @@ def stats_of_records(records: list[dict[str, Any]], name: str | None = None) -> 
     for record in sorted(records, key=lambda r: (r["finished_at"], r["id"])):
         rows = game_rows(record)
         variant = rows["game"]["variant"]
-        person = next((s for s in rows["seats"] if s["kind"] == SeatKind.PERSON), None)
+        person = next((s for s in rows["seats"] if seat_kind(s["kind"]) == SeatKind.PERSON), None)
         if person is None:
             continue
         games.append((person["final_total"], person["won"], variant))
@@ -186,12 +191,17 @@ def games_list_item(game: dict[str, Any], seats: list[dict[str, Any]], player_id
         "you": you,
         "share": game["share"],
         "seats": [
-            {k: s[k] for k in ("seat", "name", "kind", "final_total")}
+            {"seat": s["seat"], "name": s["name"], "kind": seat_kind(s["kind"]), "final_total": s["final_total"]}
             | {"won": bool(s["won"])}
             | ({"chips": chips[s["seat"]]} if s["seat"] in chips else {})
             for s in seats
         ],
     }
+
+
+def wire_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return a finished game's stored seats with who sat in the wire's words (``"person"``, ``"computer"``)."""
+    return [{**s, "kind": seat_kind(s["kind"])} if "kind" in s else s for s in seats]
 
 
 def daily_place(top: list[dict[str, Any]], mine: dict[str, Any] | None) -> dict[str, Any]:

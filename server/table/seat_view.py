@@ -24,7 +24,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "options": table.rules.to_json(),
         "teams": list(table.rules.teams) or None,  # each seat's side in a team game (before the game's view exists)
         "claims": not table.rules.counted,  # whether a claim is taken in this variant (one deck, no jokers)
-        "bot_level": table.bot_level,
+        "computer_level": table.computer_level,
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
         "pace": table.pace,
@@ -70,7 +70,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "status": table.status,
         "options": table.rules.to_json(),
         "teams": list(table.rules.teams) or None,
-        "bot_level": table.bot_level,
+        "computer_level": table.computer_level,
         "daily": table.daily is not None,
         "seats": [s.public() for s in table.seats],
         "hand_no": game.hand_no if game is not None else None,

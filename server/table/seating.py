@@ -77,7 +77,7 @@ class Seating(TableParts):
             raise ProtocolError("seat_taken", seat=new)
         name, player_id, client = source.name, source.player_id, source.client
         if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
-            self._log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.bot_level)
+            self._log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.computer_level)
         else:
             self._log("vacated", seat=old, to=SeatKind.EMPTY)
         if self.host == old:
@@ -88,7 +88,7 @@ class Seating(TableParts):
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
         if self.status == PLAYING_STATUS:
-            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.bot_level, left=True)
+            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.computer_level, left=True)
         else:
             self._log("vacated", seat=seat, to=SeatKind.EMPTY)
         if self.host == seat:

@@ -39,11 +39,28 @@ class Status(StrEnum):
 
 
 class SeatKind(StrEnum):
-    """Who holds a seat."""
+    """Who holds a seat, in the wire's words."""
 
     EMPTY = "empty"
-    PERSON = "human"  # the wire and the stored logs keep the old words for a person and a computer player
-    COMPUTER = "bot"
+    PERSON = "person"
+    COMPUTER = "computer"
+
+
+#: The words stored logs and finished games keep for who holds a seat: still written, so an older server reads them.
+STORED_KIND = {SeatKind.EMPTY: "empty", SeatKind.PERSON: "human", SeatKind.COMPUTER: "bot"}
+_READ_KIND = {**{word: kind for kind, word in STORED_KIND.items()}, **{kind.value: kind for kind in SeatKind}}
+#: The field of a log entry that says who holds the seat, per entry type.
+KIND_FIELDS = {"seated": "who", "vacated": "to"}
+
+
+def seat_kind(word: str) -> SeatKind:
+    """Return who holds a seat from a stored word (``"human"``, ``"bot"``) or a wire word; KeyError for others."""
+    return _READ_KIND[word]
+
+
+def stored_kind(word: str) -> str:
+    """Return the word a stored log or finished game keeps for who holds a seat."""
+    return STORED_KIND[seat_kind(word)]
 
 
 WAITING, PLAYING_STATUS, FINISHED = Status
@@ -108,7 +125,7 @@ class TableState:
     table_id: str = ""
     code: str = ""
     rules: Rules | None = None
-    bot_level: str = "medium"
+    computer_level: str = "medium"
     deal: int | None = None
     daily: dict[str, Any] | None = None
     status: str = WAITING
@@ -171,6 +188,8 @@ class TableState:
     def _log(self, kind: str, **fields: Any) -> None:
         """Apply one change and keep it for the store (applied first: a change that fails is never logged)."""
         entry = {"type": kind, **fields}
+        if kind in KIND_FIELDS:  # who holds the seat, in the stored words
+            entry[KIND_FIELDS[kind]] = stored_kind(entry[KIND_FIELDS[kind]])
         self._apply(entry)
         self.logged += 1
         self.unsaved.append((self.logged, compact(entry)))
@@ -190,12 +209,12 @@ class TableState:
     def _apply_created(self, e: dict[str, Any]) -> None:
         self.code, self.rules = e["code"], make_rules(e["options"])
         self.seats = [Seat(i) for i in range(self.rules.seats)]  # as many as the variant seats
-        self.bot_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
+        self.computer_level, self.deal, self.daily = e["bot_level"], e["deal"], e["daily"]
         self.opened_at = e["at"]
 
     def _apply_seated(self, e: dict[str, Any]) -> None:
         s = self.seats[e["seat"]]
-        s.kind, s.name = e["who"], e["name"]
+        s.kind, s.name = seat_kind(e["who"]), e["name"]  # a stored word or a wire word: the wire's from here on
         s.level = e.get("level") if s.kind == SeatKind.COMPUTER else None
         s.player_id = e.get("player_id")
         s.token_hash = e.get("token_hash")
@@ -211,11 +230,12 @@ class TableState:
         if e.get("removed") is not None and seat.player_id is not None:
             self.barred.add(seat.player_id)
             self.emit("removed", seat=seat.index, name=person, reason=e["removed"])
-        if e.get("left") and seat.player_id is not None and e["to"] == SeatKind.COMPUTER:
+        to = seat_kind(e["to"])  # a stored word or a wire word: the wire's from here on
+        if e.get("left") and seat.player_id is not None and to == SeatKind.COMPUTER:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
         seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
         seat.away = False
-        seat.kind, seat.level = e["to"], e.get("level")
+        seat.kind, seat.level = to, e.get("level")
         self.ready.discard(seat.index)
         self.rematch.discard(seat.index)
         if seat.kind == SeatKind.COMPUTER:

@@ -33,16 +33,16 @@ __all__ = [
 #: Every message a person sends to the table they sit at: the hub hands each to one of a table's commands.
 TABLE_COMMANDS = frozenset(
     {
-        "sit", "leave", "allow_watch", "allow_chat", "chat", "add_bot", "remove_bot", "fill_bots", "set_timer",
-        "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open", "remove_player", "report",
-        "pass", "play", "moon", "ready", "hint", "review",
+        "sit", "leave", "allow_watch", "allow_chat", "chat", "add_computer", "remove_computer", "fill_computers",
+        "set_timer", "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open", "remove_player",
+        "report", "pass", "play", "moon", "ready", "hint", "review",
     }
 )  # fmt: skip
 #: The host's commands. A Play now table, where strangers meet, has no host: nobody there may send one.
 HOST_COMMANDS = frozenset(
     {
-        "add_bot", "remove_bot", "fill_bots", "start", "allow_watch", "allow_chat", "set_timer", "restart",
-        "new_game", "set_pace", "set_open", "remove_player",
+        "add_computer", "remove_computer", "fill_computers", "start", "allow_watch", "allow_chat", "set_timer",
+        "restart", "new_game", "set_pace", "set_open", "remove_player",
     }
 )  # fmt: skip
 
@@ -55,7 +55,7 @@ class Table(Seating, Hosting, Turns):
         cls,
         code: str,
         rules: Rules,
-        bot_level: str = "medium",
+        computer_level: str = "medium",
         deal: int | None = None,
         daily: dict[str, Any] | None = None,
         grace: float = 30.0,
@@ -65,7 +65,8 @@ class Table(Seating, Hosting, Turns):
     ) -> Table:
         """Open a new table at wall-clock time ``at``: its first log entry holds the options."""
         table = cls(table_id=table_id or secrets.token_hex(8), grace=grace)
-        table._log("created", code=code, options=rules.to_json(), bot_level=bot_level, deal=deal, daily=daily, at=at)
+        options = rules.to_json()  # the stored entry keeps its field's old name, bot_level
+        table._log("created", code=code, options=options, bot_level=computer_level, deal=deal, daily=daily, at=at)
         return table
 
     def commands(self) -> frozenset[str]:

@@ -146,7 +146,7 @@ async def stored_game(db_path: str) -> int:
         pid, _, name = await db.player("Anna", None)
         table = Table.create("REVIEW", make_rules({"variant": "classic", "end_score": 25}), deal=11, at=0.0)
         table.seat_person(None, pid, name, 0)
-        table.fill_bots(0, "medium")
+        table.fill_computers(0, "medium")
         table.start(0, 0.0)
         bots = [make_player("medium", s) for s in range(4)]
         game = table.game

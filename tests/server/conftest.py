@@ -169,7 +169,7 @@ async def seat_four(server, options: dict | None = None, people: int = 4) -> lis
         await p.expect("joined")
         await p.expect("table")
         players.append(p)
-    await host.until(lambda t: all(s["kind"] == "human" for s in t["seats"]))
+    await host.until(lambda t: all(s["kind"] == "person" for s in t["seats"]))
     return players
 
 

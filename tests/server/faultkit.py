@@ -105,7 +105,7 @@ class Person:
             if kind == "welcome":
                 self.player_token = msg["player_token"]
                 if self.code is None:
-                    await ws.send(json.dumps({"type": "create", "options": OPTIONS, "bot_level": "easy"}))
+                    await ws.send(json.dumps({"type": "create", "options": OPTIONS, "computer_level": "easy"}))
                 else:
                     last = {"last_seq": self.seq} if self.table else {}
                     await ws.send(json.dumps({"type": "resume", "code": self.code, "seat_token": self.seat_token,
@@ -114,7 +114,7 @@ class Person:
                 first = self.code is None
                 self.code, self.seat_token = msg["code"], msg["seat_token"]
                 if first:
-                    await ws.send(json.dumps({"type": "fill_bots", "level": "easy"}))
+                    await ws.send(json.dumps({"type": "fill_computers", "level": "easy"}))
                     await ws.send(json.dumps({"type": "start"}))
                 else:
                     self.resumes += 1

@@ -33,11 +33,11 @@ CASES = [
     ('{"type": "sit", "seat": 7}', "bad_message"),
     ('{"type": "moon", "choice": "everyone"}', "bad_message"),
     ('{"type": "set_timer", "seconds": 1}', "bad_message"),
-    ('{"type": "add_bot", "seat": 1, "level": "genius"}', "bad_message"),
+    ('{"type": "add_computer", "seat": 1, "level": "genius"}', "bad_message"),
     ('{"type": "join", "code": "ZZZZZZ"}', "already_seated"),
     ('{"type": "start"}', "not_now"),
     ('{"type": "ready"}', "not_now"),
-    ('{"type": "add_bot", "seat": 1, "level": "easy"}', "not_now"),
+    ('{"type": "add_computer", "seat": 1, "level": "easy"}', "not_now"),
 ]
 
 
@@ -211,7 +211,7 @@ class TestOrderOfChecks:
 
 
 DUTCH_CASES_WAITING = [
-    {"type": "remove_bot", "seat": 2},
+    {"type": "remove_computer", "seat": 2},
     {"type": "ready"},
     {"type": "new_game"},
     {"type": "hint"},
@@ -222,7 +222,7 @@ DUTCH_CASES_WAITING = [
     {"type": "pass", "cards": "2C"},
     {"type": "sit", "seat": 9},
     {"type": "moon", "choice": "all"},
-    {"type": "add_bot", "seat": 1, "level": "genius"},
+    {"type": "add_computer", "seat": 1, "level": "genius"},
     {"type": "set_timer", "seconds": 1},
     {"type": "set_timer", "seconds": "ten"},
     {"type": "hello", "version": "1", "name": "Anna"},
@@ -239,9 +239,9 @@ DUTCH_CASES_FREE = [
     {"type": "create", "options": {}, "daily": False},
 ]
 DUTCH_CASES_PLAYING = [
-    {"type": "add_bot", "seat": 1, "level": "easy"},
+    {"type": "add_computer", "seat": 1, "level": "easy"},
     {"type": "start"},
-    {"type": "fill_bots", "level": "easy"},
+    {"type": "fill_computers", "level": "easy"},
 ]
 
 
@@ -259,7 +259,7 @@ class TestDutchTexts:
             errors.append(await host.error(**msg))
         for msg in DUTCH_CASES_FREE:
             errors.append(await free.error(**msg))
-        await host.send("fill_bots", level="easy")
+        await host.send("fill_computers", level="easy")
         await host.send("start")
         await host.until(lambda t: t["status"] == "playing")
         for msg in DUTCH_CASES_PLAYING:

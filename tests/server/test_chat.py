@@ -171,7 +171,7 @@ class TestMemoryOnly:
         await eva.send("chat", text="watcher-line-43")
         await chat_line(anna)
         assert table.logged == logged and table.seq == seq  # no log entry, no event
-        await anna.send("fill_bots", level="easy")  # a change that is stored after the lines
+        await anna.send("fill_computers", level="easy")  # a change that is stored after the lines
         await anna.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await server.app.hub.tables.shutdown()
         dump = "\n".join(sqlite3.connect(tmp_path / "hearts.db").iterdump())
@@ -210,7 +210,7 @@ class TestCluster:
     async def test_chat_reaches_a_watcher_and_a_player_relayed_from_another_node(self, cluster):
         a, b = cluster.start("node-a"), cluster.start("node-b")
         anna = await cluster.open(a, "Anna")
-        await anna.send("create", options={"variant": "classic"}, bot_level="easy")
+        await anna.send("create", options={"variant": "classic"}, computer_level="easy")
         code = (await anna.expect("joined"))["code"]
         bram = await cluster.open(b, "Bram")  # node B relays Bram to node A, which holds the table
         await bram.send("join", code=code)

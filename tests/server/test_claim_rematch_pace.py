@@ -29,7 +29,7 @@ def started(people: int = 1, **options) -> Table:
     table = Table.create("CLAIM1", make_rules({"variant": "classic", **options}), deal=11, at=AT)
     for seat in range(people):
         table.seat_person(Person(seat), seat + 1, f"P{seat}", seat)
-    table.fill_bots(0, "easy")
+    table.fill_computers(0, "easy")
     table.start(0, AT)
     return table
 

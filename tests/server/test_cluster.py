@@ -57,9 +57,9 @@ class Cluster:
     async def table_at(self, node: ServerProcess, name: str = "Anna") -> tuple[Client, str]:
         """A person creates a table with three computer players and starts it; return the client and code."""
         c = await self.open(node, name)
-        await c.send("create", options=OPTIONS, bot_level="easy")
+        await c.send("create", options=OPTIONS, computer_level="easy")
         code = (await c.expect("joined"))["code"]
-        await c.send("fill_bots", level="easy")
+        await c.send("fill_computers", level="easy")
         await c.send("start")
         return c, code
 

@@ -44,12 +44,12 @@ def api(node: ServerProcess, path: str, token: str) -> Any:
 async def seat_two(scene: Cluster, owner: ServerProcess, guest_node: ServerProcess, i: int, end: int = 25):
     """Anna creates a table on ``owner``; Bram joins it by code through ``guest_node``; computers fill, start."""
     anna = await scene.open(owner, f"Anna{i}")
-    await anna.send("create", options={"variant": "classic", "end_score": end, "deal": 700 + i}, bot_level="easy")
+    await anna.send("create", options={"variant": "classic", "end_score": end, "deal": 700 + i}, computer_level="easy")
     code = (await anna.expect("joined"))["code"]
     bram = await scene.open(guest_node, f"Bram{i}")
     await bram.send("join", code=code)
     await bram.expect("joined")
-    await anna.send("fill_bots", level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     return anna, bram, code
 
@@ -229,9 +229,9 @@ async def test_a_paused_node_s_table_is_taken_over_by_a_live_node_and_the_log_ne
     async with asyncio.timeout(BUDGET * 2):
         a, b = cluster.start("node-a"), cluster.start("node-b")
         anna = await cluster.open(a, "Anna")
-        await anna.send("create", options={"variant": "classic", "end_score": 100, "deal": 4242}, bot_level="easy")
+        await anna.send("create", options={"variant": "classic", "end_score": 100, "deal": 4242}, computer_level="easy")
         code = (await anna.expect("joined"))["code"]
-        await anna.send("fill_bots", level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.send("start")
         await play(anna, lambda t: phase(t) == "playing" and len(t["view"]["tricks"]) >= 1)
         await settled([a, b], [anna])

@@ -73,7 +73,7 @@ class TestOverTheWire:
 
         monkeypatch.setattr(table_step, "cut", recording)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
-        await p.send("fill_bots", level="easy")
+        await p.send("fill_computers", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await p.send("start")
         final = await play_out(p)
@@ -96,7 +96,7 @@ class TestOverTheWire:
     async def test_a_connection_that_comes_back_gets_the_full_table_first(self, server):
         p = await server.host("Anna")
         code, token = p.joined["code"], p.joined["seat_token"]
-        await p.send("fill_bots", level="easy")
+        await p.send("fill_computers", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await p.send("start")
         # the computer players have passed: the table waits for Anna, so nothing changes while she is gone

@@ -57,6 +57,6 @@ def test_the_compression_mode_comes_from_hearts_compression_and_a_wrong_one_is_n
 async def test_every_compression_mode_plays(make_server, mode):
     srv = await make_server(compression=mode)
     host = await srv.host("Anna")
-    await host.send("fill_bots", level="easy")
+    await host.send("fill_computers", level="easy")
     table = await host.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
-    assert table["seats"][1]["kind"] == "bot"
+    assert table["seats"][1]["kind"] == "computer"

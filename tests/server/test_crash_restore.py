@@ -29,7 +29,7 @@ from .crashkit import Client, ServerProcess, close_all, plan_moon, settled
 
 NAMES = ("Anna", "Bram", "Cor", "Dirk", "Eva")
 SAME_KEYS = (
-    "code", "link", "you", "status", "host", "ready", "deal", "options", "bot_level", "turn_timer", "daily", "replay",
+    "code", "link", "you", "status", "host", "ready", "deal", "options", "computer_level", "turn_timer", "daily", "replay",
 )  # fmt: skip
 TEST_BUDGET = 20.0  # a hang fails the test instead of the whole run
 
@@ -91,7 +91,7 @@ class Party:
             assert (await c.expect("joined"))["seat"] == len(self.clients)
             await c.expect("table")
             self.clients.append(c)
-        await host.wait(lambda: all(s["kind"] == "human" for s in host.table["seats"]), what="a person in every seat")
+        await host.wait(lambda: all(s["kind"] == "person" for s in host.table["seats"]), what="a person in every seat")
         self.seq = host.table["seq"]
 
     async def act(self, seat: int, type: str, kind: str, **fields: Any) -> dict[str, Any]:
@@ -412,9 +412,9 @@ def http_json(srv: ServerProcess, path: str) -> Any:
 async def host_with_bots(scene: Scene, srv: ServerProcess, name: str, deal: int) -> Client:
     """One person and three computer players, the game started: the computers pass, the person's pass is due."""
     host = await scene.open(srv, name)
-    await host.send("create", options={"variant": "classic", "deal": deal}, bot_level="easy")
+    await host.send("create", options={"variant": "classic", "deal": deal}, computer_level="easy")
     await host.expect("joined")
-    await host.send("fill_bots", level="easy")
+    await host.send("fill_computers", level="easy")
     await host.send("start")
 
     def waiting_for_me() -> bool:
@@ -519,9 +519,9 @@ def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table
     from hartenjagen.server.table.table import Table
     from hartenjagen.shared.rules import make_rules
 
-    table = Table.create("OLDLOG", make_rules({"variant": "classic"}), bot_level="easy", deal=99, at=1.0)
+    table = Table.create("OLDLOG", make_rules({"variant": "classic"}), computer_level="easy", deal=99, at=1.0)
     table.seat_person(None, 7, "Anna", 0)
-    table.fill_bots(0, "easy")
+    table.fill_computers(0, "easy")
     table.start(0, at=2.0)
     entries = [text for _, text in table.take_unsaved()]
     old = [json.dumps({("k" if k == "type" else k): v for k, v in json.loads(e).items()}) for e in entries]

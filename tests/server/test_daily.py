@@ -28,9 +28,9 @@ class TestDailyTable:
         assert t["deal"] is None  # today's number is the server's secret: it would give away every hand
         assert t["daily"] == {"date": day, "counts": True}
         assert t["options"] == make_rules({}).to_json()  # classic with its defaults
-        assert t["seats"][0]["kind"] == "human" and t["seats"][0]["name"] == "Anna"
+        assert t["seats"][0]["kind"] == "person" and t["seats"][0]["name"] == "Anna"
         assert (
-            [(s["kind"], s["level"]) for s in t["seats"][1:]] == [("bot", DAILY_LEVEL)] * 3 == [("bot", "medium")] * 3
+            [(s["kind"], s["level"]) for s in t["seats"][1:]] == [("computer", DAILY_LEVEL)] * 3 == [("computer", "medium")] * 3
         )
 
         # only its creator sits there: no free seat, and a computer's seat cannot be taken either

@@ -45,9 +45,9 @@ class TestNumberedDeals:
             assert t["view"]["hand_no"] == 0
             assert t["view"]["hand"] == expected[seat]
 
-        other = await server.host("Eva", options={**OPTIONS, "deal": 77}, bot_level="easy")
-        await other.send("fill_bots", level="easy")
-        await other.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        other = await server.host("Eva", options={**OPTIONS, "deal": 77}, computer_level="easy")
+        await other.send("fill_computers", level="easy")
+        await other.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
         await other.send("start")
         t = await other.until(lambda t: t["status"] == "playing")
         assert t["deal"] == 77 and t["view"]["hand"] == expected[0]
@@ -118,11 +118,11 @@ class TestRestart:
     async def test_a_secure_deal_restarts_with_the_same_hands_and_only_the_finished_game_is_recorded(self, server):
         # end_score 50: the first hand can never end the game, so there is always a second hand
         options = {"variant": "classic", "end_score": 50}
-        host = await server.host("Anna", options=options, bot_level="easy")
+        host = await server.host("Anna", options=options, computer_level="easy")
         token = host.welcome["player_token"]
         assert host.table["deal"] is None
-        await host.send("fill_bots", level="easy")
-        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        await host.send("fill_computers", level="easy")
+        await host.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
         await host.send("start")
         await drive(host, lambda t: t["status"] == "playing" and t["view"]["hand_no"] == 1)
         before = dealt_views(host)

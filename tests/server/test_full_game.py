@@ -61,7 +61,7 @@ class TestFullGame:
         server = await make_server(bot_workers=workers, inline_bots=inline)
         p = await server.host("Anna", options={"variant": "classic", "end_score": 25})
         token = p.welcome["player_token"]
-        await p.send("fill_bots", level="easy")
+        await p.send("fill_computers", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await p.send("start")
         final = await play_out(p)

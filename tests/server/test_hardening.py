@@ -87,8 +87,8 @@ class TestHungComputerPlayer:
         monkeypatch.setattr(computer, "decide", sleepy)
         server = await make_server(decision_timeout=0.3, inline_bots=False)
         host = await server.host("Anna", options={"variant": "classic", "passing": "off"})
-        await host.send("fill_bots", level="easy")
-        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        await host.send("fill_computers", level="easy")
+        await host.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
         pool = await server.app.thinker.start()
         await host.send("start")
         bot_plays = 0

@@ -18,7 +18,7 @@ def hand_over(t: dict) -> bool:
 
 async def with_bots(server, name: str = "Anna", options: dict | None = None):
     host = await server.host(name, options=options or NO_PASSING)
-    await host.send("fill_bots", level="easy")
+    await host.send("fill_computers", level="easy")
     await host.send("start")
     await host.until(lambda t: t["status"] == "playing")
     return host
@@ -31,7 +31,7 @@ async def anna_and_bram_playing(server):
     bram = await server.connect("Bram")
     await bram.send("join", code=code)
     await bram.expect("joined")
-    await anna.send("fill_bots", level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     await bram.until(lambda t: t["status"] == "playing")
     return anna, bram, code
@@ -47,9 +47,9 @@ class TestLeavingDuringAGame:
         anna, bram, code = await anna_and_bram_playing(server)
         await bram.send("leave")
         await bram.expect("left")
-        t = await anna.until(lambda t: t["seats"][1]["kind"] == "bot")
+        t = await anna.until(lambda t: t["seats"][1]["kind"] == "computer")
         told = [e for m in anna.inbox if m["type"] == "table" for e in m["events"] if e.get("left")]
-        expected = {"type": "seated", "seat": 1, "name": "Ellen", "who": "bot", "left": "Bram"}
+        expected = {"type": "seated", "seat": 1, "name": "Ellen", "who": "computer", "left": "Bram"}
         assert told == [{"seq": told[0]["seq"], **expected}]
         assert t["seats"][1]["name"] == "Ellen"
 
@@ -79,7 +79,7 @@ class TestLeavingDuringAGame:
         joined = await back.expect("joined")
         assert joined["seat"] == 1
         t = await back.expect("table")
-        assert t["you"] == 1 and t["seats"][1] == {**t["seats"][1], "kind": "human", "name": "Bram"}
+        assert t["you"] == 1 and t["seats"][1] == {**t["seats"][1], "kind": "person", "name": "Bram"}
         assert t["view"]["totals"] == anna.table["view"]["totals"]
 
     async def test_a_newcomer_by_link_gets_the_first_computer_seat_between_hands(self, server):
@@ -100,14 +100,14 @@ class TestTableInfo:
     async def test_public_facts_and_nothing_secret(self, server):
         anna = await server.host("Anna", options={"variant": "dutch", "deal": 4242})
         code = anna.joined["code"]
-        await anna.send("fill_bots", level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.send("start")
         await anna.until(lambda t: t["status"] == "playing")
         status, body = await info(server, code.lower())
         assert status == 200
         assert body["code"] == code and body["host"] == "Anna" and body["status"] == "playing"
         assert body["options"]["variant"] == "dutch" and body["daily"] is False
-        assert [s["kind"] for s in body["seats"]] == ["human", "bot", "bot", "bot"]
+        assert [s["kind"] for s in body["seats"]] == ["person", "computer", "computer", "computer"]
         assert body["between_hands"] is False and body["hand_no"] == 0
         assert body["watch"] == {"allowed": True, "count": 0}
         assert "you" not in body

@@ -16,7 +16,7 @@ async def open_and_close(server, count: int, tokens: dict[int, str]) -> None:
         tokens[i] = p.welcome["player_token"]
         await p.send("create", options={"variant": "classic"})
         await p.expect("joined")
-        await p.send("fill_bots", level="easy")
+        await p.send("fill_computers", level="easy")
         await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await p.send("start")
         await p.until(lambda t: t["status"] == "playing")

@@ -64,14 +64,14 @@ class TestFourPeople:
         await players[0].expect("left")
         t = await players[1].until(lambda t: t["host"] != 0)
         assert t["host"] == 1 and t["seats"][0]["kind"] == "empty"
-        await players[1].send("add_bot", seat=0, level="easy")
-        t = await players[1].until(lambda t: t["seats"][0]["kind"] == "bot")
-        err = await players[2].error("remove_bot", seat=0)
+        await players[1].send("add_computer", seat=0, level="easy")
+        t = await players[1].until(lambda t: t["seats"][0]["kind"] == "computer")
+        err = await players[2].error("remove_computer", seat=0)
         assert err["code"] == "not_host"
 
     async def test_a_friend_takes_over_a_computer_seat_between_hands(self, server):
         host = await server.host("Anna", options={"variant": "classic", "end_score": 100, "passing": "off"})
-        await host.send("fill_bots", level="easy")
+        await host.send("fill_computers", level="easy")
         await host.send("start")
         code = host.joined["code"]
         friend = await server.connect("Bram")
@@ -94,5 +94,5 @@ class TestFourPeople:
         await friend.send("join", code=code, seat=2)
         joined = await friend.expect("joined")
         assert joined["seat"] == 2
-        t = await host.until(lambda t: t["seats"][2]["kind"] == "human")
+        t = await host.until(lambda t: t["seats"][2]["kind"] == "person")
         assert t["seats"][2]["name"] == "Bram"

@@ -30,7 +30,7 @@ def send(solo: OfflineTable, msg: dict) -> tuple[list[dict], object]:
 
 def new_table(options: dict | None = None, level: str = "easy") -> tuple[OfflineTable, list, str]:
     solo = OfflineTable(name="Anna")
-    messages, out = send(solo, {"type": "create", "options": options or {}, "bot_level": level})
+    messages, out = send(solo, {"type": "create", "options": options or {}, "computer_level": level})
     joined = messages[0]
     assert joined["type"] == "joined" and joined["offline"] and joined["link"] == "/offline"
     assert messages[1]["type"] == "table" and messages[1]["view"]["hand"]

@@ -70,7 +70,7 @@ class TestPlayNow:
         await people[0].wait(lambda: people[0].table["status"] == "playing")
         t = people[0].table
         assert t["rated"] is True and t["open"]["play_now"] is True
-        assert [s["kind"] for s in t["seats"]] == ["human"] * 4
+        assert [s["kind"] for s in t["seats"]] == ["person"] * 4
         await play_together(people)
         tokens = [p.welcome["player_token"] for p in people]
         stats = [(await get_json(server, "/api/stats", tok))[1] for tok in tokens]
@@ -90,7 +90,7 @@ class TestPlayNow:
         started = time.monotonic()
         await anna.wait(lambda: anna.table["status"] == "playing", timeout=10)
         assert time.monotonic() - started >= 3.5
-        assert [s["kind"] for s in anna.table["seats"]] == ["human", "bot", "bot", "bot"]
+        assert [s["kind"] for s in anna.table["seats"]] == ["person", "computer", "computer", "computer"]
         assert anna.table["rated"] is False
 
     async def test_leaving_the_queue_closes_the_empty_table_and_a_second_person_then_opens_a_new_one(self, server):
@@ -146,7 +146,7 @@ class TestOpenTables:
         assert e["end_score"] == 25 and e["free"] == 3 and e["family"] == "classic" and not e["play_now"]
         assert e["seats"][0]["name"] == "Anna" and e["seats"][0]["rating"]["rating"] == 1000
         assert "_player" not in e["seats"][0] and "player_id" not in json.dumps(body)
-        await anna.send("fill_bots", level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.sync()
         server.app.hub.lobby.changed()
         assert (await get_json(server, "/api/open-tables", ""))[1]["tables"] == []
@@ -185,7 +185,7 @@ class TestModeration:
         bram = await server.connect("Bram")
         await bram.send("join", code=anna.joined["code"])
         await answer(bram, "joined")
-        await anna.send("fill_bots", level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.send("start")
         await anna.wait(lambda: anna.table["status"] == "playing")
         got = await anna.error("remove_player", seat=1, reason="slow")

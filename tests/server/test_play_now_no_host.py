@@ -10,9 +10,9 @@ from .test_play_now import SHORT, answer, play_together, press_play_now
 
 #: One valid message of every host command (a refusal must be about the table, never about a field).
 HOST_MESSAGES = {
-    "add_bot": {"seat": 2, "level": "easy"},
-    "remove_bot": {"seat": 2},
-    "fill_bots": {"level": "easy"},
+    "add_computer": {"seat": 2, "level": "easy"},
+    "remove_computer": {"seat": 2},
+    "fill_computers": {"level": "easy"},
     "start": {},
     "allow_watch": {"allowed": False},
     "allow_chat": {"allowed": False},
@@ -29,7 +29,7 @@ class TestNoHost:
     async def test_a_play_now_table_has_no_host_and_refuses_every_host_command_clearly(self, server):
         anna, bram = await press_play_now(server, ["Anna", "Bram"])
         assert anna.joined["host"] is False and bram.joined["host"] is False
-        await anna.wait(lambda: anna.table["seats"][1]["kind"] == "human")
+        await anna.wait(lambda: anna.table["seats"][1]["kind"] == "person")
         assert anna.table["host"] is None and bram.table["host"] is None
         assert set(anna.table["commands"]) == TABLE_COMMANDS - HOST_COMMANDS
         assert {"rematch", "report", "leave", "chat"} <= set(anna.table["commands"])
@@ -42,7 +42,7 @@ class TestNoHost:
                 assert got["code"] == "no_host", (kind, got)
                 assert "no host" in got["message"] and "geen gastheer" in got["nl"]
         assert table.logged == logged and table.listed and table.play_now  # nothing changed
-        assert [s.kind for s in table.seats[:2]] == ["human", "human"]
+        assert [s.kind for s in table.seats[:2]] == ["person", "person"]
         await bram.send("report", seat=anna.joined["seat"], reason="rude")
         assert (await answer(bram, "reported"))["type"] == "reported"  # reporting stays
 
@@ -76,6 +76,6 @@ class TestNoHost:
         await bram.send("rematch")
         await bram.wait(lambda: bram.table["status"] == "playing")
         kinds = [s["kind"] for s in bram.table["seats"]]
-        assert "empty" not in kinds and kinds[seat] == "human" and kinds.count("human") == 1
+        assert "empty" not in kinds and kinds[seat] == "person" and kinds.count("person") == 1
         await bram.wait(lambda: bram.table["view"] is not None and bram.table["view"]["hand_no"] >= 0)
         assert bram.table["view"]["hand"]

@@ -73,15 +73,15 @@ class TestReconnect:
         friend = await server.connect("Bram")
         await friend.send("join", code=code)
         await friend.expect("joined")
-        await host.send("add_bot", seat=2, level="easy")
-        await host.send("add_bot", seat=3, level="easy")
+        await host.send("add_computer", seat=2, level="easy")
+        await host.send("add_computer", seat=3, level="easy")
         await host.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await host.send("start")
         await host.until(lambda t: t["status"] == "playing")
         token = friend.joined["seat_token"]
         await friend.close()
         t = await host.until(lambda t: t["seats"][1]["away"], timeout=5)
-        assert t["seats"][1]["kind"] == "human" and not t["seats"][1]["connected"]
+        assert t["seats"][1]["kind"] == "person" and not t["seats"][1]["connected"]
 
         def auto_for_bram() -> list[dict]:
             return [e for e in events_of(host) if e["type"] == "play" and e["seat"] == 1 and e["auto"]]
@@ -93,7 +93,7 @@ class TestReconnect:
         await back.send("resume", code=code, seat_token=token)
         await back.expect("joined")
         t = await back.expect("table")
-        assert t["seats"][1]["kind"] == "human" and t["seats"][1]["away"] is False and t["you"] == 1
+        assert t["seats"][1]["kind"] == "person" and t["seats"][1]["away"] is False and t["you"] == 1
         await host.until(lambda t: t["seats"][1]["connected"] and not t["seats"][1]["away"])
         assert any(e["type"] == "back" and e["seat"] == 1 for e in events_of(host))
         autos = len(auto_for_bram())

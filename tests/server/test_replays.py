@@ -141,10 +141,10 @@ class TestReplayOfAFinishedGame:
         assert replay["code"] == finals[0]["code"]
         assert replay["deal"] == DEAL and replay["options"] == finals[0]["options"]
         assert [(s["seat"], s["name"], s["kind"]) for s in replay["seats"]] == [
-            (0, "Anna", "human"),
-            (1, "Bram", "human"),
-            (2, "Cor", "human"),
-            (3, "Dirk", "human"),
+            (0, "Anna", "person"),
+            (1, "Bram", "person"),
+            (2, "Cor", "person"),
+            (3, "Dirk", "person"),
         ]
         assert replay["started_at"] <= replay["finished_at"]
         check_replay_shape(replay, host)
@@ -190,7 +190,7 @@ class TestReplayOfAFinishedGame:
                     {
                         "seat": s,
                         "name": name,
-                        "kind": "human",
+                        "kind": "person",
                         "final_total": view["totals"][s],
                         "won": s in view["winners"],
                     }
@@ -221,18 +221,18 @@ class TestReplayOfAFinishedGame:
 
     @both_stores
     async def test_a_player_who_left_mid_game_still_gets_the_replay(self, server):
-        host = await server.host("Anna", options=OPTIONS, bot_level="easy")
+        host = await server.host("Anna", options=OPTIONS, computer_level="easy")
         bram = await server.connect("Bram")
         await bram.send("join", code=host.joined["code"])
         await bram.expect("joined")
-        await host.until(lambda t: t["seats"][1]["kind"] == "human")
-        await host.send("fill_bots", level="easy")
+        await host.until(lambda t: t["seats"][1]["kind"] == "person")
+        await host.send("fill_computers", level="easy")
         await host.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
         await host.send("start")
         await bram.until(lambda t: t["status"] == "playing")
         await bram.send("leave")
         await bram.expect("left")
-        await host.until(lambda t: t["seats"][1]["kind"] == "bot")
+        await host.until(lambda t: t["seats"][1]["kind"] == "computer")
 
         final = await drive(host, finished)
         ref = final["replay"]
@@ -240,7 +240,7 @@ class TestReplayOfAFinishedGame:
         status, replay = await get_json(server, f"/api/games/{ref['id']}", anna)
         assert status == 200
         assert await get_json(server, f"/api/games/{ref['id']}", bram_token) == (200, replay)
-        assert replay["seats"][1]["kind"] == "bot"  # a computer player took the seat and finished the game
+        assert replay["seats"][1]["kind"] == "computer"  # a computer player took the seat and finished the game
         check_replay_shape(replay, host)
 
         status, listing = await get_json(server, "/api/games", bram_token)
@@ -248,7 +248,7 @@ class TestReplayOfAFinishedGame:
         (item,) = listing["games"]
         assert item["id"] == ref["id"] and item["share"] == ref["share"]
         assert item["you"] is None  # no seat of his at the end
-        assert [s["kind"] for s in item["seats"]] == ["human", "bot", "bot", "bot"]
+        assert [s["kind"] for s in item["seats"]] == ["person", "computer", "computer", "computer"]
         status, listing = await get_json(server, "/api/games", anna)
         assert status == 200 and listing["games"][0]["you"] == 0
 

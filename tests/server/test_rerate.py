@@ -38,7 +38,7 @@ def record(n: int, ids: list[int], options: dict, seated: tuple, totals: tuple, 
                    {s for s in range(4) if s not in left})  # fmt: skip
     left_ids = sorted(ids[seated[s]] for s in left)
     seats = [
-        {"seat": s, "player_id": None if s in left else ids[p], "kind": "bot" if s in left else "human",
+        {"seat": s, "player_id": None if s in left else ids[p], "kind": "computer" if s in left else "person",
          "name": f"P{p}", "level": "easy" if s in left else None}
         for s, p in enumerate(seated)
     ]  # fmt: skip

@@ -23,7 +23,7 @@ def hand_over(t: dict) -> bool:
 async def anna_after_a_hand(make_server, **settings):
     server = await make_server(review_ms=BUDGET_MS, **settings)
     anna = await server.host("Anna", options=OPTIONS)
-    await anna.send("fill_bots", level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     await drive(anna, hand_over)
     return server, anna
@@ -66,7 +66,7 @@ class TestAtTheTable:
     async def test_the_review_given_at_the_table_is_the_one_the_finished_game_gives_at_once(self, make_server):
         server = await make_server(review_ms=BUDGET_MS)
         anna = await server.host("Anna", options={**OPTIONS, "end_score": 25})
-        await anna.send("fill_bots", level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.send("start")
         await drive(anna, hand_over)
         await anna.send("review", hand_no=0)

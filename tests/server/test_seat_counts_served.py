@@ -13,8 +13,8 @@ async def test_a_three_seat_kitty_game_is_replayed_with_the_kitty_and_reviewed_b
     anna = await server.host("Anna", options={"variant": "three_kitty", "end_score": 25, "deal": 77})
     watcher = await server.connect("Wim")
     await watcher.send("watch", code=anna.joined["code"])
-    await anna.send("fill_bots", level="easy")
-    await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["human", "bot", "bot"])
+    await anna.send("fill_computers", level="easy")
+    await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["person", "computer", "computer"])
     await anna.send("start")
     # the computer players' seeds differ from server to server: the first hand may end the game as well
     await drive(anna, lambda t: t["view"] is not None and t["view"]["phase"] in ("hand_over", "game_over"))
@@ -51,7 +51,7 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
     server = await make_server()
     anna = await server.host("Anna", options={"variant": "three"})
     assert len(anna.table["seats"]) == 3
-    for kind, fields in [("add_bot", {"seat": 3, "level": "easy"}), ("remove_bot", {"seat": 5}), ("sit", {"seat": 4})]:
+    for kind, fields in [("add_computer", {"seat": 3, "level": "easy"}), ("remove_computer", {"seat": 5}), ("sit", {"seat": 4})]:
         err = await anna.error(kind, **fields)
         assert (err["code"], err["field"]) == ("bad_message", "seat") and "0 to 2" in err["message"], err
     bram = await server.connect("Bram")
@@ -62,7 +62,7 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
     assert (err["code"], err["field"]) == ("bad_message", "seat")
     await cor.send("create", options={"variant": "five"}, seat=4)  # the fifth chair of a table of five is fine
     assert (await cor.expect("joined"))["seat"] == 4
-    assert [s["kind"] for s in anna.table["seats"]] == ["human", "empty", "empty"]
+    assert [s["kind"] for s in anna.table["seats"]] == ["person", "empty", "empty"]
     await bram.send("join", code=anna.joined["code"], seat=2)
     assert (await bram.expect("joined"))["seat"] == 2
 
@@ -71,8 +71,8 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
 async def test_a_six_seat_cancellation_table_comes_back_after_a_restart_with_the_same_view(tmp_path, db_url):
     first = await start_server(tmp_path, db=db_url)
     try:
-        anna = await first.host("Anna", options={"variant": "cancellation", "seats": 6, "deal": 31}, bot_level="easy")
-        await anna.send("fill_bots", level="easy")
+        anna = await first.host("Anna", options={"variant": "cancellation", "seats": 6, "deal": 31}, computer_level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]) and len(t["seats"]) == 6)
         await anna.send("start")
         before = await drive(anna, lambda t: t["view"] is not None and len(t["view"]["tricks"]) >= 3 and my_move(t))

@@ -31,11 +31,11 @@ async def close_code_once_read(p) -> int:
 
 async def test_a_seated_person_who_stops_reading_is_cut_off_and_the_table_plays_on_without_waiting(make_server):
     server = await make_server(read_timeout=1.0, grace=1.0)
-    anna = await server.host("Anna", options=OPTIONS, bot_level="easy")
+    anna = await server.host("Anna", options=OPTIONS, computer_level="easy")
     bram = await server.connect("Bram")
     await bram.send("join", code=anna.joined["code"])
     await bram.expect("joined")
-    await anna.send("fill_bots", level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     await bram.until(lambda t: t["status"] == "playing")
     bram.ws.transport.pause_reading()  # Bram's device stops reading (a frozen tab, a stuck proxy)
@@ -52,13 +52,13 @@ async def test_a_seated_person_who_stops_reading_is_cut_off_and_the_table_plays_
 
 async def test_a_watcher_who_stops_reading_is_cut_off(make_server):
     server = await make_server(read_timeout=1.0)
-    anna = await server.host("Anna", options=OPTIONS, bot_level="easy")
+    anna = await server.host("Anna", options=OPTIONS, computer_level="easy")
     watcher = await server.connect("Wim")
     await watcher.send("watch", code=anna.joined["code"])
     await watcher.expect("watching")
     await watcher.expect("table")
     watcher.ws.transport.pause_reading()
-    await anna.send("fill_bots", level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     await drive(anna, lambda t: hand(t) >= 1)  # the watcher was sent a hand's worth, and reads none of it
     await wait_for(lambda: server.app.readers.cut_off == 1, 5)
@@ -68,8 +68,8 @@ async def test_a_watcher_who_stops_reading_is_cut_off(make_server):
 
 async def test_a_person_who_reads_is_never_cut_off_however_long_the_game(make_server):
     server = await make_server(read_timeout=0.4, bot_delay=0.04)  # a hand lasts about two seconds
-    anna = await server.host("Anna", options=OPTIONS, bot_level="easy")
-    await anna.send("fill_bots", level="easy")
+    anna = await server.host("Anna", options=OPTIONS, computer_level="easy")
+    await anna.send("fill_computers", level="easy")
     await anna.send("start")
     await drive(anna, lambda t: hand(t) >= 1)
     assert server.app.readers.cut_off == 0 and not anna.ws.close_code

@@ -30,8 +30,8 @@ OPTIONS = {"variant": "classic", "passing": "off", "end_score": 100, "deal": 424
 
 async def at_my_turn(server, name: str = "Anna"):
     """A person alone with three easy computer players, at their first move of the game."""
-    host = await server.host(name, options=OPTIONS, bot_level="easy")
-    await host.send("fill_bots", level="easy")
+    host = await server.host(name, options=OPTIONS, computer_level="easy")
+    await host.send("fill_computers", level="easy")
     await host.send("start")
     await host.until(my_move)
     return host

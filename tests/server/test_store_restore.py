@@ -31,8 +31,8 @@ OPTIONS = {"variant": "classic", "end_score": 25, "deal": 5151}
 async def test_open_tables_come_back_after_a_restart_with_the_same_views(tmp_path, db_url):
     first = await start_server(tmp_path, db=db_url)
     try:
-        anna = await first.host("Anna", options=OPTIONS, bot_level="easy")
-        await anna.send("fill_bots", level="easy")
+        anna = await first.host("Anna", options=OPTIONS, computer_level="easy")
+        await anna.send("fill_computers", level="easy")
         await anna.send("start")
         before = await anna.until(lambda t: t["status"] == "playing" and t["view"]["to_act"] == [0])
         bram = await first.host("Bram")  # a table still waiting for players
@@ -151,9 +151,9 @@ async def test_hearts_serve_on_postgresql_survives_kill_9_mid_game_with_no_move_
             first_line = srv.out.read_text().splitlines()[0]
             assert first_line.endswith(f"(store: PostgreSQL {url})"), first_line
             anna = await scene.open(srv, "Anna")
-            await anna.send("create", options=OPTIONS, bot_level="easy")
+            await anna.send("create", options=OPTIONS, computer_level="easy")
             await anna.expect("joined")
-            await anna.send("fill_bots", level="easy")
+            await anna.send("fill_computers", level="easy")
             await anna.send("start")
             clients = [anna]
 

@@ -41,7 +41,7 @@ def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, l
         client = connection(seat)
         table.seat_person(client, seat + 1, f"P{seat}", seat)
         clients.append(client)
-    table.fill_bots(0, "easy")
+    table.fill_computers(0, "easy")
     if timer is not None:
         table.set_timer(0, timer)
     table.start(0, AT)

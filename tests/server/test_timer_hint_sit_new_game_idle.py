@@ -19,8 +19,8 @@ def hand_over(t: dict) -> bool:
 async def with_bots(server, options: dict | None = None, level: str = "easy", **extra):
     """A host alone with three computer players, not started yet."""
     host = await server.host("Anna", options=options, **extra)
-    await host.send("fill_bots", level=level)
-    await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+    await host.send("fill_computers", level=level)
+    await host.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
     return host
 
 
@@ -117,18 +117,18 @@ class TestSit:
         joined = await bram.expect("joined")
         assert joined["seat"] == 3 and joined["seat_token"] != old and joined["host"] is False
         t = await host.until(lambda t: t["seats"][3]["name"] == "Bram")
-        assert t["seats"][1]["kind"] == "empty" and t["seats"][3]["kind"] == "human"
+        assert t["seats"][1]["kind"] == "empty" and t["seats"][3]["kind"] == "person"
         assert (await bram.expect("table"))["you"] == 3
         # the old seat token no longer opens anything
         other = await server.connect("Eve")
         assert (await other.error("resume", code=code, seat_token=old))["code"] == "bad_token"
         # a computer player's seat can be taken before the start; the computer player is gone
-        await host.send("add_bot", seat=2, level="easy")
-        await host.until(lambda t: t["seats"][2]["kind"] == "bot")
+        await host.send("add_computer", seat=2, level="easy")
+        await host.until(lambda t: t["seats"][2]["kind"] == "computer")
         await bram.send("sit", seat=2)
         assert (await bram.expect("joined"))["seat"] == 2
         t = await host.until(lambda t: t["seats"][2]["name"] == "Bram")
-        assert [s["kind"] for s in t["seats"]] == ["human", "empty", "human", "empty"]
+        assert [s["kind"] for s in t["seats"]] == ["person", "empty", "person", "empty"]
         # hosting moves with the host
         await host.send("sit", seat=1)
         joined = await host.expect("joined")
@@ -142,8 +142,8 @@ class TestSit:
         bram = await server.connect("Bram")
         await bram.send("join", code=code)
         await bram.expect("joined")
-        await anna.send("fill_bots", level="easy")
-        await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["human", "human", "bot", "bot"])
+        await anna.send("fill_computers", level="easy")
+        await anna.until(lambda t: [s["kind"] for s in t["seats"]] == ["person", "person", "computer", "computer"])
         await anna.send("start")
         await anna.until(lambda t: t["status"] == "playing")
         # mid-hand a computer player's seat is not free
@@ -162,8 +162,8 @@ class TestSit:
         assert (await bram.expect("joined"))["seat"] == 2
         t = await anna.until(lambda t: t["seats"][2]["name"] == "Bram")
         # his old seat cannot stay empty mid-game: a computer player of the table's level keeps it
-        assert t["seats"][1] == {**t["seats"][1], "kind": "bot", "level": "medium", "connected": True}
-        assert [s["kind"] for s in t["seats"]] == ["human", "bot", "human", "human"]
+        assert t["seats"][1] == {**t["seats"][1], "kind": "computer", "level": "medium", "connected": True}
+        assert [s["kind"] for s in t["seats"]] == ["person", "computer", "person", "person"]
         for p in (anna, bram, cor):
             await p.send("ready")
         t = await cor.until(
@@ -195,10 +195,10 @@ class TestNewGame:
         assert t["events"][-1]["type"] == "new_game" and t["options"] == final["options"]
         assert (await bram.until(lambda t: t["status"] == "waiting"))["you"] == 2
         # seats can be changed again before the start
-        await host.send("remove_bot", seat=3)
+        await host.send("remove_computer", seat=3)
         await host.until(lambda t: t["seats"][3]["kind"] == "empty")
-        await host.send("add_bot", seat=3, level="easy")
-        await host.until(lambda t: t["seats"][3]["kind"] == "bot")
+        await host.send("add_computer", seat=3, level="easy")
+        await host.until(lambda t: t["seats"][3]["kind"] == "computer")
         await host.send("start")
         t = await host.until(lambda t: t["status"] == "playing")
         assert t["view"]["hand_no"] == first and t["view"]["totals"] == [0, 0, 0, 0] and t["view"]["history"] == []
@@ -248,5 +248,5 @@ class TestNobodyThere:
         stats = json.loads(body)
         assert status == 200 and stats["games_played"] == 1 and stats["hands"] == len(final["view"]["history"])
         # the connected host's table is untouched
-        await cor.send("fill_bots", level="easy")
+        await cor.send("fill_computers", level="easy")
         await cor.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))

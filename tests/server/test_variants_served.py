@@ -45,7 +45,7 @@ async def test_a_person_plays_the_variant_to_game_over_and_it_is_recorded(make_s
     options = {"variant": variant, **SHORT[variant]}
     p = await server.host("Anna", options=options)
     assert p.table["options"]["variant"] == variant
-    await p.send("fill_bots", level=level)
+    await p.send("fill_computers", level=level)
     await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
     await p.send("start")
     final = await play_out(p)

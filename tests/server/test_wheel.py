@@ -74,9 +74,9 @@ async def whole_game_with_hard_players(port: int) -> dict:
     """One person and three hard computer players play a game to 25 points; return the last table."""
     anna = await Client.open(f"ws://127.0.0.1:{port}/ws", "Anna")
     try:
-        await anna.send("create", options={"variant": "classic", "end_score": 25, "deal": 31}, bot_level="hard")
+        await anna.send("create", options={"variant": "classic", "end_score": 25, "deal": 31}, computer_level="hard")
         await anna.expect("joined")
-        await anna.send("fill_bots", level="hard")
+        await anna.send("fill_computers", level="hard")
         await anna.send("start")
         for _ in range(2000):
             await anna.wait(lambda: anna.table is not None and anna.table["status"] != "waiting", timeout=30)

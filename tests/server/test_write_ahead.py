@@ -79,10 +79,10 @@ async def nothing_arrives(*players) -> None:
 
 class TestWriteAhead:
     async def test_start_is_shown_only_once_its_log_entries_are_committed(self, server, held):
-        host = await server.host("Anna", options={"variant": "classic", "end_score": 25}, bot_level="easy")
+        host = await server.host("Anna", options={"variant": "classic", "end_score": 25}, computer_level="easy")
         code = host.joined["code"]
-        await host.send("fill_bots", level="easy")
-        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        await host.send("fill_computers", level="easy")
+        await host.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
         db = server.app.config.db
         assert "start" not in logged_kinds(db, code)
         await host.drain()  # everything before is read: what comes next came after the hold
@@ -151,16 +151,16 @@ class TestWriteAhead:
 
 class TestTokensAreHashed:
     async def test_the_database_holds_no_token_in_clear_only_sha256_hex(self, server):
-        host = await server.host("Anna", options={"variant": "classic", "end_score": 25}, bot_level="easy")
+        host = await server.host("Anna", options={"variant": "classic", "end_score": 25}, computer_level="easy")
         code = host.joined["code"]
         bram = await server.connect("Bram")
         await bram.send("join", code=code)
         await bram.expect("joined")
         await bram.send("sit", seat=2)  # a new seat token; the old one stops working
         await bram.expect("joined")
-        await host.until(lambda t: t["seats"][2]["kind"] == "human")
-        await host.send("fill_bots", level="easy")
-        await host.until(lambda t: t["seats"][1]["kind"] == "bot" and t["seats"][3]["kind"] == "bot")
+        await host.until(lambda t: t["seats"][2]["kind"] == "person")
+        await host.send("fill_computers", level="easy")
+        await host.until(lambda t: t["seats"][1]["kind"] == "computer" and t["seats"][3]["kind"] == "computer")
         # Bram drops and comes back with his seat token (logged as "back")
         token = bram.welcome["player_token"]
         seat_token = bram.joined["seat_token"]
@@ -204,8 +204,8 @@ class TestStorageFailure:
     async def test_a_log_the_database_refuses_is_never_shown_and_the_table_closes_with_1011(self, server, monkeypatch):
         host = await server.host("Anna")
         code = host.joined["code"]
-        await host.send("fill_bots", level="easy")
-        await host.until(lambda t: all(s["kind"] == "bot" for s in t["seats"][1:]))
+        await host.send("fill_computers", level="easy")
+        await host.until(lambda t: all(s["kind"] == "computer" for s in t["seats"][1:]))
         before = host.table["seq"]
 
         async def refuse(batch) -> None:
