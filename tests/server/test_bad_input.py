@@ -287,3 +287,25 @@ class TestNames:
         with pytest.raises(ConnectionClosed):
             await p.recv(5)
         assert p.ws.close_code == 1007
+
+
+class TestOldNames:
+    def test_a_page_from_before_the_rename_may_still_send_the_old_command_names(self):
+        """``add_bot``, ``remove_bot``, ``fill_bots`` and ``create``'s ``bot_level`` are read as the new names."""
+        from hartenjagen.server.table.messages import parse_message
+
+        def parsed(**msg):
+            return parse_message(json.dumps(msg))
+
+        assert parsed(type="add_bot", seat=1, level="easy") == {"type": "add_computer", "seat": 1, "level": "easy"}
+        assert parsed(type="remove_bot", seat=2) == {"type": "remove_computer", "seat": 2}
+        assert parsed(type="fill_bots", level="hard") == {"type": "fill_computers", "level": "hard"}
+        old = parsed(type="create", options={}, bot_level="easy")
+        assert old == parsed(type="create", options={}, computer_level="easy")
+        assert old["computer_level"] == "easy" and "bot_level" not in old
+
+    async def test_an_old_page_fills_the_table_with_the_old_name(self, server):
+        p = await server.host("Anna", options={"variant": "classic"})
+        await p.send("fill_bots", level="easy")
+        t = await p.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]))
+        assert [s["kind"] for s in t["seats"]] == ["person", "computer", "computer", "computer"]

@@ -29,7 +29,8 @@ from .crashkit import Client, ServerProcess, close_all, plan_moon, settled
 
 NAMES = ("Anna", "Bram", "Cor", "Dirk", "Eva")
 SAME_KEYS = (
-    "code", "link", "you", "status", "host", "ready", "deal", "options", "computer_level", "turn_timer", "daily", "replay",
+    "code", "link", "you", "status", "host", "ready", "deal", "options", "computer_level", "turn_timer", "daily",
+    "replay",
 )  # fmt: skip
 TEST_BUDGET = 20.0  # a hang fails the test instead of the whole run
 
@@ -529,3 +530,56 @@ def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table
     again = Table.restore(table.table_id, old)
     assert again.seq == table.seq and list(again.events) == list(table.events)
     assert again.game.to_json() == table.game.to_json()
+
+
+def test_a_log_in_the_stored_words_folds_to_a_table_that_speaks_the_wire_words():
+    """Stored logs and finished games say ``human`` and ``bot``: clients get ``person`` and ``computer``.
+
+    A restored table's seats, its ``seated`` events (also one a computer player took over) and its finished games
+    read back from the database use the wire's words; a log in the wire's words folds to the same table.
+    """
+    from hartenjagen.server.table.records import game_rows, games_list_item, wire_seats
+    from hartenjagen.server.table.seat_view import Moment, table_message
+    from hartenjagen.server.table.table import Table
+
+    table = Table.create("OLDLOG", make_rules({"variant": "classic"}), computer_level="easy", deal=99, at=1.0)
+    table.seat_person(None, 7, "Anna", 0)
+    table.seat_person(None, 8, "Bram", 1)
+    table.fill_computers(0, "easy")
+    table.start(0, at=2.0)
+    table.leave(1)  # during the game: a computer player takes Bram's seat over
+    stored = [text for _, text in table.take_unsaved()]
+    said = {(e["type"], e.get("who", e.get("to"))) for e in map(json.loads, stored) if "who" in e or "to" in e}
+    assert said == {("seated", "human"), ("seated", "bot"), ("vacated", "bot")}  # the words an older server reads
+    wire = {"human": "person", "bot": "computer"}
+    renamed = [
+        json.dumps({k: wire.get(v, v) if k in ("who", "to") else v for k, v in json.loads(e).items()}) for e in stored
+    ]
+    for entries in (stored, renamed):
+        again = Table.restore(table.table_id, entries)
+        message = table_message(again, 0, 0, Moment(again, now=3.0))
+        assert [s["kind"] for s in message["seats"]] == ["person", "computer", "computer", "computer"]
+        seated = [(e["seat"], e["who"], e.get("left")) for e in message["events"] if e["type"] == "seated"]
+        assert seated == [(0, "person", None), (1, "person", None)] + [(s, "computer", None) for s in (2, 3)] + [
+            (1, "computer", "Bram")
+        ]
+        text = json.dumps(message)
+        assert '"human"' not in text and '"bot"' not in text
+        assert list(again.events) == list(table.events)
+
+    # a finished game: stored in the database's words, read back in the wire's (from a record in either words)
+    seats = [{"seat": 0, "player_id": 7, "kind": "person", "name": "Anna", "level": None}] + [
+        {"seat": s, "player_id": None, "kind": kind, "name": "Ellen", "level": "easy"}
+        for s, kind in ((1, "computer"), (2, "bot"), (3, "computer"))
+    ]
+    record = {
+        "id": 5, "code": "OLDLOG", "options": {"variant": "classic"}, "started_at": 2.0, "finished_at": 9.0,
+        "history": [], "totals": [10, 20, 30, 40], "winners": [0], "seats": seats,
+    }  # fmt: skip
+    rows = game_rows(record)
+    assert [s["kind"] for s in rows["seats"]] == ["human", "bot", "bot", "bot"]
+    assert [s["kind"] for s in json.loads(rows["game"]["seats"])] == ["human", "bot", "bot", "bot"]
+    item = games_list_item(rows["game"], rows["seats"], 7)  # GET /api/games
+    assert [s["kind"] for s in item["seats"]] == ["person", "computer", "computer", "computer"]
+    replay_seats = wire_seats(json.loads(rows["game"]["seats"]))  # a replay's seats
+    assert [s["kind"] for s in replay_seats] == ["person", "computer", "computer", "computer"]

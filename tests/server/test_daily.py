@@ -30,7 +30,9 @@ class TestDailyTable:
         assert t["options"] == make_rules({}).to_json()  # classic with its defaults
         assert t["seats"][0]["kind"] == "person" and t["seats"][0]["name"] == "Anna"
         assert (
-            [(s["kind"], s["level"]) for s in t["seats"][1:]] == [("computer", DAILY_LEVEL)] * 3 == [("computer", "medium")] * 3
+            [(s["kind"], s["level"]) for s in t["seats"][1:]]
+            == [("computer", DAILY_LEVEL)] * 3
+            == [("computer", "medium")] * 3
         )
 
         # only its creator sits there: no free seat, and a computer's seat cannot be taken either

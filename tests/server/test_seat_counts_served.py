@@ -51,7 +51,11 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
     server = await make_server()
     anna = await server.host("Anna", options={"variant": "three"})
     assert len(anna.table["seats"]) == 3
-    for kind, fields in [("add_computer", {"seat": 3, "level": "easy"}), ("remove_computer", {"seat": 5}), ("sit", {"seat": 4})]:
+    for kind, fields in [
+        ("add_computer", {"seat": 3, "level": "easy"}),
+        ("remove_computer", {"seat": 5}),
+        ("sit", {"seat": 4}),
+    ]:
         err = await anna.error(kind, **fields)
         assert (err["code"], err["field"]) == ("bad_message", "seat") and "0 to 2" in err["message"], err
     bram = await server.connect("Bram")
@@ -71,7 +75,9 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
 async def test_a_six_seat_cancellation_table_comes_back_after_a_restart_with_the_same_view(tmp_path, db_url):
     first = await start_server(tmp_path, db=db_url)
     try:
-        anna = await first.host("Anna", options={"variant": "cancellation", "seats": 6, "deal": 31}, computer_level="easy")
+        anna = await first.host(
+            "Anna", options={"variant": "cancellation", "seats": 6, "deal": 31}, computer_level="easy"
+        )
         await anna.send("fill_computers", level="easy")
         await anna.until(lambda t: all(s["kind"] != "empty" for s in t["seats"]) and len(t["seats"]) == 6)
         await anna.send("start")
