@@ -60,13 +60,13 @@ export function bindEvents({ state, dispatch }) {
       case "pass":
       case "hint":
       case "claim":
-      case "fill_bots":
+      case "fill_computers":
       case "start":
         return dispatch({ type: action });
       case "moon":
         return dispatch({ type: "moon", choice: target.dataset.choice });
-      case "add_bot":
-      case "remove_bot":
+      case "add_computer":
+      case "remove_computer":
       case "sit":
         return dispatch({ type: action, seat });
       case "copy":

@@ -11,7 +11,7 @@ export const AUTO_PLAY_MS = 600; // the short moment before the only legal card 
 export function paceToSend(state) {
   const table = state.table;
   if (!table || table.you === null || table.host !== table.you || typeof table.pace !== "string") return null;
-  const wanted = state.prefs.botPace;
+  const wanted = state.prefs.computerPace;
   return wanted && wanted !== table.pace ? wanted : null;
 }
 

@@ -5,7 +5,7 @@ const KEY = "hartenjagen.prefs";
 export const CHOICES = {
   table: ["green", "blue", "red", "grey"],
   back: ["red", "blue", "green"],
-  botPace: ["slow", "normal", "fast"], // the computer players' pace at a table this player hosts
+  computerPace: ["slow", "normal", "fast"], // the computer players' pace at a table this player hosts
   anim: ["slow", "normal", "fast", "off"], // this browser's own animations
 };
 
@@ -26,6 +26,15 @@ export function loadPrefs(defaultLang) {
   } catch {
     saved = {};
   }
+  if ("botPace" in saved) { // saved before the preference took its name: moved once
+    const { botPace, ...rest } = saved;
+    saved = { computerPace: botPace, ...rest };
+    try {
+      localStorage.setItem(KEY, JSON.stringify(saved));
+    } catch {
+      // a browser that refuses to store: the old name is read again next time
+    }
+  }
   return {
     name: "",
     table: "green",
@@ -34,7 +43,7 @@ export function loadPrefs(defaultLang) {
     sound: true,
     lang: defaultLang,
     level: "medium",
-    botPace: "normal",
+    computerPace: "normal",
     anim: "normal",
     autoPlay: false, // play the only legal card by itself
     ...saved,

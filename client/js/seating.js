@@ -9,7 +9,7 @@ function words(key, params = {}) {
 /** Whether this page may report or remove the person on `seat`: it sits at the table, and they are someone else. */
 export function canModerate(table, seat) {
   const s = table && table.seats[seat];
-  return Boolean(s) && s.kind === "human" && table.you !== null && table.you !== undefined && seat !== table.you;
+  return Boolean(s) && s.kind === "person" && table.you !== null && table.you !== undefined && seat !== table.you;
 }
 
 /** `watching`: we watch a table without a seat (no hand, no seat token). */
@@ -45,7 +45,7 @@ export function leftReason(state, msg) {
 export function leftNews(state, msg, prev) {
   const said = [];
   for (const e of msg.events || []) {
-    if (e.type === "seated" && e.who === "bot" && e.left) said.push(words("left_bot_plays", { name: e.left, bot: e.name }));
+    if (e.type === "seated" && e.who === "computer" && e.left) said.push(words("left_bot_plays", { name: e.left, bot: e.name }));
     if (e.type === "host" && hostChanged(prev, msg, e.seat)) said.push(hostNews(msg, e.seat));
     // the host removed someone (news of this table, not old events sent again on coming back to it)
     if (e.type === "removed" && prev && prev.code === msg.code) said.push(words("removed_news", { name: e.name || "", reason: e.reason || "" }));
@@ -78,7 +78,7 @@ export function tookOver(state, msg) {
   const table = state.table;
   if (!state.watching || !table || !table.view || table.code !== msg.code) return null;
   const seat = table.seats[msg.seat];
-  if (!seat || seat.kind !== "bot") return null;
+  if (!seat || seat.kind !== "computer") return null;
   const key = table.view.pass_count > 0 ? "took_seat_passed" : "took_seat";
   return { words: words(key, { name: seat.name }), kind: "info", inScores: true };
 }

@@ -232,7 +232,7 @@ function learnClock(state, received) {
   const { wait, at } = asked;
   state.playNow.asked = null;
   const fillAt = table.open.fill_at * 1000;
-  const persons = table.seats.filter((s) => s.kind === "human").length;
+  const persons = table.seats.filter((s) => s.kind === "person").length;
   if (persons === 1) {
     state.clockSkew = fillAt - wait * 1000 - (at + received) / 2;
     return [];
@@ -394,10 +394,10 @@ function listedLanguage(state, lang) {
 /** Host commands and table messages that go as they are (the seat, the level chosen for a computer player...). */
 const PLAIN = {
   hint: () => ({ type: "hint" }),
-  add_bot: (i, s) => ({ type: "add_bot", seat: i.seat, level: s.prefs.level }),
-  remove_bot: (i) => ({ type: "remove_bot", seat: i.seat }),
+  add_computer: (i, s) => ({ type: "add_computer", seat: i.seat, level: s.prefs.level }),
+  remove_computer: (i) => ({ type: "remove_computer", seat: i.seat }),
   sit: (i) => ({ type: "sit", seat: i.seat }),
-  fill_bots: (i, s) => ({ type: "fill_bots", level: s.prefs.level }),
+  fill_computers: (i, s) => ({ type: "fill_computers", level: s.prefs.level }),
   start: () => ({ type: "start" }),
   allow_watch: (i) => ({ type: "allow_watch", allowed: i.allowed }),
   allow_chat: (i) => ({ type: "allow_chat", allowed: i.allowed }),
@@ -448,12 +448,12 @@ export function applyIntent(state, intent, now = Date.now()) {
       return setPref(state, intent.key, intent.value);
     case "create":
       freshStart(state);
-      return toTable(state, { type: "create", options: intent.options, bot_level: intent.level });
+      return toTable(state, { type: "create", options: intent.options, computer_level: intent.level });
     case "create_offline": // a game against computer players in this browser, with or without a network
       freshStart(state);
       state.offline.playing = true;
       state.screen = "joining";
-      return [{ do: "offline_create", msg: { type: "create", options: intent.options, bot_level: intent.level } }];
+      return [{ do: "offline_create", msg: { type: "create", options: intent.options, computer_level: intent.level } }];
     case "continue_offline":
       return continueOffline(state, intent.game);
     case "daily":
@@ -573,7 +573,7 @@ function setPref(state, key, value) {
   const effects = [{ do: "save_prefs" }];
   if (key === "lang") effects.push({ do: "language" }, ...listedLanguage(state, value)); // a listed table says its language
   effects.push({ do: "apply_prefs" });
-  if (key === "botPace") effects.push({ do: "pace", now: true }); // the host's new choice goes to the table
+  if (key === "computerPace") effects.push({ do: "pace", now: true }); // the host's new choice goes to the table
   if (key === "autoPlay") effects.push({ do: "auto_play" });
   return effects;
 }

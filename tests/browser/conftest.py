@@ -226,7 +226,7 @@ def create_table(page: Page, passing: str | None = None, variant: str = "classic
 
 
 def fill_and_start(page: Page) -> None:
-    page.click("[data-action=fill_bots]")
+    page.click("[data-action=fill_computers]")
     page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
 

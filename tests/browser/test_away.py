@@ -17,7 +17,7 @@ def test_a_player_who_closes_the_page_is_shown_away_and_a_computer_plays_for_the
     bram.click("form[data-form=join] button[type=submit]")
     bram.wait_for_selector(".lobby")
     expect(anna.locator(".seats")).to_contain_text("Bram")
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     anna.wait_for_selector(".hand .card")
     bram.wait_for_selector(".hand .card")
@@ -32,7 +32,7 @@ def test_a_player_who_closes_the_page_is_shown_away_and_a_computer_plays_for_the
     # Anna sees Bram's seat marked away, and the server has marked him away (not just disconnected).
     expect(west.locator(".badge.away")).to_have_text("away", timeout=AWAY_MS)
     anna.wait_for_function("() => window.hartenjagen.state.table.seats[1].away === true", timeout=AWAY_MS)
-    assert anna.evaluate("() => window.hartenjagen.state.table.seats[1].kind") == "human"  # his seat, not a bot's
+    assert anna.evaluate("() => window.hartenjagen.state.table.seats[1].kind") == "person"  # his seat
 
     # The game goes on: Anna plays three cards, and a computer plays Bram's cards in between.
     for _ in range(3):

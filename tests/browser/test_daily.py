@@ -104,7 +104,7 @@ def test_todays_deal_counts_once_and_the_start_screen_shows_the_board(open_page,
     assert _board(server_url)["deal"] is None  # today's number stays secret: it would give away every hand
     expect(page.locator("#top .deal-no")).to_have_count(0)
     shot(page, "waiting-counts")
-    expect(page.locator("[data-action=remove_bot]")).to_have_count(0)  # the daily deal's computer players stay
+    expect(page.locator("[data-action=remove_computer]")).to_have_count(0)  # the daily deal's computer players stay
     page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
     expect(page.locator("#top .deal-no")).to_have_count(0)

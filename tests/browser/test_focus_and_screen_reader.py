@@ -57,7 +57,7 @@ def test_focus_goes_to_the_main_control_after_create_fill_start_and_pass(open_pa
     page = open_page("/", viewport=PHONE, name="Anna")
     page.click("form[data-form=create] button[type=submit]")
     page.wait_for_selector(".lobby .code")
-    expect(page.locator("[data-action=fill_bots]")).to_be_focused()
+    expect(page.locator("[data-action=fill_computers]")).to_be_focused()
     shot(page, "lobby-phone-en")
     page.keyboard.press("Enter")  # fill the empty seats
     expect(page.locator("[data-action=start]")).to_be_enabled()

@@ -213,7 +213,7 @@ def test_a_line_that_arrives_while_the_chat_is_closed_shows_as_a_count_on_its_bu
     bram.fill("#code", code)
     bram.click("form[data-form=join] button[type=submit]")
     bram.wait_for_selector(".lobby")
-    anna.wait_for_function("() => window.hartenjagen.state.table.seats.filter(s => s.kind === 'human').length === 2")
+    anna.wait_for_function("() => window.hartenjagen.state.table.seats.filter(s => s.kind === 'person').length === 2")
     fill_and_start(anna)
     bram.wait_for_selector(".hand .card")
     expect(bram.locator(".chat-unread")).to_be_hidden()

@@ -132,7 +132,7 @@ INFO = """() => {
     const first = Math.min(...[...document.querySelectorAll('.opp .player')].map((p) => p.getBoundingClientRect().top));
     return {
         handNo: shown(document.querySelector('.hand-no')),
-        bots: [...document.querySelectorAll('.opp .player')].map((p) => shown(p.querySelector('.badge.bot'))),
+        bots: [...document.querySelectorAll('.opp .player')].map((p) => shown(p.querySelector('.badge.computer'))),
         gapAboveTable: first - header.bottom,
         height: vh,
         scroll: document.scrollingElement.scrollHeight,

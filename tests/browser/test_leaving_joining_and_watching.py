@@ -42,7 +42,7 @@ def test_leaving_asks_first_tells_the_others_and_the_link_gives_the_seat_back(op
     code = create_table(anna, passing="off")
     bram = open_page("/", viewport=PHONE, locale="nl-NL", name="Bram")
     join_by_code(bram, code)
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     bram.wait_for_selector(".hand .card")
 
@@ -95,7 +95,7 @@ def test_leaving_asks_first_tells_the_others_and_the_link_gives_the_seat_back(op
 def test_a_watcher_sees_the_table_and_never_a_hand(open_page, shot):
     anna = open_page("/", name="Anna")
     code = create_table(anna, passing="off")
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     anna.wait_for_selector(".hand .card")
     for size, lang, label in ((DESKTOP, "en-GB", "desktop-en"), (PHONE, "nl-NL", "phone-nl")):

@@ -112,7 +112,7 @@ def test_at_the_table_a_name_opens_report_and_the_host_may_remove_only_between_h
     bram.fill("#code", code)
     bram.click("form[data-form=join] button[type=submit]")
     bram.wait_for_selector(".lobby")
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     anna.wait_for_selector(".hand .card")
     bram_seat = bram.evaluate("() => window.hartenjagen.state.table.you")

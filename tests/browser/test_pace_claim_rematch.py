@@ -30,7 +30,7 @@ def choose(page: Page, pref: str, value: str) -> None:
 
 
 def start_with_bots(page: Page) -> None:
-    page.click("[data-action=fill_bots]")
+    page.click("[data-action=fill_computers]")
     page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
 
@@ -41,11 +41,11 @@ def test_the_options_offer_computer_speed_animation_speed_and_auto_play_and_keep
         options(page)
         dialog = page.locator(".dialog-options")
         expect(dialog).to_contain_text("Computer players' speed")
-        expect(dialog.locator("[data-pref=botPace]")).to_have_text(["slow", "normal", "fast"])
+        expect(dialog.locator("[data-pref=computerPace]")).to_have_text(["slow", "normal", "fast"])
         expect(dialog.locator("[data-pref=anim]")).to_have_text(["slow", "normal", "fast", "off"])
         expect(dialog).to_contain_text("Play automatically when only one card is legal")
-        expect(dialog.locator("[data-pref=botPace][aria-pressed=true]")).to_have_text("normal")
-        choose(page, "botPace", "fast")
+        expect(dialog.locator("[data-pref=computerPace][aria-pressed=true]")).to_have_text("normal")
+        choose(page, "computerPace", "fast")
         choose(page, "anim", "off")
         choose(page, "autoPlay", "true")
         expect(page.locator("html")).to_have_attribute("data-anim", "off")
@@ -53,7 +53,7 @@ def test_the_options_offer_computer_speed_animation_speed_and_auto_play_and_keep
         shot(page, f"options-{label}")
         page.reload()
         prefs = page.evaluate("() => window.hartenjagen.state.prefs")
-        assert (prefs["botPace"], prefs["anim"], prefs["autoPlay"]) == ("fast", "off", True)
+        assert (prefs["computerPace"], prefs["anim"], prefs["autoPlay"]) == ("fast", "off", True)
         expect(page.locator("html")).to_have_attribute("data-anim", "off")
     # in Dutch
     options(page)
@@ -62,17 +62,31 @@ def test_the_options_offer_computer_speed_animation_speed_and_auto_play_and_keep
     expect(page.locator(".dialog-options")).to_contain_text("Automatisch spelen als er maar één kaart mag")
 
 
+def test_a_computer_speed_saved_under_its_old_name_is_read_once_and_moved(open_page):
+    page = open_page("/", viewport=WIDE, name="Anna")
+    page.evaluate(
+        """() => {
+          const prefs = JSON.parse(localStorage.getItem('hartenjagen.prefs') || '{}');
+          delete prefs.computerPace;
+          localStorage.setItem('hartenjagen.prefs', JSON.stringify({...prefs, botPace: 'slow'}));
+        }"""
+    )
+    page.reload()
+    assert page.evaluate("() => window.hartenjagen.state.prefs.computerPace") == "slow"
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('hartenjagen.prefs'))")
+    assert saved["computerPace"] == "slow" and "botPace" not in saved
+
 def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_reads_that_it_applies(open_page, shot):
     anna = open_page("/", viewport=WIDE, name="Anna")
     options(anna)
-    choose(anna, "botPace", "slow")
+    choose(anna, "computerPace", "slow")
     anna.keyboard.press("Escape")
     code = create_table(anna)
     # joined as host: her preference is sent, and the table says it
     anna.wait_for_function("() => window.hartenjagen.state.table.pace === 'slow'")
     # she changes it at the table: the table follows
     options(anna)
-    choose(anna, "botPace", "fast")
+    choose(anna, "computerPace", "fast")
     anna.wait_for_function("() => window.hartenjagen.state.table.pace === 'fast'")
     expect(anna.locator(".dialog-options [data-pace-note]")).to_have_count(0)
     anna.keyboard.press("Escape")
@@ -81,7 +95,7 @@ def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_reads_that_it_ap
     bram = open_by_link(open_page, code, PHONE_TALL, "Bram")
     bram.wait_for_selector(".lobby")
     options(bram)
-    choose(bram, "botPace", "slow")
+    choose(bram, "computerPace", "slow")
     note = bram.locator(".dialog-options [data-pace-note]")
     expect(note).to_have_text("The host's choice applies at this table (now: fast).")
     assert no_horizontal_scroll(bram)
@@ -192,7 +206,7 @@ def test_the_claim_button_is_offered_where_the_server_takes_claims(open_page):
     page.click("form[data-form=create] button[type=submit]")
     page.wait_for_selector(".lobby .code")
     assert page.evaluate("() => window.hartenjagen.state.table.claims") is False
-    page.click("[data-action=fill_bots]")
+    page.click("[data-action=fill_computers]")
     page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
     play_until_game_over(page, stop=lambda v: v["phase"] == "playing" and v["turn"] == v["seat"])

@@ -31,7 +31,7 @@ def test_passing_marks_names_and_exchange_lines_and_both_score_tables_close_on_t
     bram.fill("#code", code)
     bram.click("form[data-form=join] button[type=submit]")
     bram.wait_for_selector(".lobby")
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     for page in (anna, bram):
         page.wait_for_selector(".hand .card")

@@ -171,7 +171,7 @@ def test_one_person_leaves_the_queue_then_waits_five_seconds_for_computer_player
     page.wait_for_selector(".hand .card", timeout=12_000)
     assert time.monotonic() - started >= 3.5, "the computer players came after the wait"
     kinds = page.evaluate("() => window.hartenjagen.state.table.seats.map((s) => s.kind)")
-    assert kinds == ["human", "bot", "bot", "bot"]
+    assert kinds == ["person", "computer", "computer", "computer"]
     expect(page.locator("#top [data-rated]")).to_have_count(0)  # not rated: computers played
 
 
@@ -245,7 +245,7 @@ def test_strangers_at_a_play_now_table_have_no_host_and_queue_again_after_game_o
         " return t.status === 'playing' && t.view && !t.view.game_over; }"
     )
     kinds = hanna.evaluate("() => window.hartenjagen.state.table.seats.map((s) => s.kind)")
-    assert kinds[gert_seat] == "bot" and kinds[hanna_seat] == "human" and "empty" not in kinds
+    assert kinds[gert_seat] == "computer" and kinds[hanna_seat] == "person" and "empty" not in kinds
     gert.click("[data-play-now-wait] [data-leave-queue]")
     gert.wait_for_selector("form[data-form=play_now]")
 

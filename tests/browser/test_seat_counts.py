@@ -341,7 +341,7 @@ def _table(view: dict, n: int) -> dict:
         {
             "seat": s,
             "name": NAMES[s],
-            "kind": "human" if s == 0 else "bot",
+            "kind": "person" if s == 0 else "computer",
             "level": None if s == 0 else "medium",
             "connected": True,
             "away": False,
@@ -357,7 +357,7 @@ def _table(view: dict, n: int) -> dict:
         "host": 0,
         "status": "playing",
         "options": view["rules"],
-        "bot_level": "medium",
+        "computer_level": "medium",
         "seats": seats,
         "turn_timer": None,
         "deadline": None,

@@ -38,7 +38,7 @@ def test_a_restarting_server_shows_a_banner_and_everyone_comes_back_to_their_sea
         bram.fill("#code", code)
         bram.click("form[data-form=join] button[type=submit]")
         bram.wait_for_selector(".lobby")
-        anna.click("[data-action=fill_bots]")
+        anna.click("[data-action=fill_computers]")
         anna.click("[data-action=start]:not([disabled])")
         anna.wait_for_selector(".hand .card")
         bram.wait_for_selector(".hand .card")

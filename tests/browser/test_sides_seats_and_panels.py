@@ -71,7 +71,7 @@ def test_the_sides_of_a_team_game_show_before_the_start_and_a_friend_moves_to_th
     shot(bram, "lobby-opponent-phone-390")
 
     # the host fills the empty seats; he chooses her side: he takes North from the computer player, across from her
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     join = bram.locator(".side:not(.mine) .side-join")
     expect(join).to_have_text("Play on this side")
     expect(bram.locator(".side.mine .side-join")).to_have_count(0)  # not on your own side
@@ -81,7 +81,7 @@ def test_the_sides_of_a_team_game_show_before_the_start_and_a_friend_moves_to_th
     expect(anna.locator("[data-team-line]")).to_contain_text("You play with Bram against whoever sits West and Sanne.")
     expect(anna.locator(".side.mine .seat-card[data-seat='2']")).to_contain_text("Bram")
 
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     expect(anna.locator("[data-team-line]")).to_contain_text("You play with Bram against Ellen and Sanne.")
     assert no_horizontal_scroll(anna)
     shot(anna, "lobby-partners-desktop-1920")
@@ -104,7 +104,7 @@ def test_the_sides_read_in_dutch(open_page, shot):
         "Een teamspel: partners zitten tegenover elkaar, Noord–Zuid tegen Oost–West."
         " Je speelt samen met wie er Noord gaat zitten tegen wie er West gaat zitten en wie er Oost gaat zitten."
     )
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     expect(anna.locator(".side:not(.mine) .side-join")).to_have_text("Speel aan deze kant")
     assert no_horizontal_scroll(anna)
     shot(anna, "lobby-sides-phone-390-nl")
@@ -117,7 +117,7 @@ def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_
     anna = open_page("/", viewport=WIDE, name="Anna")
     anna.fill("#opt-classic-end_score", "25")
     code = create_table(anna)
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     anna.wait_for_selector(".hand .card")
 
@@ -224,7 +224,7 @@ def test_seat_panels_show_the_hands_scores_as_the_score_table_does(open_page, sh
     for size, label in ((WIDE, "desktop-1920"), (PHONE_TALL, "phone-390")):
         anna = open_page("/", viewport=size, name="Anna")
         create_table(anna, passing="off")
-        anna.click("[data-action=fill_bots]")
+        anna.click("[data-action=fill_computers]")
         anna.click("[data-action=start]:not([disabled])")
         anna.wait_for_selector(".hand .card")
         play_pages([anna], stop=lambda page=anna: view(page)["phase"] == "hand_over", moves=("pass", "play", "moon"))

@@ -38,7 +38,7 @@ def test_two_contexts_join_by_code_see_each_other_and_never_the_other_hand(open_
     shot(anna, "anna-waiting")
     shot(bram, "bram-waiting")
 
-    anna.click("[data-action=fill_bots]")
+    anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
     anna.wait_for_selector(".hand .card")
     bram.wait_for_selector(".hand .card")

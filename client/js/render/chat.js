@@ -82,7 +82,7 @@ function lineEl(doc, state, line) {
 function people(state) {
   const table = state.table;
   const names = new Set();
-  for (const s of table.seats) if (s.kind === "human" && s.name && s.seat !== table.you) names.add(s.name);
+  for (const s of table.seats) if (s.kind === "person" && s.name && s.seat !== table.you) names.add(s.name);
   for (const line of state.chat.lines) if (!isMine(state, line)) names.add(line.from.name);
   if (table.you !== null && table.you !== undefined) names.delete(table.seats[table.you].name);
   else if (state.myName) names.delete(state.myName);

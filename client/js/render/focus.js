@@ -29,7 +29,7 @@ function first(root, selectors) {
 // The main control of each screen, best first.
 const MAIN = {
   start: ['form[data-form="create"] button[type="submit"]'],
-  lobby: ['[data-action="start"]', '[data-action="fill_bots"]', '[data-action="copy"]', ".lobby button"],
+  lobby: ['[data-action="start"]', '[data-action="fill_computers"]', '[data-action="copy"]', ".lobby button"],
   table: [".status .primary", '.hand .card[tabindex="0"]', ".status .buttons button"],
   replay: [".rp-controls button"],
 };

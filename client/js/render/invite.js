@@ -61,7 +61,7 @@ export function inviteHtml(state) {
   return `<section class="start invite" data-invite="${esc(code)}">
   <form class="panel" data-form="join">
     <h2>${esc(t("invite_title", { code }))}</h2>
-    <p>${host}<span class="invite-rules">${esc(rulesLine(info.options || {}, info.bot_level))}</span></p>
+    <p>${host}<span class="invite-rules">${esc(rulesLine(info.options || {}, info.computer_level))}</span></p>
     ${inviteSides(info)}${playing}${notice}${joining}
     <label for="name">${esc(t("your_name"))}</label>
     <input type="hidden" name="code" value="${esc(code)}">

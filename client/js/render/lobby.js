@@ -13,8 +13,8 @@ function badges(table, s) {
   const out = [];
   if (s.seat === table.you) out.push(`<span class="badge you">${esc(t("you_suffix"))}</span>`);
   if (s.seat === table.host) out.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
-  if (s.kind === "bot") out.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
-  if (s.kind === "human" && (s.away || !s.connected)) out.push(`<span class="badge away">${esc(t("away_badge"))}</span>`);
+  if (s.kind === "computer") out.push(`<span class="badge computer">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "person" && (s.away || !s.connected)) out.push(`<span class="badge away">${esc(t("away_badge"))}</span>`);
   return out.join(" ");
 }
 
@@ -57,15 +57,15 @@ export function seatCard(table, n, manage, count) {
   const empty = s.kind === "empty";
   const playNow = isPlayNowWaiting(table);
   let action = "";
-  if (manage && empty) action = `<button type="button" data-action="add_bot" data-seat="${n}">${esc(t("add_bot"))}</button>`;
-  else if (manage && s.kind === "bot") action = `<button type="button" data-action="remove_bot" data-seat="${n}">${esc(t("remove_bot"))}</button>`;
+  if (manage && empty) action = `<button type="button" data-action="add_computer" data-seat="${n}">${esc(t("add_computer"))}</button>`;
+  else if (manage && s.kind === "computer") action = `<button type="button" data-action="remove_computer" data-seat="${n}">${esc(t("remove_computer"))}</button>`;
   if (empty && !playNow) action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("sit_here"))}</button>`;
-  else if (table.you === null && s.kind === "bot") { // a watcher may take a computer player's seat before the start
+  else if (table.you === null && s.kind === "computer") { // a watcher may take a computer player's seat before the start
     action += `<button type="button" data-action="sit" data-seat="${n}">${esc(t("watch_take", { name: s.name }))}</button>`;
   }
   action += moderationButtons(table, n);
   const name = empty ? `<span class="empty">${esc(t("seat_empty"))}</span>` : `<span class="name">${esc(s.name)}</span>`;
-  const rating = s.kind === "human" && table.ratings ? ratingBadge(table.ratings[n]) : "";
+  const rating = s.kind === "person" && table.ratings ? ratingBadge(table.ratings[n]) : "";
   return `<li class="seat-card pos-${position(n, table.you, count)}${empty ? " is-empty" : ""}" data-seat="${n}" data-kind="${s.kind}">` +
     `<span class="wind">${esc(chairName(count, n))}</span> ${name} ${rating} ${badges(table, s)}<span class="seat-actions">${action}</span></li>`;
 }
@@ -103,7 +103,7 @@ function sidesHtml(table, teams, manage, count) {
     const mine = me !== null && seats.includes(me);
     const ordered = mine ? [me, ...seats.filter((s) => s !== me)] : seats;
     // an empty seat has its own Sit here; a side of computer players only gets a button of its own
-    const free = seats.some((s) => table.seats[s].kind === "empty") ? undefined : seats.find((s) => table.seats[s].kind === "bot");
+    const free = seats.some((s) => table.seats[s].kind === "empty") ? undefined : seats.find((s) => table.seats[s].kind === "computer");
     const move = me !== null && !mine && free !== undefined // a watcher has Take …'s seat on each computer player
       ? `<button type="button" class="side-join" data-action="sit" data-seat="${free}" data-side="${team}">${esc(t("team_join"))}</button>` : "";
     const yours = mine ? ` <span class="badge you">${esc(t("team_side_you"))}</span>` : "";
@@ -124,7 +124,7 @@ export function lobbyHtml(state, now = Date.now()) {
   const table = state.table;
   if (isPlayNowWaiting(table)) return playNowWaitingHtml(state, seatCard, now);
   const isHost = table.host === table.you && takes(table, "start");
-  const manage = isHost && !table.daily && takes(table, "add_bot"); // a daily table's computer players stay
+  const manage = isHost && !table.daily && takes(table, "add_computer"); // a daily table's computer players stay
   const count = seatCount(table);
   const teams = teamsOf(table);
   const seats = teams
@@ -134,7 +134,7 @@ export function lobbyHtml(state, now = Date.now()) {
   const link = new URL(table.link || `/t/${table.code}`, location.href).href;
   const host = isHost
     ? `<div class="host-actions">
-        ${manage ? `<button type="button" data-action="fill_bots"${full ? " disabled" : ""}>${esc(t("fill_bots"))}</button>` : ""}
+        ${manage ? `<button type="button" data-action="fill_computers"${full ? " disabled" : ""}>${esc(t("fill_computers"))}</button>` : ""}
         <button type="button" class="primary" data-action="start"${full ? "" : " disabled"}>${esc(t("start_game"))}</button>
         ${full ? "" : `<p class="muted">${esc(count === 4 ? t("need_four") : t("need_players", { n: count }))}</p>`}
       </div>`

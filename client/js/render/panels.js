@@ -160,7 +160,7 @@ function optionsHtml(state) {
  */
 function paceOption(state) {
   const table = state.table;
-  const group = choiceGroup("botPace", CHOICES.botPace, state.prefs.botPace, "opt_bot_pace", "pace");
+  const group = choiceGroup("computerPace", CHOICES.computerPace, state.prefs.computerPace, "opt_bot_pace", "pace");
   // (a Play now table has no host: its pace is the default, and no note)
   const elsewhere = table && typeof table.pace === "string" && table.host !== null && table.host !== table.you &&
     state.screen === "table";

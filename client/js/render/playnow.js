@@ -109,7 +109,7 @@ export function readPlayNow(form) {
 
 /** One taken seat of an open table in the list: who sits there (with their rating), or a computer player. */
 function listedSeat(seat, n) {
-  const name = seat.kind === "bot" ? t("open_seat_bot", { name: seat.name || chairName(n, seat.seat) }) : seat.name;
+  const name = seat.kind === "computer" ? t("open_seat_bot", { name: seat.name || chairName(n, seat.seat) }) : seat.name;
   return `<li class="ot-seat" data-kind="${esc(seat.kind)}" data-seat="${seat.seat}"><span class="name">${esc(name)}</span> ${ratingBadge(seat.rating)}</li>`;
 }
 
@@ -166,7 +166,7 @@ function clockText(seconds) {
 export function playNowWaitingHtml(state, seatCard, now = Date.now()) {
   const table = state.table;
   const n = seatCount(table);
-  const people = table.seats.filter((s) => s.kind === "human").length;
+  const people = table.seats.filter((s) => s.kind === "person").length;
   const left = fillInSeconds(table, now + (state.clockSkew || 0)); // by the server's clock
   let when;
   if (left === null) when = t("play_now_no_fill");

@@ -250,7 +250,7 @@ export function startHtml(state) {
     </div>
     ${sets}
     <div class="grid">
-      <label for="level">${esc(t("bot_level"))}</label>
+      <label for="level">${esc(t("computer_level"))}</label>
       <select id="level" name="level">${levels}</select>
     </div>
     ${dealField(state)}

@@ -27,8 +27,8 @@ function seatFlags(table, seat) {
   const acting = v && v.to_act.includes(seat) && ["playing", "passing", "moon_choice"].includes(v.phase);
   const flags = [];
   if (seat === table.host) flags.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
-  if (s.kind === "bot") flags.push(`<span class="badge bot">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
-  if (s.kind === "human" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
+  if (s.kind === "computer") flags.push(`<span class="badge computer">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "person" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
   if (v && v.teams) flags.push(teamBadge(v, seat));
   if (v && tookKitty(v, seat)) flags.push(`<span class="badge kitty-badge" data-kitty="${seat}">${esc(t("kitty_badge"))}</span>`);
   return { acting, flags: flags.join(" ") };
@@ -255,7 +255,7 @@ function kittyNote(table) {
 /** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
 export function readyWaiting(table) {
   const ready = table.ready || [];
-  const names = table.seats.filter((s) => s.seat !== table.you && s.kind === "human" && s.connected && !ready.includes(s.seat))
+  const names = table.seats.filter((s) => s.seat !== table.you && s.kind === "person" && s.connected && !ready.includes(s.seat))
     .map((s) => seatName(table, s.seat));
   return names.length ? t("ready_waiting_for", { names: joinNames(names) }) : t("ready_waiting");
 }
@@ -354,7 +354,7 @@ export function gameButtons(state) {
 export function rematchLine(table) {
   if (table.status !== "finished" || !Array.isArray(table.rematch) || !table.rematch.length) return "";
   // the server starts the new game once every person at the table who is not away agreed
-  const present = table.seats.filter((s) => s.kind === "human" && !s.away).length;
+  const present = table.seats.filter((s) => s.kind === "person" && !s.away).length;
   const total = Math.max(present, table.rematch.length);
   const names = table.rematch.map((seat) => seatName(table, seat));
   return t("rematch_count", { n: table.rematch.length, total, names: joinNames(names) });

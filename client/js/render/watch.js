@@ -18,7 +18,7 @@ export function seatsOpen(table) {
 /** The buttons that take a computer player's seat: only when it can change hands (mid-hand a line says when). */
 export function takeButtons(table) {
   if (!seatsOpen(table)) return [];
-  return table.seats.filter((s) => s.kind === "bot").map((s) =>
+  return table.seats.filter((s) => s.kind === "computer").map((s) =>
     `<button type="button" data-action="sit" data-seat="${s.seat}">${esc(t("watch_take", { name: seatName(table, s.seat) }))}</button>`);
 }
 
@@ -29,7 +29,7 @@ export function watchStatusHtml(state) {
   if (v.phase === "playing" && v.turn !== null) lines.push(t("turn_of", { name: seatName(table, v.turn) }));
   if (v.game_over) lines.push(t("game_over"));
   const take = takeButtons(table);
-  if (!seatsOpen(table) && table.seats.some((s) => s.kind === "bot")) lines.push(t("watch_later"));
+  if (!seatsOpen(table) && table.seats.some((s) => s.kind === "computer")) lines.push(t("watch_later"));
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(say(state.notice.words, state.table))}</p>` : "";
   // leaving is the top bar's button, as for a seated player
