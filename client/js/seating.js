@@ -45,7 +45,7 @@ export function leftReason(state, msg) {
 export function leftNews(state, msg, prev) {
   const said = [];
   for (const e of msg.events || []) {
-    if (e.type === "seated" && e.who === "computer" && e.left) said.push(words("left_bot_plays", { name: e.left, bot: e.name }));
+    if (e.type === "seated" && e.who === "computer" && e.left) said.push(words("left_computer_plays", { name: e.left, computer: e.name }));
     if (e.type === "host" && hostChanged(prev, msg, e.seat)) said.push(hostNews(msg, e.seat));
     // the host removed someone (news of this table, not old events sent again on coming back to it)
     if (e.type === "removed" && prev && prev.code === msg.code) said.push(words("removed_news", { name: e.name || "", reason: e.reason || "" }));

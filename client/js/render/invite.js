@@ -21,7 +21,7 @@ export function variantLine(options) {
 export function rulesLine(options, level) {
   const parts = [variantLine(options)];
   if (options.passing) parts.push(passingName(options.variant, options.passing, options.seats));
-  if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_bots", { level: t(`level_${level}`) }));
+  if (["easy", "medium", "hard"].includes(level)) parts.push(t("invite_rules_computers", { level: t(`level_${level}`) }));
   return parts.join(" · ");
 }
 

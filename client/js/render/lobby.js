@@ -13,7 +13,7 @@ function badges(table, s) {
   const out = [];
   if (s.seat === table.you) out.push(`<span class="badge you">${esc(t("you_suffix"))}</span>`);
   if (s.seat === table.host) out.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
-  if (s.kind === "computer") out.push(`<span class="badge computer">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "computer") out.push(`<span class="badge computer">${esc(t("computer_badge", { level: t(`level_${s.level}`) }))}</span>`);
   if (s.kind === "person" && (s.away || !s.connected)) out.push(`<span class="badge away">${esc(t("away_badge"))}</span>`);
   return out.join(" ");
 }

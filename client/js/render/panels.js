@@ -160,12 +160,12 @@ function optionsHtml(state) {
  */
 function paceOption(state) {
   const table = state.table;
-  const group = choiceGroup("computerPace", CHOICES.computerPace, state.prefs.computerPace, "opt_bot_pace", "pace");
+  const group = choiceGroup("computerPace", CHOICES.computerPace, state.prefs.computerPace, "opt_computer_pace", "pace");
   // (a Play now table has no host: its pace is the default, and no note)
   const elsewhere = table && typeof table.pace === "string" && table.host !== null && table.host !== table.you &&
     state.screen === "table";
   if (!elsewhere) return group;
-  const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t("opt_bot_pace_host", { pace: t(`pace_${table.pace}`) }))}</p>`;
+  const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t("opt_computer_pace_host", { pace: t(`pace_${table.pace}`) }))}</p>`;
   return group.replace(/<\/div>$/, `${note}</div>`);
 }
 

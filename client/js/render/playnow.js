@@ -109,7 +109,7 @@ export function readPlayNow(form) {
 
 /** One taken seat of an open table in the list: who sits there (with their rating), or a computer player. */
 function listedSeat(seat, n) {
-  const name = seat.kind === "computer" ? t("open_seat_bot", { name: seat.name || chairName(n, seat.seat) }) : seat.name;
+  const name = seat.kind === "computer" ? t("open_seat_computer", { name: seat.name || chairName(n, seat.seat) }) : seat.name;
   return `<li class="ot-seat" data-kind="${esc(seat.kind)}" data-seat="${seat.seat}"><span class="name">${esc(name)}</span> ${ratingBadge(seat.rating)}</li>`;
 }
 

@@ -27,7 +27,7 @@ function seatFlags(table, seat) {
   const acting = v && v.to_act.includes(seat) && ["playing", "passing", "moon_choice"].includes(v.phase);
   const flags = [];
   if (seat === table.host) flags.push(`<span class="badge host">${esc(t("host_badge"))}</span>`);
-  if (s.kind === "computer") flags.push(`<span class="badge computer">${esc(t("bot_badge", { level: t(`level_${s.level}`) }))}</span>`);
+  if (s.kind === "computer") flags.push(`<span class="badge computer">${esc(t("computer_badge", { level: t(`level_${s.level}`) }))}</span>`);
   if (s.kind === "person" && (s.away || !s.connected)) flags.push(`<span class="badge away" data-away="${seat}">${esc(t("away_badge"))}</span>`);
   if (v && v.teams) flags.push(teamBadge(v, seat));
   if (v && tookKitty(v, seat)) flags.push(`<span class="badge kitty-badge" data-kitty="${seat}">${esc(t("kitty_badge"))}</span>`);
