@@ -79,7 +79,11 @@ class Cluster(Leases, Presence, Listing):
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.append(task)
-        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task) -> None:
+        if task in self._tasks:
+            self._tasks.remove(task)
 
     async def _every(self, seconds: float, step: Callable[[], Any]) -> None:
         while not self._stopping.is_set():

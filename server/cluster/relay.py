@@ -41,7 +41,7 @@ class RemoteClient(Client):
     def __init__(self, relay: Relay, edge: str, cid: str, address: str, config: Config) -> None:
         super().__init__(None, address, config)
         self.relay = relay
-        self.edge = edge
+        self.edge: str = edge
         self.cid = cid
         self.inbox: deque[dict[str, Any]] = deque()
         self.worker: asyncio.Task | None = None
@@ -96,15 +96,16 @@ class Relay:
         body = compact({"p": client.player_id, "n": client.name, "a": client.address, "m": msg})
         self.send(owner, "o" + self.node + SEP + cid + SEP + body)
 
-    def forward(self, client: Client, msg: dict[str, Any]) -> None:
-        """Forward a relayed connection's message to its table's owner."""
-        self.send(client.remote, "m" + self.node + SEP + client.cid + SEP + compact(msg))
+    def forward(self, client: Client, owner: str, msg: dict[str, Any]) -> None:
+        """Forward a relayed connection's message to ``owner``, the node of its table (``client.remote``)."""
+        self.send(owner, "m" + self.node + SEP + client.cid + SEP + compact(msg))
 
     def gone(self, client: Client) -> None:
         """A relayed connection closed: tell the owner (its seat is kept for the grace period)."""
-        if self.relayed.pop(client.cid, None) is client:
+        owner = client.remote
+        if self.relayed.pop(client.cid, None) is client and owner is not None:  # relayed: it has an owner
             self._stop_timer(client.cid)
-            self.send(client.remote, "g" + self.node + SEP + client.cid)
+            self.send(owner, "g" + self.node + SEP + client.cid)
         client.remote = None
 
     async def ask(self, owner: str, code: str, address: str, seat_token: str) -> tuple[int, dict[str, Any]] | None:
@@ -180,10 +181,10 @@ class Relay:
         key = (edge, cid)
         if kind == "o":
             info = json.loads(body)
-            remote = RemoteClient(self, edge, cid, info["a"], self.hub.config)
-            remote.player_id, remote.name = info["p"], info["n"]
-            self.remotes[key] = remote
-            self._enqueue(remote, info["m"])
+            opened = RemoteClient(self, edge, cid, info["a"], self.hub.config)
+            opened.player_id, opened.name = info["p"], info["n"]
+            self.remotes[key] = opened
+            self._enqueue(opened, info["m"])
         elif kind == "m":
             remote = self.remotes.get(key)
             if remote is None:
@@ -311,7 +312,7 @@ class Relay:
         """Every second: end the links to nodes whose presence ran out (they died)."""
         while not self._stopping:
             await asyncio.sleep(1.0)
-            owners = {c.remote for c in self.relayed.values()}
+            owners = {c.remote for c in self.relayed.values() if c.remote is not None}
             edges = {r.edge for r in self.remotes.values()}
             if not owners and not edges:
                 continue
@@ -328,8 +329,12 @@ class Relay:
     def _spawn(self, coro: Any) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.append(task)
-        task.add_done_callback(lambda t: t in self._tasks and self._tasks.remove(t))
+        task.add_done_callback(self._forget)
         return task
+
+    def _forget(self, task: asyncio.Task) -> None:
+        if task in self._tasks:
+            self._tasks.remove(task)
 
     def start(self) -> None:
         """Listen on our channel, send queued frames, watch the nodes we link to."""

@@ -15,17 +15,18 @@ if TYPE_CHECKING:
     from ..net.client import Client
 
 
-def _host_action(ctx: Services, client: Client, action: Any, *args: Any) -> None:
-    """Run the table command ``action`` (one of ``Table``'s host commands) for the client's seat."""
-    table = seated(client)
-    action(table, client.seat, *args)
+def _host_action(ctx: Services, client: Client, action: Any, *args: Any) -> Table:
+    """Run the table command ``action`` (one of ``Table``'s host commands) for the client's seat; return the table."""
+    table, seat = seated(client)
+    action(table, seat, *args)
     ctx.changed(table)
+    return table
 
 
 def allow_watch(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``allow_watch``: let people watch, or not (the watchers there are leave)."""
-    table = seated(client)
-    table.set_watch(client.seat, msg["allowed"])
+    table, seat = seated(client)
+    table.set_watch(seat, msg["allowed"])
     if not msg["allowed"]:
         for watcher in list(table.watchers):
             unwatch(watcher, table)
@@ -90,15 +91,15 @@ def set_pace(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 def set_open(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``set_open``: list the table on the start page for anyone to sit down, or take it off."""
-    _host_action(ctx, client, Table.set_open, msg["open"], msg.get("lang", "en"))
+    table = _host_action(ctx, client, Table.set_open, msg["open"], msg.get("lang", "en"))
     ctx.lobby.changed()
-    ctx.tables.load_ratings(client.table)  # an open table of a rated family shows the seated people's ratings
+    ctx.tables.load_ratings(table)  # an open table of a rated family shows the seated people's ratings
 
 
 def remove_player(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``remove_player``: remove a seated person between hands, with a reason everyone sees."""
-    table = seated(client)
-    removed = table.remove_person(client.seat, msg["seat"], msg["reason"])
+    table, seat = seated(client)
+    removed = table.remove_person(seat, msg["seat"], msg["reason"])
     if removed is not None:
         removed.table = removed.seat = None
         ctx.tables.send(table, removed, {"type": "left", "code": table.code, "reason": "removed",

@@ -8,6 +8,7 @@ from ..net.closing import Close
 from ..table.errors import ProtocolError
 from ..table.messages import PROTOCOL_VERSION
 from ..table.tokens import token_hash
+from .seats import known
 from .services import Services
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ async def device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> Non
     headers = client.ws.request.headers if getattr(client.ws, "request", None) is not None else {}
     origin = headers.get("Origin", "") or ""
     origin = origin if origin.startswith(("http://", "https://")) and len(origin) <= 200 else ""
-    client.push(await ctx.devices.ask(client.player_id, origin))
+    client.push(await ctx.devices.ask(known(client)[0], origin))
 
 
 async def use_device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
@@ -49,7 +50,7 @@ async def use_device_code(ctx: Services, client: Client, msg: dict[str, Any]) ->
 
 async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``devices``: the devices signed in as this player (a device signed out meanwhile is closed instead)."""
-    listing = await ctx.devices.listing(client.player_id, client.token_hash)
+    listing = await ctx.devices.listing(known(client)[0], client.token_hash)
     if client.token_hash is not None and not any(d["this"] for d in listing["devices"]):
         client.close_soon(Close.SIGNED_OUT)  # this device was signed out (a node that missed the notice)
         return
@@ -58,12 +59,12 @@ async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 async def sign_out_device(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``sign_out_device``: that device no longer holds this player, here and on every other node."""
-    device = msg["device"]
-    await ctx.store.drop_device(client.player_id, device)
-    client.push(await ctx.devices.listing(client.player_id, client.token_hash))
-    signed_out(ctx, client.player_id, device)
+    device, (player_id, _) = msg["device"], known(client)
+    await ctx.store.drop_device(player_id, device)
+    client.push(await ctx.devices.listing(player_id, client.token_hash))
+    signed_out(ctx, player_id, device)
     if ctx.cluster is not None:
-        await ctx.cluster.sign_out(client.player_id, device)  # every other node does the same
+        await ctx.cluster.sign_out(player_id, device)  # every other node does the same
 
 
 def signed_out(ctx: Services, player_id: int, device: str) -> None:

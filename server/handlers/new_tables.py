@@ -16,7 +16,7 @@ from ..table.daily import DAILY_LEVEL, daily_deal, today
 from ..table.errors import ProtocolError
 from ..table.messages import PLAY_NOW_WAIT
 from ..table.table import Table, check_seat, table_rules
-from .seats import attach, check_free
+from .seats import attach, check_free, known
 from .services import Services
 
 if TYPE_CHECKING:
@@ -30,9 +30,9 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     if msg.get("daily"):
         check_free(client)
         day = today()
-        counts = not await ctx.store.daily_played(day, client.player_id)
+        counts = not await ctx.store.daily_played(day, known(client)[0])
         check_free(client)  # the connection may have sat down elsewhere meanwhile
-        deal = daily_deal(day, ctx.daily_key)
+        deal: int | None = daily_deal(day, ctx.daily_key)
         rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
     else:
         rules, deal = table_rules(msg["options"])
@@ -42,7 +42,7 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     code, table_id = await new_table_code(ctx, client)
     table = Table.create(code, rules, level, deal, daily, grace=ctx.config.grace, table_id=table_id, at=time.time())
     ctx.tables.add(table)
-    seat, token = table.seat_person(client, client.player_id, client.name, 0 if daily else msg.get("seat", 0))
+    seat, token = table.seat_person(client, *known(client), 0 if daily else msg.get("seat", 0))
     attach(ctx, client, table, seat.index, token)
     if daily is not None:
         table.fill_computers(seat.index, DAILY_LEVEL)
@@ -110,7 +110,7 @@ async def _seat_press(
         target = ctx.tables.by_code.get(msg.get("at_table", ""))
         # the table matched on the other node, else the fullest, then the oldest
         table = target if target in here else max(here, key=lambda t: (len(t.persons()), -t.opened_at))
-        seat, token = table.seat_person(client, client.player_id, client.name, None)
+        seat, token = table.seat_person(client, *known(client), None)
         table.wait_until(fill_at)
         attach(ctx, client, table, seat.index, token)
         ctx.lobby.changed()
@@ -130,7 +130,7 @@ async def _seat_press(
     check_free(client)
     table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
     ctx.tables.add(table)
-    seat, token = table.seat_person(client, client.player_id, client.name, 0)
+    seat, token = table.seat_person(client, *known(client), 0)
     table.queue(lang, fill_at)
     attach(ctx, client, table, seat.index, token)
     ctx.lobby.changed()

@@ -16,38 +16,38 @@ if TYPE_CHECKING:
 
 def intent(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """A pass, a card played or a moon choice: the game core checks it."""
-    table = seated(client)
-    commands.act(table, client.seat, msg)
+    table, seat = seated(client)
+    commands.act(table, seat, msg)
     ctx.changed(table)
 
 
 def ready(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``ready``: this person is ready for the next hand."""
-    table = seated(client)
-    table.set_ready(client.seat)
+    table, seat = seated(client)
+    table.set_ready(seat)
     ctx.changed(table)
 
 
 def claim(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``claim``: this person claims every remaining trick."""
-    table = seated(client)
-    table.claim(client.seat)
+    table, seat = seated(client)
+    table.claim(seat)
     ctx.changed(table)
 
 
 def rematch(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``rematch``: after game over, a vote to play again with the same people."""
-    table = seated(client)
-    table.vote_rematch(client.seat, time.time())
+    table, seat = seated(client)
+    table.vote_rematch(seat, time.time())
     ctx.changed(table)
 
 
 async def hint(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``hint``: the hard player's move for this seat's decision (searched once per decision)."""
-    table = seated(client)
-    ask = commands.hint_asked(table, client.seat)
-    if ask.answer is not None:
-        client.push(ask.answer)
+    table, seat = seated(client)
+    ask = commands.hint_asked(table, seat)
+    if isinstance(ask, dict):  # this decision's hint, asked before
+        client.push(ask)
         return
     decided = await ctx.thinker.decide("hard", ask.view)
     client.push(commands.hint_answer(table, ask, decided, keep=client.seat == ask.seat))

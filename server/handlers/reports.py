@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from ..live.reviews import ReviewRefused, game_name
@@ -13,7 +14,7 @@ from ..table.errors import ProtocolError
 from ..table.jsontext import compact
 from ..table.state import computer_name
 from ..table.table import SeatKind
-from .seats import seated
+from .seats import known, seated
 from .services import Services
 
 if TYPE_CHECKING:
@@ -25,9 +26,9 @@ CHAT_AROUND = 20  # chat lines kept with a report (the table's latest, which are
 
 async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``report``: a person at this table, for a reason, stored with the chat around it for the moderators."""
-    table = seated(client)
+    table, seat = seated(client)
     target = table.seat_at(msg["seat"])
-    if target.kind != SeatKind.PERSON or target.index == client.seat:
+    if target.kind != SeatKind.PERSON or target.index == seat:
         raise ProtocolError("not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit"))
     if not client.reports.take():
         raise ProtocolError("reports_limited")
@@ -49,8 +50,9 @@ async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 def review(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """Review this seat's decisions in a finished hand of the table's game; the answer comes when it is ready."""
-    table = seated(client)
-    game, hand_no, seat = table.game, msg["hand_no"], client.seat
+    table, seat = seated(client)
+    player_id, _ = known(client)
+    game, hand_no = table.game, msg["hand_no"]
     if game is None or not any(h["hand_no"] == hand_no for h in game.history):
         raise ProtocolError(
             "not_now",
@@ -59,11 +61,11 @@ def review(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     key = ctx.reviewer.key(game_name(table.table_id, table.started_at), seat, hand_no)
     events = [dict(e) for e in game.events]  # as they are now: the game goes on meanwhile
     names = [s.name or computer_name(s.index) for s in table.seats]
-    job = ctx.reviewer.review(client.player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)
+    job = ctx.reviewer.review(player_id, key, dict(table.rules.to_json()), events, seat, hand_no, names)
     ctx.spawn(_send_review(client, job, hand_no, seat))  # not awaited: the connection's other messages go on
 
 
-async def _send_review(client: Client, job: Any, hand_no: int, seat: int) -> None:
+async def _send_review(client: Client, job: Awaitable[dict[str, Any] | None], hand_no: int, seat: int) -> None:
     """Send the review once it is ready, or the reason it is not."""
     try:
         review = await job

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..table import chat
 from ..table.seat_view import Moment, full_message
-from .seats import attach, check_free, find, seated, unwatch
+from .seats import attach, check_free, find, known, seated, unwatch
 from .services import Services
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ def join(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``join``: sit at a free seat of the table with that code."""
     check_free(client)
     table = find(ctx, client, msg["code"])
-    seat, token = table.seat_person(client, client.player_id, client.name, msg.get("seat"))
+    seat, token = table.seat_person(client, *known(client), msg.get("seat"))
     attach(ctx, client, table, seat.index, token)
     ctx.changed(table)
     chat.history(ctx, client, table)
@@ -68,14 +68,14 @@ def sit(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``sit``: a watcher takes a seat, or a seated person moves to another."""
     table = client.table
     if table is not None and client in table.watchers:  # a watcher sits: an empty seat, a computer's between hands
-        seat, token = table.seat_person(client, client.player_id, client.name, msg["seat"])
+        seat, token = table.seat_person(client, *known(client), msg["seat"])
         table.watchers.discard(client)
         attach(ctx, client, table, seat.index, token)
         ctx.changed(table)
         return
-    table = seated(client)
+    table, old = seated(client)
     seen = client.seen
-    seat, token = table.change_seat(client.seat, msg["seat"])
+    seat, token = table.change_seat(old, msg["seat"])
     attach(ctx, client, table, seat.index, token)
     client.seen = seen  # the next table message shows the seat change's own events too
     ctx.changed(table)
@@ -89,8 +89,7 @@ def leave(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         ctx.tables.send(table, client, {"type": "left", "code": table.code})
         ctx.changed(table)
         return
-    table = seated(client)
-    seat = client.seat
+    table, seat = seated(client)
     client.table = client.seat = None
     table.leave(seat)
     ctx.tables.send(table, client, {"type": "left", "code": table.code})

@@ -18,11 +18,18 @@ def check_free(client: Client) -> None:
         raise ProtocolError("already_seated", table=client.table.code)
 
 
-def seated(client: Client) -> Table:
-    """Return the table the connection sits at, or refuse (``not_seated``)."""
+def seated(client: Client) -> tuple[Table, int]:
+    """Return the table the connection sits at and its seat, or refuse (``not_seated``)."""
     if client.table is None or client.seat is None:
         raise ProtocolError("not_seated")
-    return client.table
+    return client.table, client.seat
+
+
+def known(client: Client) -> tuple[int, str]:
+    """Return who the connection said it is (player id, name); the hub takes nothing else before (``hello_first``)."""
+    if client.player_id is None or client.name is None:
+        raise ProtocolError("hello_first")
+    return client.player_id, client.name
 
 
 def find(ctx: Services, client: Client, code: str) -> Table:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from ..storage.store import Store, TableWrite
@@ -46,9 +47,9 @@ class Delivery:
         self,
         table: Table,
         entries: list[tuple[int, str]],
-        messages: Outgoing = (),
+        messages: Sequence[tuple[Any, dict[str, Any] | str]] = (),
         record: dict[str, Any] | None = None,
-        shown: list[Shown] = (),
+        shown: Sequence[Shown] = (),
     ) -> asyncio.Future | None:
         """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored.
 
@@ -81,7 +82,7 @@ class Delivery:
         if committed is None:
             self._drain(table.code)
         else:  # a callback, not a task per change: commits resolve in the order they were submitted
-            committed.add_done_callback(lambda done, code=table.code: self._committed(code, done))
+            committed.add_done_callback(partial(self._committed, table.code))
         return committed
 
     def _committed(self, code: str, done: asyncio.Future) -> None:

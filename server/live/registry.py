@@ -38,7 +38,7 @@ log = logging.getLogger("hearts.server")
 class Tables:
     """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker | None, cluster: Any = None) -> None:
+    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Any = None) -> None:
         self.config = config
         self.store = store
         self.cluster = cluster  # in a cluster: this node's leases (each append carries the table's lease number)

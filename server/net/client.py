@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from websockets.asyncio.server import broadcast
 
@@ -36,7 +36,7 @@ class Client:
         self.shown_moment: Any = None  # the table moment that state was built from (seat_view.Moment)
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
-        self.closing: asyncio.Task | None = None
+        self.closing: asyncio.Task | Literal[True] | None = None  # the close under way (True: the edge closes it)
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed

@@ -48,7 +48,7 @@ class Hub(Services):
             raise ProtocolError("hello_first")
         if client.remote is not None and kind != "hello":
             assert self.relay is not None
-            self.relay.forward(client, msg)  # the connection plays at another node's table
+            self.relay.forward(client, client.remote, msg)  # the connection plays at another node's table
             return
         try:
             if kind in finding.LOCATED and msg["code"] not in self.tables.by_code and client.table is None:

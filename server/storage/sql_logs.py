@@ -9,7 +9,7 @@ from typing import Any
 
 from . import sql
 from .sql_games import insert_game
-from .sql_query import Query, SqlAccess
+from .sql_query import Query, SqlAccess, one_value
 from .store import PlayerWrite, StoreBusy, StoredTable, TableWrite
 
 
@@ -54,7 +54,7 @@ class TableLogs(SqlAccess):
         async def body(q: Query) -> None:
             for p in players:  # first: a table write may name a player of the same batch
                 if p.new:  # (again, if a failed batch rolled the first insert back)
-                    p.player_id = (await q.one(sql.NEW_PLAYER, p.token_hash, p.name, p.seen_at, p.seen_at))[0]
+                    p.player_id = await one_value(q, sql.NEW_PLAYER, p.token_hash, p.name, p.seen_at, p.seen_at)
                     await q.execute(sql.NEW_DEVICE, p.token_hash, p.player_id, "", p.seen_at, p.seen_at)
             seen = [(p.name, p.seen_at, p.player_id) for p in players if not p.new]
             if seen:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..table.tokens import token_hash
 from . import sql
-from .sql_query import Query, SqlAccess
+from .sql_query import Query, SqlAccess, one_value
 from .store import PlayerWrite
 
 log = logging.getLogger("hearts.store")
@@ -46,8 +46,9 @@ class Players(SqlAccess):
         token = secrets.token_urlsafe(24)
         write = PlayerWrite(token_hash(token), name, now, new=True)
         await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
-        self._remember(write.token_hash, write.player_id)
-        return write.player_id, token, name
+        pid = write.stored_id()
+        self._remember(write.token_hash, pid)
+        return pid, token, name
 
     def _remember(self, hashed: str, pid: int) -> None:
         """Cache a returning player's id by token hash (bounded)."""
@@ -71,7 +72,7 @@ class Players(SqlAccess):
                 return None
             pid = row[0]
             await q.execute(sql.NEW_DEVICE, token_hash(token), pid, label, now, now)
-            return pid, token, (await q.one(sql.PLAYER_NAME, pid))[0]
+            return pid, token, await one_value(q, sql.PLAYER_NAME, pid)
 
         return await self._write(body)
 

@@ -33,6 +33,14 @@ class Query(Protocol):
         """Run one statement for each row of values."""
 
 
+async def one_value(q: Query, query: str, *args: Any) -> Any:
+    """Return the first column of the row a query always gives (a count, a maximum, a row just written)."""
+    row = await q.one(query, *args)
+    if row is None:
+        raise LookupError(f"no row from {query.split()[0]} that always gives one")
+    return row[0]
+
+
 class SqlAccess(ABC):
     """Reads, writes and the fast append of one SQL database: what each part of ``SqlStore`` builds on."""
 
@@ -63,4 +71,4 @@ class SqlAccess(ABC):
 
     async def schema_version(self) -> int:
         """Return the highest applied migration number."""
-        return (await self._read(lambda q: q.one(sql.SCHEMA_VERSION)))[0]
+        return await self._read(lambda q: one_value(q, sql.SCHEMA_VERSION))

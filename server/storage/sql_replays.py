@@ -9,7 +9,7 @@ from typing import Any
 from ..table.records import daily_place, games_list_item
 from ..table.tokens import token_hash
 from . import sql
-from .sql_query import Query, SqlAccess
+from .sql_query import Query, SqlAccess, one_value
 
 
 class Replays(SqlAccess):
@@ -90,7 +90,7 @@ class Replays(SqlAccess):
 
         async def body(q: Query) -> str:
             await q.execute(sql.NEW_SERVER_KEY, name, secrets.token_hex(32))
-            return (await q.one(sql.SERVER_KEY, name))[0]
+            return await one_value(q, sql.SERVER_KEY, name)
 
         return await self._write(body)
 
@@ -107,7 +107,7 @@ class Replays(SqlAccess):
             mine = await q.one(sql.DAILY_MINE, day, row[0]) if row is not None else None
             if mine is None:
                 return top, None
-            better = (await q.one(sql.DAILY_BETTER, day, mine[0]))[0]
+            better = await one_value(q, sql.DAILY_BETTER, day, mine[0])
             return top, {"place": better + 1, "total": mine[0]}
 
         return daily_place(*await self._read(body))

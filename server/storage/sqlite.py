@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from ..table.tokens import token_hash
 from .migrations import load_migrations, migrations_dir
 from .sql import PROBE, SCHEMA_VERSION
-from .sql_query import Query
+from .sql_query import Query, one_value
 from .sql_store import SqlStore
 from .store import SchemaTooNew, StoreBusy, StoreUnavailable
 
@@ -94,7 +94,7 @@ class SQLiteQuery:
         """Return every row as a plain tuple (a quarter of a million log rows after a busy day)."""
         async with self.conn.execute(query, args) as cur:
             cur.row_factory = None
-            return await cur.fetchall()
+            return cast(list[Sequence[Any]], await cur.fetchall())  # aiosqlite says Iterable: sqlite3 gives a list
 
     async def dicts(self, query: str, *args: Any) -> list[dict[str, Any]]:
         """Return every row as a dict of its columns."""
@@ -103,7 +103,7 @@ class SQLiteQuery:
 
     async def one(self, query: str, *args: Any) -> Sequence[Any] | None:
         """Return the first row, or None (one trip to the database thread: a new player's insert is on the ramp)."""
-        rows = await self.conn.execute_fetchall(query, args)
+        rows = cast(list[Sequence[Any]], await self.conn.execute_fetchall(query, args))  # a list (as ``rows``)
         return rows[0] if rows else None
 
     async def execute(self, query: str, *args: Any) -> None:
@@ -182,8 +182,7 @@ class SQLiteStore(SqlStore):
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
             "applied_at REAL NOT NULL)"
         )
-        async with self.conn.execute(SCHEMA_VERSION) as cur:
-            current = (await cur.fetchone())[0]
+        current = await one_value(self._query, SCHEMA_VERSION)
         known = len(migrations)
         if current > known:
             raise SchemaTooNew(

@@ -42,6 +42,12 @@ class PlayerWrite:
     player_id: int | None = None
     new: bool = False
 
+    def stored_id(self) -> int:
+        """Return the player's id: a new player's once its write is committed."""
+        if self.player_id is None:
+            raise LookupError("the new player's write is not committed")
+        return self.player_id
+
 
 @dataclass
 class StoredTable:
@@ -121,11 +127,12 @@ class GroupCommit:
         if refusal is not None:
             fut.set_exception(refusal)
             return fut
-        if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run())
+        wake = self._wake
+        if wake is None or self._task is None or self._task.done():
+            wake = self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run(wake))
         self._queue.append((write, fut))
-        self._wake.set()
+        wake.set()
         return fut
 
     def _refusal(self, write: TableWrite | PlayerWrite) -> BaseException | None:
@@ -149,10 +156,10 @@ class GroupCommit:
 
     # ------------------------------------------------------------------ committing
 
-    async def _run(self) -> None:
+    async def _run(self, wake: asyncio.Event) -> None:
         while True:
-            await self._wake.wait()
-            self._wake.clear()
+            await wake.wait()
+            wake.clear()
             batch, self._queue = self._queue, []
             batch = [(w, fut) for w, fut in batch if not self._refused(w, fut)]
             if not batch:
@@ -238,15 +245,15 @@ class GroupCommit:
         if self._answering is not None:
             self._answering.clear()
         if self._probe is not None and (self._reviver is None or self._reviver.done()):
-            self._reviver = asyncio.get_running_loop().create_task(self._revive())
+            self._reviver = asyncio.get_running_loop().create_task(self._revive(self._probe))
 
-    async def _revive(self) -> None:
+    async def _revive(self, probe: Callable[[], Awaitable[None]]) -> None:
         """Probe the database now and then until a write works again."""
         delay = REVIVE_FIRST
         while self.down is not None:
             await asyncio.sleep(delay)
             try:
-                await self._probe()
+                await probe()
             except StoreBusy as exc:
                 self.down = exc
                 delay = min(delay * 2, REVIVE_MAX)

@@ -14,7 +14,7 @@ comparison relies on each field keeping its JSON types, which every field of the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .update import update_message
@@ -44,7 +44,9 @@ def diff_parts(shown: dict[str, Any], new: dict[str, Any]) -> tuple[dict[str, An
     return changed, view_changes, new.get("events") or []
 
 
-def changed_fields(old: dict[str, Any], new: dict[str, Any], keys: Iterable[str] | None = None) -> dict[str, Any]:
+def changed_fields(
+    old: Mapping[str, Any], new: Mapping[str, Any], keys: Iterable[str] | None = None
+) -> dict[str, Any]:
     """Return the fields of ``new`` (or only its ``keys``) whose value differs from ``old``'s."""
     get = old.get
     if keys is None:

@@ -56,28 +56,26 @@ def act(table: Table, seat: int, intent: dict[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class HintAsk:
-    """A hint asked for: the cached answer, or the decision the hard player has yet to make from ``view``."""
+    """A hint asked for that the hard player has yet to decide, from ``view``, for the decision ``key``."""
 
     seat: int
-    answer: dict[str, Any] | None = None
-    key: tuple[Any, ...] | None = None
-    view: View | None = None
+    key: tuple[Any, ...] | None
+    view: View
 
 
-def hint_asked(table: Table, seat: int) -> HintAsk:
-    """Refuse a hint unless ``seat`` is to move; else the cached hint, or the view to decide it from."""
+def hint_asked(table: Table, seat: int) -> dict[str, Any] | HintAsk:
+    """Refuse a hint unless ``seat`` is to move; else the cached ``hint`` message, or the decision to make."""
     game = table.game
     if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
         raise ProtocolError("not_now", detail=HINT_NOT_NOW)
     if seat in table.hints:  # one hard-player search per decision, however often it is asked
-        return HintAsk(seat, answer=table.hints[seat])
-    return HintAsk(seat, key=table.current_key(), view=view_for(game, seat))
+        return table.hints[seat]
+    return HintAsk(seat, table.current_key(), view_for(game, seat))
 
 
 def hint_answer(table: Table, ask: HintAsk, intent: Any, keep: bool = True) -> dict[str, Any]:
     """Return the ``hint`` message for the hard player's ``intent``; kept for the decision while it is current."""
     view = ask.view
-    assert view is not None
     if not fits(intent, view):
         log.warning("the hard computer player hinted %r; hinting a simple legal move instead", intent)
         intent = fallback(view)
@@ -106,8 +104,8 @@ class Turn:
 def computer_turn(table: Table, s: int) -> Turn:
     """Return the move the computer at seat ``s`` is to decide now: its level and the view it decides from."""
     seat = table.seats[s]
-    level = seat.level if seat.kind == SeatKind.COMPUTER else table.computer_level
-    return Turn(s, level, table.current_key(), view_for(table.game, s), seat.kind == SeatKind.PERSON)
+    level = seat.level if seat.kind == SeatKind.COMPUTER and seat.level is not None else table.computer_level
+    return Turn(s, level, table.current_key(), view_for(table.current_game, s), seat.kind == SeatKind.PERSON)
 
 
 def computer_play(table: Table, turn: Turn, intent: Any) -> bool:

@@ -192,11 +192,12 @@ class Hosting(TableParts):
 
     def _deal_next(self) -> None:
         """Deal the next hand: numbered deal, or the hand this game got before a restart, or fresh secure cards."""
-        hand_no = self.game.hand_no + 1
+        game = self.current_game
+        hand_no = game.hand_no + 1
         if self.deal is not None:
             hands = seeded_deal(self.rules, self.deal, hand_no)
         elif hand_no < len(self.deals):
             hands = self.deals[hand_no]
         else:
             hands = secure_deal(self.rules)
-        self._log("deal", hands=[self.game.names(h) for h in hands])  # a card twice where two decks have it
+        self._log("deal", hands=[game.names(h) for h in hands])  # a card twice where two decks have it

@@ -38,7 +38,7 @@ class OfflineConnection:
         self.seat: int | None = None
         self.seen = 0
         self.shown: dict[str, Any] | None = None
-        self.shown_moment: Any = None
+        self.shown_moment: Moment | None = None
 
 
 @dataclass
@@ -95,7 +95,7 @@ class OfflineTable:
             out.messages.append(json.dumps(exc.to_message()))
             return out
         if self.table is not None and kind not in ("hello", "ping", "hint"):
-            self._settle(out)
+            self._settle(out, self.table)
         return out
 
     def _on_ping(self, msg: dict[str, Any], out: Outcome) -> None:
@@ -118,44 +118,49 @@ class OfflineTable:
         table.fill_computers(person.index, level)
         table.start(person.index, at)
         self.table, self.moment = table, None
-        self._joined(out, person.index, token)
+        self._joined(out, table, person.index, token)
 
-    def _joined(self, out: Outcome, seat: int, token: str) -> None:
+    def _joined(self, out: Outcome, table: Table, seat: int, token: str) -> None:
         self.person.seat = seat
         joined = {"type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True}
         joined["offline"] = True  # the page keeps no session for it: the worker keeps the game in IndexedDB
         out.messages.append(json.dumps(joined))
-        out.table_id = self.table.table_id
+        out.table_id = table.table_id
 
-    def _seated(self) -> Table:
+    def _seated(self) -> tuple[Table, int]:
+        """Return the table and the person's seat, or refuse (``not_seated``) before a table is made or restored."""
         if self.table is None or self.person.seat is None:
             raise ProtocolError("not_seated")
-        return self.table
+        return self.table, self.person.seat
 
     def _on_intent(self, msg: dict[str, Any], out: Outcome) -> None:
-        act(self._seated(), self.person.seat, msg)
+        act(*self._seated(), msg)
 
     def _on_ready(self, msg: dict[str, Any], out: Outcome) -> None:
-        self._seated().set_ready(self.person.seat)
+        table, seat = self._seated()
+        table.set_ready(seat)
 
     def _on_restart(self, msg: dict[str, Any], out: Outcome) -> None:
-        self._seated().restart(self.person.seat, time.time())
+        table, seat = self._seated()
+        table.restart(seat, time.time())
 
     def _on_new_game(self, msg: dict[str, Any], out: Outcome) -> None:
-        table = self._seated()
-        table.new_game(self.person.seat)
-        table.start(self.person.seat, time.time())  # nobody else to wait for: the next game starts at once
+        table, seat = self._seated()
+        table.new_game(seat)
+        table.start(seat, time.time())  # nobody else to wait for: the next game starts at once
 
     def _on_set_pace(self, msg: dict[str, Any], out: Outcome) -> None:
-        self._seated().set_pace(self.person.seat, msg["pace"])
+        table, seat = self._seated()
+        table.set_pace(seat, msg["pace"])
 
     def _on_claim(self, msg: dict[str, Any], out: Outcome) -> None:
-        self._seated().claim(self.person.seat)
+        table, seat = self._seated()
+        table.claim(seat)
 
     def _on_hint(self, msg: dict[str, Any], out: Outcome) -> None:
-        table = self._seated()
-        ask = hint_asked(table, self.person.seat)
-        answer = ask.answer or hint_answer(table, ask, decide_here("hard", ask.view))
+        table, seat = self._seated()
+        asked = hint_asked(table, seat)
+        answer = asked if isinstance(asked, dict) else hint_answer(table, asked, decide_here("hard", asked.view))
         out.messages.append(json.dumps(answer))
 
     # ------------------------------------------------------------------ computer players
@@ -168,11 +173,10 @@ class OfflineTable:
             return out  # the table moved on since this move was asked for
         turn = computer_turn(table, seat)
         computer_play(table, turn, decide_here(turn.level, turn.view))
-        self._settle(out)
+        self._settle(out, table)
         return out
 
-    def _settle(self, out: Outcome) -> None:
-        table = self.table
+    def _settle(self, out: Outcome, table: Table) -> None:
         step = settle(table, time.monotonic(), time.time(), self.moment)
         self.moment = step.moment
         mark_shown(step.shown)  # its messages go out now: mark what each connection was shown
@@ -206,9 +210,9 @@ class OfflineTable:
         table.restored(time.monotonic())
         table.reconnect(seat.index, self.person)
         out = Outcome()
-        self._joined(out, seat.index, token)
+        self._joined(out, table, seat.index, token)
         self.person.seen = table.seq
-        self._settle(out)  # the person was shown nothing yet: the full table message
+        self._settle(out, table)  # the person was shown nothing yet: the full table message
         return out
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import ProtocolError
 from .presence import Presence
-from .state import WAITING, TableState
+from .state import WAITING, Seat, TableState
 
 
 @dataclass
@@ -49,6 +49,10 @@ class TableParts(TableState):
         self.runtime.decision_key = None
         if stop_timer:
             self.runtime.deadline = None
+
+    def seat_at(self, seat: int) -> Seat:
+        """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
+        return self.seats[check_seat(len(self.seats), seat)]
 
     def _check_host(self, seat: int) -> None:
         if seat != self.host:
@@ -125,3 +129,12 @@ class TableParts(TableState):
     @only.setter
     def only(self, taken: frozenset[str] | None) -> None:
         self.runtime.only = taken
+
+
+def check_seat(seats: int, seat: int) -> int:
+    """Return ``seat`` when a table of ``seats`` has it, else refuse it as a bad ``seat`` field."""
+    if not 0 <= seat < seats:
+        last = seats - 1
+        detail = (f"this table's seats are 0 to {last}", f"de stoelen van deze tafel zijn 0 tot en met {last}")
+        raise ProtocolError("bad_message", field="seat", detail=detail)
+    return seat

@@ -8,6 +8,7 @@ game (a person who left early is last), and how a rating is shown (40 times the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 PRIOR = (25.0, 25.0 / 3)  # a newcomer's (μ, σ): the rating model's own prior (server.rating_model checks it)
@@ -40,7 +41,7 @@ def family_of(options: dict[str, Any]) -> str | None:
     return FAMILY_OF.get(options.get("variant", ""))
 
 
-def places(standing: list[float], teams: tuple[int, ...], rated: dict[int, int], kept: set[int]) -> dict[str, Any]:
+def places(standing: Sequence[float], teams: tuple[int, ...], rated: dict[int, int], kept: set[int]) -> dict[str, Any]:
     """Return the rated sides of a finished game and their places (1 is best, equal standing shares a place).
 
     ``standing``: each seat's result, lower is better; ``teams``: each seat's side (empty: every seat alone);

@@ -134,8 +134,8 @@ def stats_by_variant(
     for per_kind in toppers.values():
         for kind, n in per_kind.items():
             total_toppers[kind] = total_toppers.get(kind, 0) + n
-    sums = [sum(h[i] for h in hands.values()) for i in range(3)]
-    out = player_stats(name, [(g[0], g[1]) for g in games], *sums, total_toppers)
+    hand_count, scored, moons = (sum(h[i] for h in hands.values()) for i in range(3))
+    out = player_stats(name, [(g[0], g[1]) for g in games], hand_count, scored, moons, total_toppers)
     out["variants"] = {
         variant: {
             k: v
@@ -214,12 +214,15 @@ def daily_place(top: list[dict[str, Any]], mine: dict[str, Any] | None) -> dict[
     return {"board": board, "you": mine, "played": mine is not None}
 
 
-def game_record(table: TableState, finished_at: float) -> dict[str, Any]:
-    """Return the finished game as a record for the database (derived from the log's fold)."""
-    game = table.game
+def game_record(table: TableState, replay: dict[str, Any], finished_at: float) -> dict[str, Any]:
+    """Return the finished game as a record for the database (derived from the log's fold).
+
+    ``replay``: the replay id and share key logged for it (``recorded``).
+    """
+    game = table.current_game
     return {
-        "id": table.replay["id"],
-        "share": table.replay["share"],
+        "id": replay["id"],
+        "share": replay["share"],
         "table_id": table.table_id,
         "code": table.code,
         "options": dict(table.rules.to_json()),

@@ -49,7 +49,8 @@ def _ratings(table: Table) -> list[dict[str, Any] | None] | None:
     ratings = table.runtime.ratings
     if not table.listed or not ratings:
         return None
-    return [ratings.get(s.player_id) if s.kind == SeatKind.PERSON else None for s in table.seats]
+    people = [s.player_id if s.kind == SeatKind.PERSON else None for s in table.seats]
+    return [ratings.get(p) if p is not None else None for p in people]
 
 
 def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
@@ -57,7 +58,8 @@ def _rating_moves(table: Table) -> list[dict[str, int] | None] | None:
     moves = table.runtime.rating_moves
     if moves is None or table.replay is None or table.replay["id"] != moves[0] or not table.rated_seats:
         return None
-    return [moves[1].get(s.player_id) if s.kind == SeatKind.PERSON else None for s in table.seats]
+    people = [s.player_id if s.kind == SeatKind.PERSON else None for s in table.seats]
+    return [moves[1].get(p) if p is not None else None for p in people]
 
 
 def public_table(table: Table) -> dict[str, Any]:
@@ -123,16 +125,16 @@ class Moment:
             text = self._texts[key] = compact(value)
         return text
 
-    def public_changes(self) -> dict[str, Any]:
-        """The shared top-level fields that changed since the previous moment (computed once)."""
+    def public_changes(self, before: Moment) -> dict[str, Any]:
+        """The shared top-level fields that changed since ``before``, the previous moment (computed once)."""
         if self._public_changes is None:
-            self._public_changes = changed_fields(self.before.public, self.public)
+            self._public_changes = changed_fields(before.public, self.public)
         return self._public_changes
 
-    def common_changes(self) -> dict[str, Any]:
-        """The shared view fields that changed since the previous moment (computed once)."""
+    def common_changes(self, before: Moment) -> dict[str, Any]:
+        """The shared view fields that changed since ``before``, the previous moment (computed once; no game: none)."""
         if self._common_changes is None:
-            self._common_changes = changed_fields(self.before.common, self.common)
+            self._common_changes = changed_fields(before.common or _NOTHING, self.common or _NOTHING)
         return self._common_changes
 
 
@@ -219,8 +221,8 @@ def cut(table: Table, client: Any, moment: Moment) -> Cut:
         return Cut(mark, message, _NOTHING, _NOTHING, _NOTHING, [])
     view, old_view = message["view"], shown["view"]
     if (
-        shown_moment is None
-        or shown_moment is not moment.before
+        shown_moment is not moment.before
+        or shown_moment is None
         or view is None
         or old_view is None
         or moment.common is None
@@ -228,15 +230,15 @@ def cut(table: Table, client: Any, moment: Moment) -> Cut:
     ):
         changed, view_changes, events = diff_parts(shown, message)
         return Cut(mark, None, changed, view_changes, _NOTHING, events)
-    changed = moment.public_changes()
+    changed = moment.public_changes(shown_moment)
     if message["you"] != shown["you"]:
         changed = {**changed, "you": message["you"]}
     if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
         if "deal" in changed:
             changed = {k: v for k, v in changed.items() if k != "deal"}
-        return Cut(mark, None, changed, moment.common_changes(), _NOTHING, message["events"])
+        return Cut(mark, None, changed, moment.common_changes(shown_moment), _NOTHING, message["events"])
     seat = changed_fields(old_view, view, SEAT_FIELDS)
-    return Cut(mark, None, changed, moment.common_changes(), seat, message["events"])
+    return Cut(mark, None, changed, moment.common_changes(shown_moment), seat, message["events"])
 
 
 def seat_update(table: Table, client: Any, moment: Moment) -> dict[str, Any] | None:

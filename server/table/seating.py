@@ -19,10 +19,6 @@ MAX_WATCHERS = 100  # people watching one table without a seat
 class Seating(TableParts):
     """A table's seats and presence: sitting down, changing seats, leaving, watching, dropping out and coming back."""
 
-    def seat_at(self, seat: int) -> Seat:
-        """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
-        return self.seats[check_seat(len(self.seats), seat)]
-
     def seat_person(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
@@ -57,7 +53,7 @@ class Seating(TableParts):
         mine = self.left_seats.get(player_id) if player_id is not None else None
         return next((s for s in bots if s.index == mine), bots[0])
 
-    def _seat_person(self, seat: int, name: str, player_id: int | None, client: Any) -> str:
+    def _seat_person(self, seat: int, name: str | None, player_id: int | None, client: Any) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
         self._log(
@@ -167,12 +163,3 @@ class Seating(TableParts):
         """After a restore: every person is disconnected, their grace period starting now."""
         for s in self.persons():
             s.client, s.disconnected_at = None, now
-
-
-def check_seat(seats: int, seat: int) -> int:
-    """Return ``seat`` when a table of ``seats`` has it, else refuse it as a bad ``seat`` field."""
-    if not 0 <= seat < seats:
-        last = seats - 1
-        detail = (f"this table's seats are 0 to {last}", f"de stoelen van deze tafel zijn 0 tot en met {last}")
-        raise ProtocolError("bad_message", field="seat", detail=detail)
-    return seat

@@ -28,6 +28,7 @@ from .presence import Attendance
 from .ratings import family_of
 
 EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
+STANDARD_RULES = make_rules()  # a table's rules before its "created" entry names them
 
 
 class Status(StrEnum):
@@ -124,7 +125,7 @@ class TableState:
 
     table_id: str = ""
     code: str = ""
-    rules: Rules | None = None
+    rules: Rules = STANDARD_RULES
     computer_level: str = "medium"
     deal: int | None = None
     daily: dict[str, Any] | None = None
@@ -317,14 +318,15 @@ class TableState:
     def _apply_deal(self, e: dict[str, Any]) -> None:
         parse = multiset.parse if self.rules.counted else parse_mask
         hands = [parse(h) for h in e["hands"]]
-        self.game.deal(hands)
-        if self.game.hand_no == len(self.deals):
+        game = self.current_game
+        game.deal(hands)
+        if game.hand_no == len(self.deals):
             self.deals.append(hands)
         self.ready.clear()
-        self.emit("deal", hand_no=self.game.hand_no)
+        self.emit("deal", hand_no=game.hand_no)
 
     def _apply_pass(self, e: dict[str, Any]) -> None:
-        game, seat = self.game, e["seat"]
+        game, seat = self.current_game, e["seat"]
         game.pass_cards(seat, [parse_card(c) for c in e["cards"]])
         self.emit("passed", seat=seat)
         if game.phase != PASSING:
@@ -332,7 +334,7 @@ class TableState:
         self._after_move()
 
     def _apply_play(self, e: dict[str, Any]) -> None:
-        game, seat = self.game, e["seat"]
+        game, seat = self.current_game, e["seat"]
         tricks_before = len(game.tricks)
         game.play(seat, parse_card(e["card"]))
         self.emit("play", seat=seat, card=e["card"], auto=e["auto"])
@@ -341,12 +343,12 @@ class TableState:
         self._after_move()
 
     def _apply_moon(self, e: dict[str, Any]) -> None:
-        self.game.choose_moon(e["seat"], e["choice"])
+        self.current_game.choose_moon(e["seat"], e["choice"])
         self.emit("moon", seat=e["seat"], choice=e["choice"])
         self._after_move()
 
     def _after_move(self) -> None:
-        game = self.game
+        game = self.current_game
         if game.phase in (HAND_OVER, GAME_OVER):  # only the hand's last move gets here in these phases
             last = game.history[-1]
             self.emit("hand_over", hand_no=last["hand_no"], scores=last["scores"], totals=last["totals"])
@@ -405,6 +407,13 @@ class TableState:
     def connected_persons(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
         return [s for s in self.seats if s.kind == SeatKind.PERSON and s.here.client is not None]
+
+    @property
+    def current_game(self) -> Game:
+        """The game of a table past its start; a table still waiting has none (a ValueError, as in a bad log)."""
+        if self.game is None:
+            raise ValueError("the table has no game before its start")
+        return self.game
 
     def between_hands(self) -> bool:
         """Return True before the start, between hands and after game over (a bot seat may change hands)."""

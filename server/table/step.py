@@ -9,6 +9,7 @@ connection, so every decision can be tested with plain objects (``tests/server/t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +27,8 @@ class Step:
     closed: bool  # nobody is left: the table closed, and is forgotten once its entries are stored
     wake_at: float | None  # when the table needs a look again (its turn timer, a grace period), monotonic
     idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
+    moment: Moment  # what every seat shares now (the next step's updates are cut against it)
     computers: list[int] = field(default_factory=list)  # seats a computer should move for now
-    moment: Moment | None = None  # what every seat shares now (the next step's updates are cut against it)
     shown: list[Shown] = field(default_factory=list)  # what each connection was shown: marked on it when sent
 
 
@@ -72,7 +73,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     )
 
 
-def mark_shown(shown: list[Shown]) -> None:
+def mark_shown(shown: Iterable[Shown]) -> None:
     """Mark on each connection what a step showed it: done as the step's messages are sent, in order."""
     for mark in shown:
         mark.apply()

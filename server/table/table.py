@@ -20,8 +20,9 @@ from hartenjagen.shared.rules import Rules, RulesError, make_rules
 from .daily import DEAL_MAX
 from .errors import ProtocolError
 from .hosting import PLAY_NOW_TIMER, Hosting
+from .parts import check_seat
 from .records import game_record
-from .seating import MAX_WATCHERS, Seating, check_seat
+from .seating import MAX_WATCHERS, Seating
 from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status
 from .turns import Turns
 
@@ -139,8 +140,9 @@ class Table(Seating, Hosting, Turns):
         """Once the game is over: log its replay id and share key; return the record to store (else None)."""
         if self.status != FINISHED or self.recorded or self.game is None:
             return None
-        self._log("recorded", id=secrets.randbelow(2**40) + 1, share=secrets.token_urlsafe(16))
-        return game_record(self, finished_at=at)
+        replay = {"id": secrets.randbelow(2**40) + 1, "share": secrets.token_urlsafe(16)}
+        self._log("recorded", **replay)
+        return game_record(self, replay, finished_at=at)
 
     def close(self, at: float) -> None:
         """Log that the table is closed at wall-clock time ``at`` (its finished games stay)."""

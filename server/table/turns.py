@@ -28,7 +28,9 @@ class Turns(TableParts):
             runtime.decision_key = key
             runtime.timed_out.clear()
             runtime.hints.clear()
-            waits_for_human = key is not None and any(self.seats[s].kind == SeatKind.PERSON for s in self.game.to_act())
+            waits_for_human = key is not None and any(
+                self.seats[s].kind == SeatKind.PERSON for s in self.current_game.to_act()
+            )
             runtime.deadline = now + self.timer if (self.timer and waits_for_human) else None
 
     def expire_timer(self, now: float) -> bool:
