@@ -100,7 +100,7 @@ def test_todays_deal_counts_once_and_the_start_screen_shows_the_board(open_page,
     page.wait_for_selector(".lobby")
     expect(page.locator(".lobby h2")).to_have_text("Today's deal")
     expect(page.locator("[data-daily-counts]")).to_have_text("This game counts for today's board.")
-    expect(page.locator(".seat-card[data-kind=bot]")).to_have_count(3)
+    expect(page.locator(".seat-card[data-kind=computer]")).to_have_count(3)
     assert _board(server_url)["deal"] is None  # today's number stays secret: it would give away every hand
     expect(page.locator("#top .deal-no")).to_have_count(0)
     shot(page, "waiting-counts")

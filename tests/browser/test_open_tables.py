@@ -33,8 +33,8 @@ def test_a_listed_table_appears_on_another_start_page_without_a_reload_and_is_jo
     expect(entry.locator(".ot-game")).to_have_text("Classic Hearts (52 cards), game ends at 100 points")
     expect(entry.locator(".ot-lang")).to_have_text("Host's language: English")
     expect(entry.locator(".ot-free")).to_have_text("3 seats free")
-    expect(entry.locator(".ot-seat[data-kind=human]")).to_contain_text("Anna")
-    expect(entry.locator(".ot-seat[data-kind=human] .rating")).to_contain_text("1000 ± 333")
+    expect(entry.locator(".ot-seat[data-kind=person]")).to_contain_text("Anna")
+    expect(entry.locator(".ot-seat[data-kind=person] .rating")).to_contain_text("1000 ± 333")
     expect(entry.locator(".ot-seat")).to_have_count(1)  # who sits; the free seats are counted
     bram.locator("#open-slot").scroll_into_view_if_needed()
     assert no_horizontal_scroll(bram)
@@ -47,7 +47,7 @@ def test_a_listed_table_appears_on_another_start_page_without_a_reload_and_is_jo
     entry.locator("[data-action=join_open]").click()
     bram.wait_for_selector(".lobby")
     assert bram.evaluate("() => window.hartenjagen.state.table.code") == code
-    expect(anna.locator(".seat-card[data-kind=human]")).to_have_count(2)
+    expect(anna.locator(".seat-card[data-kind=person]")).to_have_count(2)
     expect(bram.locator("[data-listed]")).to_have_text("This table is listed on the start page.")
 
     # The host takes it off the list again.
@@ -97,7 +97,7 @@ def test_the_host_removes_a_person_with_a_reason_and_a_seated_person_reports_ano
     expect(anna.locator(".lobby .notice")).to_have_text(news)
     expect(carla.locator(".lobby .notice")).to_have_text(news)
     expect(anna.locator(".dialog")).to_have_count(0)
-    expect(anna.locator(".seat-card[data-kind=human]")).to_have_count(2)
+    expect(anna.locator(".seat-card[data-kind=person]")).to_have_count(2)
 
     # Bram cannot sit at that table again.
     bram.fill("#code", code)

@@ -54,7 +54,7 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
             left = int(screen.locator(".pn-fill").get_attribute("data-fill-in"))
             assert 100 <= left <= 120
             expect(screen.locator(".pn-fill")).to_contain_text("Computer players take the empty seats in 1:")
-            expect(screen.locator(".seat-card[data-kind=human] .rating")).to_have_text("rating 1000 ± 333")
+            expect(screen.locator(".seat-card[data-kind=person] .rating")).to_have_text("rating 1000 ± 333")
             assert no_horizontal_scroll(page)
             shot(page, "waiting-390x844")
         if n == 1:
@@ -187,7 +187,7 @@ def test_a_refused_name_is_said_at_the_name_field_and_another_name_plays(open_pa
     page.fill("#name", "Femke")
     page.click("form[data-form=play_now] button[type=submit]")
     page.wait_for_selector("[data-play-now-wait]")
-    expect(page.locator(".seat-card[data-kind=human] .name")).to_have_text("Femke")
+    expect(page.locator(".seat-card[data-kind=person] .name")).to_have_text("Femke")
     page.click("[data-play-now-wait] [data-action=leave]")
     page.wait_for_selector("form[data-form=play_now]")
 
