@@ -6,8 +6,10 @@ In memory a node knows the tables it owns by their code, the one key of a table 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
+
+from redis.commands.core import AsyncScript
 
 from ..storage.store import ClusterUnavailable
 from .link import REDIS_ERRORS, Link, log
@@ -18,12 +20,12 @@ class Leases(Link):
 
     leases: dict[str, tuple[str, int]]  # code -> (table id, lease number) of the tables this node owns
     on_lost: Callable[[str], None]  # told the code of a table whose lease another node took
-    _new_table: Any
-    _claim: Any
-    _renew: Any
-    _lookup: Any
-    _orphans: Any
-    _spawn: Callable[[Any], None]
+    _new_table: AsyncScript  # the Lua scripts (scripts.py) that take, renew and look up leases
+    _claim: AsyncScript
+    _renew: AsyncScript
+    _lookup: AsyncScript
+    _orphans: AsyncScript
+    _spawn: Callable[[Coroutine[Any, Any, object]], None]
 
     def code_key(self, code: str) -> str:
         """The key that reserves table code ``code`` (value: the table id)."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 log = logging.getLogger("hearts.cluster")
@@ -21,7 +21,7 @@ class Link:
     node: str
     lease_ms: int
     up: bool
-    _release: Any  # the RELEASE script (delete a key only while it holds our value)
+    _release: AsyncScript  # the RELEASE script (delete a key only while it holds our value)
 
     def node_key(self, node: str) -> str:
         """The presence key of ``node``."""

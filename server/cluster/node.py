@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from redis.asyncio import Redis
@@ -76,7 +76,7 @@ class Cluster(Leases, Presence, Listing):
             raise StoreUnavailable(f"cannot connect to Redis at {url}: {exc}") from exc
         return cls(redis, prefix, node, lease_ms)
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.append(task)
         task.add_done_callback(self._forget)

@@ -18,7 +18,8 @@ import itertools
 import json
 import logging
 from collections import deque
-from typing import Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..net.client import Client
@@ -27,6 +28,9 @@ from ..net.hub import Hub
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
 from ..table.messages import kind_of
+
+if TYPE_CHECKING:
+    from .node import Cluster
 
 log = logging.getLogger("hearts.relay")
 SEP = "\x1f"
@@ -65,7 +69,7 @@ class RemoteClient(Client):
 class Relay:
     """One node's side of the links: connections it relays to owners (edge), and others' connections it serves."""
 
-    def __init__(self, cluster: Any, hub: Hub) -> None:
+    def __init__(self, cluster: Cluster, hub: Hub) -> None:
         self.cluster = cluster
         self.hub = hub
         self.node: str = cluster.node
@@ -277,7 +281,7 @@ class Relay:
                 self.up = False
             finally:
                 try:
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
                 except Exception:
                     pass
             if not self._stopping:
@@ -326,7 +330,7 @@ class Relay:
             if dead & edges:
                 self._drop_remotes(dead & edges)
 
-    def _spawn(self, coro: Any) -> asyncio.Task:
+    def _spawn(self, coro: Coroutine[Any, Any, object]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.append(task)
         task.add_done_callback(self._forget)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..table.errors import ProtocolError
+from ..table.presence import Connection
 from ..table.table import Table
 from .services import Services
 
@@ -61,7 +62,7 @@ def attach(ctx: Services, client: Client, table: Table, seat: int, token: str | 
     )
 
 
-def unwatch(client: Client, table: Table) -> None:
+def unwatch(client: Connection, table: Table) -> None:
     """The watcher ``client`` stops watching ``table``."""
     table.watchers.discard(client)
     client.table = client.seat = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
@@ -48,7 +49,7 @@ class Services:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""
         self.tables.changed(table)
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         """Run ``coro`` beside the connection's messages (cancelled at shutdown with the reviews)."""
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)

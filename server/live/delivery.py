@@ -16,11 +16,12 @@ from functools import partial
 from typing import Any
 
 from ..storage.store import Store, TableWrite
+from ..table.presence import Connection
 from ..table.seat_view import Shown
 from ..table.step import mark_shown
 from ..table.table import Table
 
-Outgoing = list[tuple[Any, dict[str, Any] | str]]
+Outgoing = list[tuple[Connection, dict[str, Any] | str]]
 
 
 class Delivery:
@@ -39,7 +40,7 @@ class Delivery:
         # per table code, flushes whose messages wait for their commit: (commit future or None, messages, table)
         self._waiting: dict[str, deque[tuple[asyncio.Future | None, Outgoing, Table]]] = {}
 
-    def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
+    def send(self, table: Table, client: Connection, message: dict[str, Any] | str) -> None:
         """Queue ``message`` for ``client``: it goes out with the table's next flush, after what it logged."""
         self._outgoing.setdefault(table.code, []).append((client, message))
 
@@ -47,7 +48,7 @@ class Delivery:
         self,
         table: Table,
         entries: list[tuple[int, str]],
-        messages: Sequence[tuple[Any, dict[str, Any] | str]] = (),
+        messages: Sequence[tuple[Connection, dict[str, Any] | str]] = (),
         record: dict[str, Any] | None = None,
         shown: Sequence[Shown] = (),
     ) -> asyncio.Future | None:

@@ -15,6 +15,7 @@ from typing import Any
 from ..storage.store import Store
 from ..table import ratings
 from ..table.table import WAITING, SeatKind, Table
+from .leasing import Leasing
 from .registry import Tables
 
 FRESH = 1.0  # seconds a node's own list is reused before it is built again
@@ -87,7 +88,7 @@ def match_key(options: dict[str, Any], lang: str) -> str:
 class Lobby:
     """The open tables of this node with ratings, and the list across the cluster."""
 
-    def __init__(self, tables: Tables, store: Store, cluster: Any = None) -> None:
+    def __init__(self, tables: Tables, store: Store, cluster: Leasing | None = None) -> None:
         self.tables = tables
         self.store = store
         self.cluster = cluster

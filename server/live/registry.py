@@ -24,11 +24,13 @@ from ..config import Config
 from ..net.closing import Close
 from ..storage.store import LeaseLost, Store, StoreBusy
 from ..table import ratings
+from ..table.presence import Connection
 from ..table.seat_view import Moment
 from ..table.step import settle
 from ..table.table import Table
 from .computer import Thinker
 from .delivery import Delivery
+from .leasing import Leasing
 from .restore import Restorer
 from .scheduler import Scheduler
 
@@ -38,7 +40,7 @@ log = logging.getLogger("hearts.server")
 class Tables:
     """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Any = None) -> None:
+    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Leasing | None = None) -> None:
         self.config = config
         self.store = store
         self.cluster = cluster  # in a cluster: this node's leases (each append carries the table's lease number)
@@ -75,7 +77,7 @@ class Tables:
 
     # ------------------------------------------------------------------ the one path after every change
 
-    def send(self, table: Table, client: Any, message: dict[str, Any] | str) -> None:
+    def send(self, table: Table, client: Connection, message: dict[str, Any] | str) -> None:
         """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
         self.delivery.send(table, client, message)
 

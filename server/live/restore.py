@@ -13,11 +13,11 @@ import gc
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..storage.opening import REDIS_ERRORS
 from ..storage.store import Store, StoreBusy, StoredTable
 from ..table.table import DamagedLog, Table
+from .leasing import Leasing
 
 log = logging.getLogger("hearts.server")
 RECOVER_PAUSE = 0.5  # seconds between attempts to bring parked tables back (doubling up to RECOVER_MAX on errors)
@@ -32,7 +32,12 @@ class Restorer:
     """
 
     def __init__(
-        self, tables: dict[str, Table], changed: Callable[[Table], None], store: Store, cluster: Any, grace: float
+        self,
+        tables: dict[str, Table],
+        changed: Callable[[Table], None],
+        store: Store,
+        cluster: Leasing | None,
+        grace: float,
     ) -> None:
         self.tables = tables  # the open tables by code (the registry's own map)
         self.changed = changed
@@ -55,12 +60,13 @@ class Restorer:
         gc.disable()  # folding creates many small objects that all live on: collecting meanwhile only costs time
         try:
             for stored in stored_tables:
-                lease = await self._claim(stored) if self.cluster is not None else None
-                if self.cluster is not None and lease is None:
+                cluster = self.cluster
+                lease = await self._claim(cluster, stored) if cluster is not None else None
+                if cluster is not None and lease is None:
                     continue  # another live node owns it
                 table = await self._restore_one(stored, now)
-                if table is None and lease is not None:
-                    self.cluster.let_go(stored.table_id, stored.code, lease)
+                if table is None:
+                    self._let_go(stored, lease)
                 if table is not None:
                     self.tables[table.code] = table
                     restored.append(table)
@@ -112,19 +118,18 @@ class Restorer:
         tables = self.tables
         if stored.code in tables:
             return tables[stored.code]
-        lease = await self._claim(stored) if self.cluster is not None else None
-        if self.cluster is not None and lease is None:
+        cluster = self.cluster
+        lease = await self._claim(cluster, stored) if cluster is not None else None
+        if cluster is not None and lease is None:
             return None
         self.store.resume_table(stored.table_id)  # from here on its log is what was stored: writes may follow
         try:
             table = await self._restore_one(stored, time.monotonic())
         except BaseException:
-            if lease is not None:
-                self.cluster.let_go(stored.table_id, stored.code, lease, keep_code=True)
+            self._let_go(stored, lease, keep_code=True)
             raise
         if table is None or table.code in tables:
-            if lease is not None:
-                self.cluster.let_go(stored.table_id, stored.code, lease)
+            self._let_go(stored, lease)
             return tables.get(stored.code)
         self.parked.pop(table.code, None)
         tables[table.code] = table
@@ -134,12 +139,15 @@ class Restorer:
 
     async def adopt_orphans(self) -> int:
         """In a cluster: restore the open tables nobody holds, or whose node died (its presence ran out)."""
+        cluster = self.cluster
+        if cluster is None:
+            return 0  # a node alone: every open table is its own
         open_ids = await self.store.open_table_ids()
         codes = {table_id: code for table_id, code in open_ids if code not in self.tables}  # not open here
         if not codes:
             return 0
         adopted = 0
-        for table_id in await self.cluster.orphans(list(codes)):
+        for table_id in await cluster.orphans(list(codes)):
             code = codes[table_id]
             if code in self.tables or code in self._fetching:
                 continue
@@ -182,13 +190,18 @@ class Restorer:
 
     # ------------------------------------------------------------------ one table
 
-    async def _claim(self, stored: StoredTable) -> int | None:
+    async def _claim(self, cluster: Leasing, stored: StoredTable) -> int | None:
         """In a cluster: take the lease of a stored table nobody holds, numbered above the database's newest.
 
         Returns the lease number, or None when a live node holds the table.
         """
         floor = await self.store.newest_lease(stored.table_id)
-        return await self.cluster.claim(stored.table_id, stored.code, floor)
+        return await cluster.claim(stored.table_id, stored.code, floor)
+
+    def _let_go(self, stored: StoredTable, lease: int | None, keep_code: bool = False) -> None:
+        """In a cluster: release the lease ``_claim`` took (``lease``) of a stored table that did not come back here."""
+        if lease is not None and self.cluster is not None:
+            self.cluster.let_go(stored.table_id, stored.code, lease, keep_code=keep_code)
 
     async def _restore_one(self, stored: StoredTable, now: float) -> Table | None:
         """Fold one stored log; a damaged one is closed in the store and logged by its code (only that table)."""

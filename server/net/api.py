@@ -11,6 +11,7 @@ from typing import Any
 from hartenjagen.shared.replay import NotFinished, replay_hands
 from hartenjagen.shared.rules import make_rules
 
+from ..live.lobby import Lobby
 from ..live.reviews import Reviewer, ReviewRefused, game_name
 from ..storage.store import Store
 from ..table import ratings
@@ -62,7 +63,7 @@ class Api:
         self.reviewer = reviewer
         self.review_wait = review_wait  # then 202: the websockets server ends a request that takes 10 s
         self.daily_key = ""  # loaded by the app before it serves
-        self.lobby: Any = None  # the hub's open tables (server.lobby.Lobby), set by the app
+        self.lobby: Lobby | None = None  # the hub's open tables, set by the app
 
     async def answer(self, path: str, token: str) -> tuple[HTTPStatus, Any]:
         """Return the status and body for ``path``, asked with player token ``token`` (may be empty)."""

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -36,7 +36,10 @@ from .closing import Close
 from .compression import serve_options
 from .hub import Hub
 from .liveness import ReadWatch
-from .sockets import ACCEPT_BATCH, Headroom, listen_deeper
+from .sockets import ACCEPT_BATCH, ExceptionHandler, Headroom, listen_deeper
+
+if TYPE_CHECKING:
+    from ..cluster.node import Cluster
 
 log = logging.getLogger("hearts.server")
 
@@ -190,11 +193,11 @@ def keep_gc_off_the_hot_path() -> None:
 class App:
     """The running server: the hub, the database, the websocket server."""
 
-    def __init__(self, config: Config, store: Store, cluster: Any = None) -> None:
+    def __init__(self, config: Config, store: Store, cluster: Cluster | None = None) -> None:
         self.config = config
         self.db = store
-        self.cluster = cluster  # a cluster.Cluster with --redis, else None
-        self.relay: Any = None  # the links to the other nodes (relay.Relay), in a cluster
+        self.cluster = cluster  # with --redis, else None
+        self.relay: Relay | None = None  # the links to the other nodes, in a cluster
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
         self.thinker = Thinker(
             config.bot_workers,
@@ -212,7 +215,7 @@ class App:
         self.headroom = Headroom()  # connections against the open-file limit
         self.hub.headroom = self.headroom
         self.readers = ReadWatch(self.hub.clients, config.read_timeout)  # who stopped reading
-        self._exception_handler: Any = None
+        self._exception_handler: ExceptionHandler | None = None
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Answer plain HTTP requests by ``ROUTES``; let ``GET /ws`` through to the websocket handshake."""
@@ -382,7 +385,7 @@ class App:
             log.warning("the stop took %.1f s: %s", loop.time() - began, ", ".join(f"{s} {t:.1f} s" for s, t in took))
 
 
-async def open_cluster(config: Config) -> Any:
+async def open_cluster(config: Config) -> Cluster | None:
     """Join the cluster ``--redis`` names (a ``cluster.Cluster``), or None without ``--redis``."""
     if not config.redis:
         return None

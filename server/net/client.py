@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from websockets.asyncio.server import broadcast
@@ -15,6 +16,7 @@ from .closing import Close
 from .ratelimit import FailureLimiter, TokenBucket
 
 if TYPE_CHECKING:
+    from ..table.seat_view import Moment
     from ..table.table import Table
 
 REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
@@ -33,7 +35,7 @@ class Client:
         self.seat: int | None = None
         self.seen = 0
         self.shown: dict[str, Any] | None = None  # the last table state sent (updates are cut against it)
-        self.shown_moment: Any = None  # the table moment that state was built from (seat_view.Moment)
+        self.shown_moment: Moment | None = None  # the table moment that state was built from
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.guesses = FailureLimiter(config.code_failures, config.code_window)
         self.closing: asyncio.Task | Literal[True] | None = None  # the close under way (True: the edge closes it)
@@ -48,7 +50,7 @@ class Client:
         self.ping_at = time.monotonic()
         self.pong: asyncio.Future | None = None
         self.stalled = False
-        self.gone: Any = None  # the hub's ``disconnected``, called at once when the client is cut off
+        self.gone: Callable[[Client], None] | None = None  # the hub's ``disconnected``: at once when cut off
         self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
 
     def push(self, message: dict[str, Any] | str) -> None:

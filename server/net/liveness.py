@@ -17,6 +17,7 @@ from typing import Any
 
 from websockets.protocol import State
 
+from .client import Client
 from .closing import Close
 
 log = logging.getLogger("hearts.server")
@@ -68,7 +69,7 @@ class ReadWatch:
                     log.exception("checking whether a connection reads failed")
             at += per_tick
 
-    async def check(self, client: Any, now: float) -> None:
+    async def check(self, client: Client, now: float) -> None:
         """Close ``client`` if its ping went unanswered too long; ping it if it is due."""
         if client.closing is not None:
             return

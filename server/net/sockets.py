@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -22,6 +24,8 @@ ACCEPT_BATCH = 64  # connections accepted per wake-up of the listening socket (a
 LISTEN_BACKLOG = 1024  # the kernel's queue of connections not yet accepted (a restart brings thousands at once)
 LOG_EVERY = 10.0  # seconds between two lines about descriptors running out
 OUT_OF_RESOURCE = "socket.accept() out of system resource"
+#: an event loop's exception handler (``loop.set_exception_handler``)
+ExceptionHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
 
 try:
     import resource
@@ -102,7 +106,7 @@ class Headroom:
 
         return Counted
 
-    def exception_handler(self, fallback: Any) -> Any:
+    def exception_handler(self, fallback: ExceptionHandler | None) -> ExceptionHandler:
         """An event-loop exception handler that logs running out of descriptors once per ``LOG_EVERY`` seconds."""
 
         def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -129,7 +133,7 @@ class Headroom:
         return handle
 
 
-def listen_deeper(sockets: Any, backlog: int = LISTEN_BACKLOG) -> None:
+def listen_deeper(sockets: Iterable[socket.socket], backlog: int = LISTEN_BACKLOG) -> None:
     """Give the listening sockets a deep kernel queue (``serve`` listened with the small accept batch)."""
     for sock in sockets:
         raw = sock.dup()  # a socket of our own on the same listening socket (asyncio's wrapper has no listen)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 from ..table.codes import CODE_ALPHABET
 from ..table.errors import ProtocolError
@@ -38,10 +38,23 @@ def qr_svg(text: str) -> str:
     return segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
 
 
+class DeviceStore(Protocol):
+    """What device codes keep in the store (``storage.store.Store`` has it; players/ does not import storage/)."""
+
+    async def new_device_code(self, player_id: int, code: str, expires_at: float) -> None:
+        """Keep a one-time code (its hash) that moves ``player_id`` to another device until ``expires_at``."""
+
+    async def use_device_code(self, code: str, label: str, now: float) -> tuple[int, str, str] | None:
+        """Use a code once: a new device token for its player; return ``(id, token, name)``, or None if not valid."""
+
+    async def devices(self, player_id: int) -> list[dict[str, Any]]:
+        """Return the devices that hold ``player_id``."""
+
+
 class DeviceCodes:
     """The hub's part: asks for codes (limited per player), uses them, lists and signs out devices."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: DeviceStore) -> None:
         self.store = store
         self.asked: dict[int, deque[float]] = {}
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from hartenjagen.shared.deal import secure_deal, seeded_deal
 
 from .errors import ProtocolError
 from .parts import TableParts
+from .presence import Connection
 from .state import FINISHED, WAITING, SeatKind, computer_name
 
 PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices a host has elsewhere)
@@ -99,7 +98,7 @@ class Hosting(TableParts):
         self._deal_next()
         return True
 
-    def remove_person(self, by: int, seat: int, reason: str) -> Any:
+    def remove_person(self, by: int, seat: int, reason: str) -> Connection | None:
         """Host: remove a seated person between hands, with a reason everyone sees; return their connection.
 
         Before the start the seat empties; later a computer player takes it. The person cannot sit here again.

@@ -32,13 +32,27 @@ NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de
 
 
 class OfflineConnection:
-    """The one connection at an offline table: the attributes ``seat_view`` reads and writes."""
+    """The one connection at an offline table: where the person sits, what they were shown, messages for the page."""
 
     def __init__(self) -> None:
+        self.table: Table | None = None
         self.seat: int | None = None
         self.seen = 0
         self.shown: dict[str, Any] | None = None
         self.shown_moment: Moment | None = None
+        self.outbox: list[str] = []  # the page's messages (JSON texts) until the outcome takes them
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Keep one message for the page, as JSON text, in order."""
+        self.outbox.append(message if isinstance(message, str) else json.dumps(message))
+
+    def close_soon(self, why: Any) -> None:
+        """Nothing to close: the page's worker keeps the game."""
+
+    def take(self) -> list[str]:
+        """Return and forget the messages kept for the page."""
+        out, self.outbox = self.outbox, []
+        return out
 
 
 @dataclass
@@ -121,7 +135,7 @@ class OfflineTable:
         self._joined(out, table, person.index, token)
 
     def _joined(self, out: Outcome, table: Table, seat: int, token: str) -> None:
-        self.person.seat = seat
+        self.person.table, self.person.seat = table, seat
         joined = {"type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True}
         joined["offline"] = True  # the page keeps no session for it: the worker keeps the game in IndexedDB
         out.messages.append(json.dumps(joined))
@@ -180,7 +194,9 @@ class OfflineTable:
         step = settle(table, time.monotonic(), time.time(), self.moment)
         self.moment = step.moment
         mark_shown(step.shown)  # its messages go out now: mark what each connection was shown
-        out.messages += [m if isinstance(m, str) else json.dumps(m) for _, m in step.messages]
+        for connection, message in step.messages:  # the person's (nobody watches an offline table)
+            connection.push(message)
+        out.messages += self.person.take()
         out.entries += [[n, text] for n, text in step.entries]
         out.record = step.record
         out.computers = step.computers  # the worker asks for each move after its pause, once per seat

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .chat import Room
 from .errors import ProtocolError
-from .presence import Presence
+from .presence import Connection, Presence
 from .state import WAITING, Seat, TableState
 
 
@@ -24,7 +25,7 @@ class Runtime:
     decision_key: tuple | None = None  # the decision point the turn timer and the hints belong to
     timed_out: set[int] = field(default_factory=set)  # seats whose turn timer ran out at this decision
     hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for the current decision only
-    chat_room: Any = None  # chat.Room: recent chat lines
+    chat_room: Room | None = None  # recent chat lines (made on the first)
     ratings: dict[int, dict[str, Any]] = field(default_factory=dict)  # player id -> shown rating
     rating_moves: tuple[int, dict[int, dict[str, int]]] | None = None  # a rated game's id, each person's before/after
     only: frozenset[str] | None = None  # the table messages its hub takes, when fewer than all (the offline table's)
@@ -64,18 +65,18 @@ class TableParts(TableState):
                 "not_now", detail=(f"{what[0]} only before the start", f"{what[1]} alleen vóór het begin")
             )
 
-    def connections(self) -> list[Any]:
+    def connections(self) -> list[Connection]:
         """Return every connection at the table: the seated people's, then the watchers'."""
         return [s.client for s in self.seats if s.client is not None] + list(self.presence.watchers)
 
-    def closed_notices(self) -> list[tuple[Any, dict[str, Any]]]:
+    def closed_notices(self) -> list[tuple[Connection, dict[str, Any] | str]]:
         """Return the ``left`` message each watcher gets when the table closes."""
         return [(w, {"type": "left", "code": self.code, "reason": "closed"}) for w in self.presence.watchers]
 
     # ------------------------------------------------------------------ read-through names of the two parts
 
     @property
-    def watchers(self) -> set:
+    def watchers(self) -> set[Connection]:
         """The presence's watchers."""
         return self.presence.watchers
 
@@ -95,12 +96,12 @@ class TableParts(TableState):
         return self.runtime.decision_key
 
     @property
-    def chat_room(self) -> Any:
+    def chat_room(self) -> Room | None:
         """The runtime's chat room (None until the first line)."""
         return self.runtime.chat_room
 
     @chat_room.setter
-    def chat_room(self, room: Any) -> None:
+    def chat_room(self, room: Room | None) -> None:
         self.runtime.chat_room = room
 
     @property

@@ -9,6 +9,7 @@ from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, vi
 
 from .changes import changed_fields, diff_parts
 from .jsontext import compact
+from .presence import Connection
 from .table import SeatKind, Table
 from .update import update_dict, update_parts, update_text
 
@@ -145,7 +146,7 @@ _NOTHING: dict[str, Any] = {}  # no fields changed (shared by cuts, never change
 class Shown:
     """What a connection was shown once a cut is sent: the last event it has, the table it folds to, its moment."""
 
-    client: Any
+    client: Connection
     seen: int
     shown: dict[str, Any]
     moment: Moment
@@ -180,7 +181,9 @@ class Cut:
         return None if parts is None else update_dict(parts)
 
 
-def table_message(table: Table, seat: int, since: int, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
+def table_message(
+    table: Table, seat: int | None, since: int, moment: Moment, resumed: str | None = None
+) -> dict[str, Any]:
     """Return the ``table`` message for ``seat``: public seat data, its own view, and public events after ``since``.
 
     ``seat`` None is someone watching: the view has no seat fields (no hand) and no deal number (it names every card).
@@ -200,14 +203,14 @@ def table_message(table: Table, seat: int, since: int, moment: Moment, resumed: 
     return message
 
 
-def full_message(table: Table, client: Any, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
+def full_message(table: Table, client: Connection, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
     message = table_message(table, client.seat, client.seen, moment, resumed)
     Shown(client, table.seq, message, moment).apply()
     return message
 
 
-def cut(table: Table, client: Any, moment: Moment) -> Cut:
+def cut(table: Table, client: Connection, moment: Moment) -> Cut:
     """Return what brings ``client`` up to date after a change, and what it is shown then; ``client`` is not changed.
 
     The full message first, then the parts of ``update``s. The update is cut from the full message, so this module
@@ -241,14 +244,14 @@ def cut(table: Table, client: Any, moment: Moment) -> Cut:
     return Cut(mark, None, changed, moment.common_changes(shown_moment), seat, message["events"])
 
 
-def seat_update(table: Table, client: Any, moment: Moment) -> dict[str, Any] | None:
+def seat_update(table: Table, client: Connection, moment: Moment) -> dict[str, Any] | None:
     """Return ``cut``'s message as a dict (None when nothing is new) and remember on ``client`` what it was shown."""
     made = cut(table, client, moment)
     made.shown.apply()
     return made.message()
 
 
-def seat_update_text(table: Table, client: Any, moment: Moment) -> str | None:
+def seat_update_text(table: Table, client: Connection, moment: Moment) -> str | None:
     """Return ``cut``'s message as wire text (None when nothing is new) and remember on ``client`` what it was shown."""
     made = cut(table, client, moment)
     made.shown.apply()

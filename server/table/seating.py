@@ -6,10 +6,10 @@ The checked commands of a table's seats and its presence; each logs the entries 
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from .errors import ProtocolError
 from .parts import TableParts
+from .presence import Connection
 from .state import PLAYING_STATUS, WAITING, Seat, SeatKind
 from .tokens import token_hash
 
@@ -19,7 +19,9 @@ MAX_WATCHERS = 100  # people watching one table without a seat
 class Seating(TableParts):
     """A table's seats and presence: sitting down, changing seats, leaving, watching, dropping out and coming back."""
 
-    def seat_person(self, client: Any, player_id: int | None, name: str, seat: int | None) -> tuple[Seat, str]:
+    def seat_person(
+        self, client: Connection, player_id: int | None, name: str, seat: int | None
+    ) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
         Returns the seat and its secret token.
@@ -53,7 +55,7 @@ class Seating(TableParts):
         mine = self.left_seats.get(player_id) if player_id is not None else None
         return next((s for s in bots if s.index == mine), bots[0])
 
-    def _seat_person(self, seat: int, name: str | None, player_id: int | None, client: Any) -> str:
+    def _seat_person(self, seat: int, name: str | None, player_id: int | None, client: Connection | None) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
         self._log(
@@ -140,7 +142,7 @@ class Seating(TableParts):
         s.client = None
         s.disconnected_at = now
 
-    def reconnect(self, seat: int, client: Any) -> None:
+    def reconnect(self, seat: int, client: Connection) -> None:
         """A person is back on their seat."""
         s = self.seats[seat]
         was_gone = s.client is None

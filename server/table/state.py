@@ -24,7 +24,7 @@ from hartenjagen.shared.rules import Rules, make_rules
 
 from .errors import ProtocolError
 from .jsontext import compact
-from .presence import Attendance
+from .presence import Attendance, Connection
 from .ratings import family_of
 
 EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
@@ -85,12 +85,12 @@ class Seat:
     here: Attendance = field(default_factory=Attendance, repr=False, compare=False)  # presence: never stored
 
     @property
-    def client(self) -> Any:
+    def client(self) -> Connection | None:
         """The seat's live connection, or None (its presence)."""
         return self.here.client
 
     @client.setter
-    def client(self, client: Any) -> None:
+    def client(self, client: Connection | None) -> None:
         self.here.client = client
 
     @property

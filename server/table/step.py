@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .presence import Connection
 from .seat_view import Moment, Shown, cut
 from .table import Table
 
@@ -23,7 +24,7 @@ class Step:
 
     entries: list[tuple[int, str]]  # log entries to store, in order, before any message below is delivered
     record: dict[str, Any] | None  # a finished game to store with them
-    messages: list[tuple[Any, dict[str, Any] | str]]  # (connection, message) to deliver once stored, in order
+    messages: list[tuple[Connection, dict[str, Any] | str]]  # (connection, message) to deliver once stored, in order
     closed: bool  # nobody is left: the table closed, and is forgotten once its entries are stored
     wake_at: float | None  # when the table needs a look again (its turn timer, a grace period), monotonic
     idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
@@ -48,7 +49,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     moment = Moment(table, now, before)
     if before is not None:
         before.before = None  # keep one step of history, not a chain
-    messages: list[tuple[Any, dict[str, Any] | str]] = []
+    messages: list[tuple[Connection, dict[str, Any] | str]] = []
     shown: list[Shown] = []
     for client in table.connections():
         made = cut(table, client, moment)
