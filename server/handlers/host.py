@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..table.errors import ProtocolError
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from ..net.client import Client
 
 
-def _host_action(ctx: Services, client: Client, action: Any, *args: Any) -> Table:
+def _host_action(ctx: Services, client: Client, action: Callable[..., object], *args: Any) -> Table:
     """Run the table command ``action`` (one of ``Table``'s host commands) for the client's seat; return the table."""
     table, seat = seated(client)
     action(table, seat, *args)

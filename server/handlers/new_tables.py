@@ -6,7 +6,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.rules import Rules, make_rules
 
 from ..live import lobby
 from ..storage.store import ClusterUnavailable
@@ -91,7 +91,7 @@ async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 
 async def _seat_press(
-    ctx: Services, client: Client, msg: dict[str, Any], rules: Any, options: dict, lang: str
+    ctx: Services, client: Client, msg: dict[str, Any], rules: Rules, options: dict, lang: str
 ) -> bool:
     """Seat one Play now press; True when a table here changed, False when it went to another node's table.
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import ProtocolError
 from .jsontext import compact
+from .presence import Connection
+
+if TYPE_CHECKING:
+    from .table import Table
 
 CHAT_MAX = 200  # code points after trimming
 CHAT_KEEP = 50  # lines a table remembers for people who (re)join
@@ -34,14 +38,40 @@ class Room:
         self.last_id = 0
 
 
-def room(table: Any) -> Room:
+class Speaker(Connection, Protocol):
+    """A connection that chats: who it is, and when its recent lines went out."""
+
+    player_id: int | None
+    name: str | None
+    chat_sent: deque[float]
+
+
+class Delivering(Protocol):
+    """The node's tables as chat uses them: a message queued for a connection, then the table's queue sent."""
+
+    def send(self, table: Table, client: Connection, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` for ``client``: it goes out with the table's next flush, after what it logged."""
+
+    def deliver(self, table: Table) -> None:
+        """Deliver what was ``send``-queued for ``table`` without a change of its own, in order."""
+
+
+class ChatHub(Protocol):
+    """What chat asks of the hub: its tables."""
+
+    @property
+    def tables(self) -> Delivering:
+        """The node's open tables."""
+
+
+def room(table: Table) -> Room:
     """The table's chat room (made on first use; it lives and dies with the table object)."""
     if table.chat_room is None:
         table.chat_room = Room()
     return table.chat_room
 
 
-def _limited(client: Any, now: float) -> bool:
+def _limited(client: Speaker, now: float) -> bool:
     """True when ``client`` already sent CHAT_BURST lines within the last CHAT_WINDOW seconds."""
     sent = client.chat_sent
     while sent and sent[0] <= now - CHAT_WINDOW:
@@ -49,7 +79,7 @@ def _limited(client: Any, now: float) -> bool:
     return len(sent) >= CHAT_BURST
 
 
-def say(hub: Any, client: Any, msg: dict[str, Any]) -> None:
+def say(hub: ChatHub, client: Speaker, msg: dict[str, Any]) -> None:
     """``chat``: check who may say what now, then send the line to every seat and watcher of the table."""
     if ("text" in msg) == ("phrase" in msg):
         detail = ("either text or phrase, not both", "text of phrase, niet allebei")
@@ -84,7 +114,7 @@ def say(hub: Any, client: Any, msg: dict[str, Any]) -> None:
     hub.tables.deliver(table)
 
 
-def history(hub: Any, client: Any, table: Any) -> None:
+def history(hub: ChatHub, client: Connection, table: Table) -> None:
     """After a ``join``/``resume``/``watch``: the table's recent lines, after its ``table`` message."""
     if client.table is not table:
         return

@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from hartenjagen.shared.bots.base import Intent
 from hartenjagen.shared.bots.choice import decide, fallback, fits
 from hartenjagen.shared.view import View, view_for
 
@@ -73,12 +74,12 @@ def hint_asked(table: Table, seat: int) -> dict[str, Any] | HintAsk:
     return HintAsk(seat, table.current_key(), view_for(game, seat))
 
 
-def hint_answer(table: Table, ask: HintAsk, intent: Any, keep: bool = True) -> dict[str, Any]:
+def hint_answer(table: Table, ask: HintAsk, intent: Intent | None, keep: bool = True) -> dict[str, Any]:
     """Return the ``hint`` message for the hard player's ``intent``; kept for the decision while it is current."""
     view = ask.view
     if not fits(intent, view):
         log.warning("the hard computer player hinted %r; hinting a simple legal move instead", intent)
-        intent = fallback(view)
+        intent = simple_move(view)
     if intent["type"] == "pass":
         answer = hint_message(list(intent["cards"]), None)
     elif intent["type"] == "play":
@@ -108,19 +109,27 @@ def computer_turn(table: Table, s: int) -> Turn:
     return Turn(s, level, table.current_key(), view_for(table.current_game, s), seat.kind == SeatKind.PERSON)
 
 
-def computer_play(table: Table, turn: Turn, intent: Any) -> bool:
+def computer_play(table: Table, turn: Turn, intent: Intent | None) -> bool:
     """Apply the decided ``intent`` if the table still waits for that decision (False when it moved on)."""
     s = turn.seat
     if table.current_key() != turn.key or s not in table.auto_seats():
         return False  # the table moved on (or the person came back) while the computer thought
     if not fits(intent, turn.view):
         log.warning("computer %s chose %r at seat %s; playing a simple legal move", turn.level, intent, s)
-        intent = fallback(turn.view)
+        intent = simple_move(turn.view)
     table.act(s, intent, auto=turn.for_human)
     return True
 
 
-def decide_here(level: str, view: View) -> Any:
+def simple_move(view: View) -> Intent:
+    """Return a simple legal move for ``view``'s seat, which is to move (a computer player failed or erred)."""
+    move = fallback(view)
+    if move is None:
+        raise ValueError(f"seat {view['seat']} is not to move: no simple move")
+    return move
+
+
+def decide_here(level: str, view: View) -> Intent | None:
     """Decide in this thread (the offline table): a computer player that fails plays a simple legal move."""
     try:
         return decide(level, secrets.randbits(32), view)

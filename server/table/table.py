@@ -9,6 +9,7 @@ idea: seats and presence (``seating.py``), the host's and a game's start (``host
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from hartenjagen.shared.cards import card_name
@@ -99,7 +100,7 @@ class Table(Seating, Hosting, Turns):
         for s, card in plays:
             self._log("play", seat=s, card=card_name(card), auto=s != seat)
 
-    def act(self, seat: int, intent: dict[str, Any], auto: bool = False) -> None:
+    def act(self, seat: int, intent: Mapping[str, Any], auto: bool = False) -> None:
         """Apply a pass, play or moon intent for ``seat``; the game core's refusal becomes an ``illegal`` error."""
         if self.game is None or self.status != PLAYING_STATUS:
             raise ProtocolError("not_now", detail=("no game is being played", "er wordt geen spel gespeeld"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TypeGuard
 
 from ..game import Phase
 from ..view import View
@@ -20,7 +21,7 @@ def fallback(view: View) -> Intent | None:
     return make_player("random", random.randrange(2**32)).decide(view)
 
 
-def fits(intent: object, view: View) -> bool:
+def fits(intent: object, view: View) -> TypeGuard[Intent]:
     """Return True if ``intent`` is a move the game accepts from the seat of ``view`` (its own cards only)."""
     if not isinstance(intent, dict):
         return False
