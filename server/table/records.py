@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from .ratings import family_of, places
-from .state import SeatKind, TableState, seat_kind, stored_kind
+from .seat_kinds import SeatKind, seat_kind, stored_kind
+from .state import TableState
 
 
 def game_rows(record: dict[str, Any]) -> dict[str, Any]:

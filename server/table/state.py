@@ -26,6 +26,7 @@ from .errors import ProtocolError
 from .jsontext import compact
 from .presence import Attendance, Connection
 from .ratings import family_of
+from .seat_kinds import SeatKind, computer_name, seat_kind, stored_kind
 
 EVENTS_KEPT = 500  # public events a table keeps for resumes with last_seq (older ones: a snapshot)
 STANDARD_RULES = make_rules()  # a table's rules before its "created" entry names them
@@ -39,30 +40,8 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
-class SeatKind(StrEnum):
-    """Who holds a seat, in the wire's words."""
-
-    EMPTY = "empty"
-    PERSON = "person"
-    COMPUTER = "computer"
-
-
-#: The words stored logs and finished games keep for who holds a seat: still written, so an older server reads them.
-STORED_KIND = {SeatKind.EMPTY: "empty", SeatKind.PERSON: "human", SeatKind.COMPUTER: "bot"}
-_READ_KIND = {**{word: kind for kind, word in STORED_KIND.items()}, **{kind.value: kind for kind in SeatKind}}
-#: The field of a log entry that says who holds the seat, per entry type.
+#: The field of a log entry that says who holds the seat (in the stored words), per entry type.
 KIND_FIELDS = {"seated": "who", "vacated": "to"}
-
-
-def seat_kind(word: str) -> SeatKind:
-    """Return who holds a seat from a stored word (``"human"``, ``"bot"``) or a wire word; KeyError for others."""
-    return _READ_KIND[word]
-
-
-def stored_kind(word: str) -> str:
-    """Return the word a stored log or finished game keeps for who holds a seat."""
-    return STORED_KIND[seat_kind(word)]
-
 
 WAITING, PLAYING_STATUS, FINISHED = Status
 
@@ -452,11 +431,3 @@ APPLY: dict[str, Any] = {
     "new_game": TableState._apply_new_game,
     "closed": TableState._apply_closed,
 }
-
-
-BOT_NAMES = ("Joost", "Ellen", "Ruud", "Sanne", "Bram", "Noor", "Pieter", "Fleur", "Daan", "Lotte", "Kees", "Mirjam")
-
-
-def computer_name(seat: int) -> str:
-    """Return the display name of the computer player on ``seat`` (one name per chair, never twice)."""
-    return BOT_NAMES[seat]
