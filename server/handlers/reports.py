@@ -12,7 +12,7 @@ from ..live.reviews import ReviewRefused, game_name
 from ..storage.store import StoreBusy
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
-from ..table.state import computer_name
+from ..table.seat_kinds import computer_name
 from ..table.table import SeatKind
 from .seats import known, seated
 from .services import Services

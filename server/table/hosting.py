@@ -7,7 +7,8 @@ from hartenjagen.shared.deal import secure_deal, seeded_deal
 from .errors import ProtocolError
 from .parts import TableParts
 from .presence import Connection
-from .state import FINISHED, WAITING, SeatKind, computer_name
+from .seat_kinds import SeatKind, computer_name
+from .state import FINISHED, WAITING
 
 PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices a host has elsewhere)
 

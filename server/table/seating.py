@@ -10,7 +10,8 @@ import secrets
 from .errors import ProtocolError
 from .parts import TableParts
 from .presence import Connection
-from .state import PLAYING_STATUS, WAITING, Seat, SeatKind
+from .seat_kinds import SeatKind
+from .state import PLAYING_STATUS, WAITING, Seat
 from .tokens import token_hash
 
 MAX_WATCHERS = 100  # people watching one table without a seat

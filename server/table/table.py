@@ -23,8 +23,9 @@ from .errors import ProtocolError
 from .hosting import PLAY_NOW_TIMER, Hosting
 from .parts import check_seat
 from .records import game_record
+from .seat_kinds import SeatKind
 from .seating import MAX_WATCHERS, Seating
-from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, SeatKind, Status
+from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, Status
 from .turns import Turns
 
 __all__ = [

@@ -8,7 +8,8 @@ from __future__ import annotations
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING
 
 from .parts import TableParts
-from .state import PLAYING_STATUS, WAITING, SeatKind
+from .seat_kinds import SeatKind
+from .state import PLAYING_STATUS, WAITING
 
 
 class Turns(TableParts):
