@@ -30,7 +30,8 @@ async def hello(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 async def device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``device_code``: a one-time code (and its link) that signs another device in as this player."""
-    headers = client.ws.request.headers if getattr(client.ws, "request", None) is not None else {}
+    request = getattr(client.ws, "request", None)
+    headers = request.headers if request is not None else {}
     origin = headers.get("Origin", "") or ""
     origin = origin if origin.startswith(("http://", "https://")) and len(origin) <= 200 else ""
     client.push(await ctx.devices.ask(known(client)[0], origin))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from websockets.datastructures import Headers
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -29,7 +31,7 @@ def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
     return any(ip in net for net in proxies)
 
 
-def client_address(peer: Any, headers: Any, proxies: tuple[Network, ...]) -> str:
+def client_address(peer: tuple[Any, ...] | None, headers: Headers | None, proxies: tuple[Network, ...]) -> str:
     """The client's address: the peer's, or behind trusted proxies the nearest untrusted one in X-Forwarded-For.
 
     Each proxy appends the address it saw, so the list is read from the end; what a client wrote itself comes

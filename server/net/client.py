@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from websockets.asyncio.server import broadcast
+from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..config import Config
 from ..table.jsontext import compact
@@ -26,8 +26,8 @@ WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that
 class Client:
     """One websocket connection: who it is, where it sits; messages go straight into its write buffer, in order."""
 
-    def __init__(self, ws: Any, address: str, config: Config) -> None:
-        self.ws = ws
+    def __init__(self, ws: ServerConnection | None, address: str, config: Config) -> None:
+        self.ws = ws  # None: a connection relayed from another node (cluster.relay.RemoteClient sends through it)
         self.address = address
         self.player_id: int | None = None
         self.name: str | None = None
@@ -53,17 +53,24 @@ class Client:
         self.gone: Callable[[Client], None] | None = None  # the hub's ``disconnected``: at once when cut off
         self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
 
+    @property
+    def socket(self) -> ServerConnection:
+        """The websocket (every connection has one but a relayed one, whose messages go through the relay)."""
+        if self.ws is None:
+            raise RuntimeError("a relayed connection has no websocket here")
+        return self.ws
+
     def push(self, message: dict[str, Any] | str) -> None:
         """Write one message (or its JSON text) now, in order; a client that stops reading is cut off."""
         if self.closing is not None:
             return  # nothing goes out after the close
-        transport = self.ws.transport
+        transport = self.socket.transport
         if transport is not None and transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             self.close_soon(Close.NOT_READING)
             return
         text = message if type(message) is str else compact(message)
         self.sent += len(text)
-        broadcast((self.ws,), text)
+        broadcast((self.socket,), text)
 
     def close_soon(self, why: Close) -> None:
         """Close the connection for ``why`` after the messages written before (and none after).
@@ -73,6 +80,6 @@ class Client:
         """
         if self.closing is None:
             loop = asyncio.get_running_loop()
-            self.closing = loop.create_task(self.ws.close(why.code, why.reason))
+            self.closing = loop.create_task(self.socket.close(why.code, why.reason))
             if why is Close.NOT_READING and self.gone is not None:
                 loop.call_soon(self.gone, self)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, cast
 
+from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from .client import Client
@@ -83,14 +84,14 @@ class ReadWatch:
                 client.close_soon(Close.NOT_READING)
                 return
             else:
-                if client.stalled and client.ws.transport.get_write_buffer_size() <= STALLED_BUFFER:
+                if client.stalled and client.socket.transport.get_write_buffer_size() <= STALLED_BUFFER:
                     client.stalled = False  # the backlog went out: now the ping (its clock kept running)
-                    client.ping_mark, client.pong = client.sent, await client.ws.ping()
+                    client.ping_mark, client.pong = client.sent, await _ping(client.socket)
                 return
         since = now - client.ping_at
         if not ((client.sent > client.read and since >= self.probe_every) or since >= self.keepalive):
             return
-        ws = client.ws
+        ws = client.socket
         if ws.protocol.state is not State.OPEN:
             return
         client.ping_mark, client.ping_at = client.sent, now
@@ -98,4 +99,9 @@ class ReadWatch:
             client.stalled = True  # the ping waits for the backlog to go out; the clock runs from now
             client.pong = asyncio.get_running_loop().create_future()
         else:
-            client.pong = await ws.ping()  # the buffer has room: written at once, no wait
+            client.pong = await _ping(ws)  # the buffer has room: written at once, no wait
+
+
+async def _ping(ws: ServerConnection) -> asyncio.Future[float]:
+    """Send a ping; return the future of its pong (websockets returns a Future, annotated as an Awaitable)."""
+    return cast("asyncio.Future[float]", await ws.ping())
