@@ -47,7 +47,7 @@ class Config:
     trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
     read_timeout: float = 10.0  # seconds a connection may leave a ping unanswered before 1008 "not reading"
-    blocked_names: str = ""  # a file of more words no name may hold, one per line (added to server.names' list)
+    blocked_names: str = ""  # a file of more words no name may hold, one per line (added to server.players.names' list)
     play_now_rate: float = 6.0  # "Play now" presses per connection and minute (then rate_limited)
 
     @classmethod

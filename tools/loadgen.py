@@ -3,7 +3,7 @@
 A worker holds its share of the tables (all four players of a table in one worker) and obeys commands
 from the orchestrator on a pipe (``seat``, ``play``, ``restart_expected``, ``reconnect``, ``idle``,
 ``churn``, ``close``, ``quit``), answering each with one dict of figures. Players talk to our server
-(``ours``: the real protocol, ``table`` and compact ``update`` messages folded with ``server.changes.fold``)
+(``ours``: the real protocol, ``table`` and compact ``update`` messages folded with ``server.table.changes.fold``)
 or to ``tools.bare_server`` (``bare``: hello, join a room, moves broadcast to the room).
 """
 

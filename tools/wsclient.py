@@ -1,7 +1,7 @@
 """A scripted client of the table protocol: the one tests, checks and benchmarks drive a server with.
 
 It reads in the background (a server never waits on it), folds every ``update`` into the last ``table`` message as
-the browser does (``server.changes.fold``), keeps every message in ``inbox`` (and as sent in ``raw``), and hands
+the browser does (``server.table.changes.fold``), keeps every message in ``inbox`` (and as sent in ``raw``), and hands
 them out in order to ``recv``/``expect``/``until``. ``sync`` is a barrier without a clock: a ``ping`` is answered
 after everything the server sent before it, so once the ``pong`` is read nothing sent earlier is still on its way.
 ``next_intent`` is the scripted person's move: the first cards, the first legal card, ready between hands.

@@ -1,9 +1,10 @@
 """The open tables of this node, and the one path every change takes: settle, store, deliver, schedule.
 
-After any change the hub calls ``changed``: the table's pure step (``server.table_step.settle``) says what to store,
-what to send and what to schedule; the delivery (``server.delivery``) stores the entries and sends the messages once
-they are stored; the scheduler (``server.scheduler``) starts computer moves and timers. Tables come back from the
-database through the restorer (``server.restore``). A write that fails drops the table here, unshown, and parks it.
+After any change the hub calls ``changed``: the table's pure step (``server.table.step.settle``) says what to
+store, what to send and what to schedule; the delivery (``server.live.delivery``) stores the entries and sends the
+messages once they are stored; the scheduler (``server.live.scheduler``) starts computer moves and timers. Tables
+come back from the database through the restorer (``server.live.restore``). A write that fails drops the table
+here, unshown, and parks it.
 
 A table has one key in memory, its code, in every map of tables here, in the delivery, the scheduler, the restorer
 and the cluster's leases: every message that names a table names its code (a join, a resume, a relayed press, a

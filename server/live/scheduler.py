@@ -1,7 +1,7 @@
 """What a table's step asks to happen later: computer moves, its next look (turn timer, grace), its idle close.
 
 Computer moves run as tasks: a computer thinks during the ``--bot-delay`` pause (the hard player in the workers,
-``server.computer``), then its move is checked against the view it was made from and applied, unless the table
+``server.live.computer``), then its move is checked against the view it was made from and applied, unless the table
 moved on meanwhile. Timers are the event loop's own; each table has at most one wake-up and one idle timer.
 """
 

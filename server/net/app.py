@@ -329,7 +329,7 @@ class App:
             process_request=self.process_request,
             max_size=self.config.max_frame,
             backlog=ACCEPT_BATCH,  # asyncio accepts this many per wake-up (and retries each failed one)
-            ping_interval=None,  # server.liveness pings: a connection that does not read is closed with 1008
+            ping_interval=None,  # server.net.liveness pings: a connection that does not read is closed with 1008
             create_connection=self.headroom.connection_class(),
             server_header="Hartenjagen",
             **serve_options(self.config.compression),

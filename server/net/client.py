@@ -42,10 +42,10 @@ class Client:
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed
-        self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.chat)
+        self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.table.chat)
         self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
         self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
-        # what it reads (server.liveness): characters sent, characters known read (answered pings), the ping out
+        # what it reads (server.net.liveness): characters sent, characters known read (answered pings), the ping out
         self.sent = self.read = self.ping_mark = 0
         self.ping_at = time.monotonic()
         self.pong: asyncio.Future | None = None

@@ -113,7 +113,7 @@ DAILY_TOP = (
 DAILY_MINE = "SELECT total FROM daily_entries WHERE day = ? AND player_id = ?"
 DAILY_BETTER = "SELECT COUNT(*) FROM daily_entries WHERE day = ? AND total < ?"
 
-# ratings (server.ratings), the leaderboards and reports
+# ratings (server.table.ratings), the leaderboards and reports
 RATINGS_OF = "SELECT player_id, mu, sigma, games FROM ratings WHERE family = ? AND player_id IN ({})"
 SAVE_RATING = (
     "INSERT INTO ratings (player_id, family, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, ?) "

@@ -1,7 +1,7 @@
 """Ratings of rated games (open tables whose seats were all people at the start), per family of variants.
 
-The maths is ``openskill``'s Bradley-Terry model (``server.rating_model``, used by the store only: this module runs in
-the offline game too, where there is no rating). Here: which family a variant rates in, the places of a finished
+The maths is ``openskill``'s Bradley-Terry model (``server.players.rating_model``, used by the store only: this
+module runs in the offline game too, where there is no rating). Here: which family a variant rates in, the places of a finished
 game (a person who left early is last), and how a rating is shown (40 times the model's numbers: a newcomer is
 1000 ± 333; the leaderboard orders by 40 × (μ − 3σ), the rating we are fairly sure a player has at least).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-PRIOR = (25.0, 25.0 / 3)  # a newcomer's (μ, σ): the rating model's own prior (server.rating_model checks it)
+PRIOR = (25.0, 25.0 / 3)  # a newcomer's (μ, σ): the rating model's own prior (server.players.rating_model checks it)
 SCALE = 40  # shown numbers: 40 × μ and 40 × σ
 MIN_GAMES = 5  # rated games before a player appears on a leaderboard (all time, or this week)
 BOARD_SIZE = 50
