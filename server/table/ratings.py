@@ -1,9 +1,9 @@
 """Ratings of rated games (open tables whose seats were all people at the start), per family of variants.
 
 The maths is ``openskill``'s Bradley-Terry model (``server.players.rating_model``, used by the store only: this
-module runs in the offline game too, where there is no rating). Here: which family a variant rates in, the places of a finished
-game (a person who left early is last), and how a rating is shown (40 times the model's numbers: a newcomer is
-1000 ± 333; the leaderboard orders by 40 × (μ − 3σ), the rating we are fairly sure a player has at least).
+module runs in the offline game too, where there is no rating). Here: which family a variant rates in, the places
+of a finished game (a person who left early is last), and how a rating is shown (40 times the model's numbers: a
+newcomer is 1000 ± 333; the leaderboard orders by 40 × (μ − 3σ), the rating we are fairly sure a player has at least).
 """
 
 from __future__ import annotations
