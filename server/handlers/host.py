@@ -29,7 +29,7 @@ def allow_watch(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     table, seat = seated(client)
     table.set_watch(seat, msg["allowed"])
     if not msg["allowed"]:
-        for watcher in list(table.watchers):
+        for watcher in list(table.presence.watchers):
             unwatch(watcher, table)
             ctx.tables.send(table, watcher, {"type": "left", "code": table.code, "reason": "watch_off"})
     ctx.changed(table)

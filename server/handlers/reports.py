@@ -32,7 +32,7 @@ async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         raise ProtocolError("not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit"))
     if not client.reports.take():
         raise ProtocolError("reports_limited")
-    lines = list(table.chat_room.lines)[-CHAT_AROUND:] if table.chat_room is not None else []
+    lines = list(table.runtime.chat_room.lines)[-CHAT_AROUND:] if table.runtime.chat_room is not None else []
     await ctx.store.save_report(
         {
             "id": secrets.token_hex(8),

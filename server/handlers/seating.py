@@ -56,7 +56,7 @@ def watch(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     table = find(ctx, client, msg["code"])
     table.check_not_removed(client.player_id)
     table.check_watchable()
-    table.watchers.add(client)
+    table.presence.watchers.add(client)
     client.table, client.seat, client.seen, client.shown, client.shown_moment = table, None, table.seq, None, None
     code = table.code
     ctx.tables.send(table, client, {"type": "watching", "code": code, "link": f"/t/{code}"})
@@ -67,9 +67,10 @@ def watch(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 def sit(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``sit``: a watcher takes a seat, or a seated person moves to another."""
     table = client.table
-    if table is not None and client in table.watchers:  # a watcher sits: an empty seat, a computer's between hands
+    # a watcher sits: on an empty seat, or on a computer player's between hands
+    if table is not None and client in table.presence.watchers:
         seat, token = table.seat_person(client, *known(client), msg["seat"])
-        table.watchers.discard(client)
+        table.presence.watchers.discard(client)
         attach(ctx, client, table, seat.index, token)
         ctx.changed(table)
         return
@@ -84,7 +85,7 @@ def sit(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 def leave(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """``leave``: stop watching, or give up the seat."""
     table = client.table
-    if table is not None and client in table.watchers:
+    if table is not None and client in table.presence.watchers:
         unwatch(client, table)
         ctx.tables.send(table, client, {"type": "left", "code": table.code})
         ctx.changed(table)

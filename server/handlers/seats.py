@@ -64,5 +64,5 @@ def attach(ctx: Services, client: Client, table: Table, seat: int, token: str | 
 
 def unwatch(client: Connection, table: Table) -> None:
     """The watcher ``client`` stops watching ``table``."""
-    table.watchers.discard(client)
+    table.presence.watchers.discard(client)
     client.table = client.seat = None

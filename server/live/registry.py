@@ -130,8 +130,8 @@ class Tables:
             if self._load_numbers.get(table.code) != number:
                 return  # a later read is under way or done: it saw at least as much
             newcomer = ratings.shown(*ratings.PRIOR, 0)
-            table.ratings = {p: known.get(p, newcomer) for p in people}
-            table.rating_moves = (game_id, moves) if game_id is not None else None
+            table.runtime.ratings = {p: known.get(p, newcomer) for p in people}
+            table.runtime.rating_moves = (game_id, moves) if game_id is not None else None
             self.changed(table)
 
         task = asyncio.get_running_loop().create_task(load())
@@ -158,10 +158,10 @@ class Tables:
         for seat in table.seats:
             if seat.client is not None and seat.client.table is table:
                 seat.client.table = seat.client.seat = None
-        for client in table.watchers:
+        for client in table.presence.watchers:
             if client.table is table:
                 client.table = client.seat = None
-        table.watchers.clear()
+        table.presence.watchers.clear()
 
     # ------------------------------------------------------------------ a write that failed
 

@@ -30,7 +30,7 @@ class Hub(Services):
             self.relay.gone(client)
             return
         table = client.table
-        if table is not None and client in table.watchers:
+        if table is not None and client in table.presence.watchers:
             unwatch(client, table)
             self.changed(table)
         elif table is not None and client.seat is not None and table.seats[client.seat].client is client:

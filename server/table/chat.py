@@ -66,9 +66,9 @@ class ChatHub(Protocol):
 
 def room(table: Table) -> Room:
     """The table's chat room (made on first use; it lives and dies with the table object)."""
-    if table.chat_room is None:
-        table.chat_room = Room()
-    return table.chat_room
+    if table.runtime.chat_room is None:
+        table.runtime.chat_room = Room()
+    return table.runtime.chat_room
 
 
 def _limited(client: Speaker, now: float) -> bool:
@@ -85,7 +85,7 @@ def say(hub: ChatHub, client: Speaker, msg: dict[str, Any]) -> None:
         detail = ("either text or phrase, not both", "text of phrase, niet allebei")
         raise ProtocolError("bad_message", field="text", detail=detail)
     table = client.table
-    if table is None or (client.seat is None and client not in table.watchers):
+    if table is None or (client.seat is None and client not in table.presence.watchers):
         raise ProtocolError("not_seated")
     table.check_not_removed(client.player_id)  # a removed person's other device, watching, says nothing there
     if not table.chat_allowed:
@@ -118,6 +118,6 @@ def history(hub: ChatHub, client: Connection, table: Table) -> None:
     """After a ``join``/``resume``/``watch``: the table's recent lines, after its ``table`` message."""
     if client.table is not table:
         return
-    lines = list(table.chat_room.lines) if table.chat_room is not None else []
+    lines = list(table.runtime.chat_room.lines) if table.runtime.chat_room is not None else []
     hub.tables.send(table, client, {"type": "chat_history", "code": table.code, "messages": lines})
     hub.tables.deliver(table)

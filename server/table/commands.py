@@ -45,7 +45,7 @@ COMMANDS: dict[str, Command] = {
     "set_open": ONLINE, "remove_player": ONLINE, "report": ONLINE, "review": ONLINE,
     "device_code": ONLINE, "use_device_code": ONLINE, "devices": ONLINE, "sign_out_device": ONLINE,
 }  # fmt: skip
-#: What a person can send to an offline table. The table takes only these (``Table.only``), and its ``table``
+#: What a person can send to an offline table. The table takes only these (``Runtime.only``), and its ``table``
 #: message lists them in ``commands``: the page draws the buttons of these messages only.
 OFFLINE_TYPES = frozenset(kind for kind, command in COMMANDS.items() if command.offline)
 
@@ -69,8 +69,8 @@ def hint_asked(table: Table, seat: int) -> dict[str, Any] | HintAsk:
     game = table.game
     if game is None or table.status != PLAYING_STATUS or seat not in game.to_act():
         raise ProtocolError("not_now", detail=HINT_NOT_NOW)
-    if seat in table.hints:  # one hard-player search per decision, however often it is asked
-        return table.hints[seat]
+    if seat in table.runtime.hints:  # one hard-player search per decision, however often it is asked
+        return table.runtime.hints[seat]
     return HintAsk(seat, table.current_key(), view_for(game, seat))
 
 
@@ -86,8 +86,8 @@ def hint_answer(table: Table, ask: HintAsk, intent: Intent | None, keep: bool = 
         answer = hint_message([intent["card"]], None)
     else:
         answer = hint_message([], intent["choice"])
-    if keep and table.current_key() == ask.key == table.decision_key:
-        table.hints[ask.seat] = answer
+    if keep and table.current_key() == ask.key == table.runtime.decision_key:
+        table.runtime.hints[ask.seat] = answer
     return answer
 
 

@@ -126,7 +126,7 @@ class OfflineTable:
         level = msg.get("computer_level", "medium")
         at = time.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
-        table.only = OFFLINE_TYPES
+        table.runtime.only = OFFLINE_TYPES
         self.person = OfflineConnection()
         person, token = table.seat_person(self.person, None, self.name, seat)
         table.fill_computers(person.index, level)
@@ -220,7 +220,7 @@ class OfflineTable:
         seat = table.seat_by_token(token)
         if seat is None:
             raise DamagedLog("the stored seat token fits no seat of the stored table")
-        table.only = OFFLINE_TYPES
+        table.runtime.only = OFFLINE_TYPES
         self.table, self.moment = table, None
         self.person = OfflineConnection()
         table.restored(time.monotonic())

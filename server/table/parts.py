@@ -32,10 +32,7 @@ class Runtime:
 
 
 class TableParts(TableState):
-    """A table's stored state with its presence and runtime beside it, and the checks every command shares.
-
-    The names below ``presence`` and ``runtime`` read through to those parts for code that still asks the table.
-    """
+    """A table's stored state with its presence and runtime beside it, and the checks every command shares."""
 
     presence: Presence
     runtime: Runtime
@@ -72,64 +69,6 @@ class TableParts(TableState):
     def closed_notices(self) -> list[tuple[Connection, dict[str, Any] | str]]:
         """Return the ``left`` message each watcher gets when the table closes."""
         return [(w, {"type": "left", "code": self.code, "reason": "closed"}) for w in self.presence.watchers]
-
-    # ------------------------------------------------------------------ read-through names of the two parts
-
-    @property
-    def watchers(self) -> set[Connection]:
-        """The presence's watchers."""
-        return self.presence.watchers
-
-    @property
-    def grace(self) -> float:
-        """The runtime's grace period in seconds."""
-        return self.runtime.grace
-
-    @property
-    def hints(self) -> dict[int, dict[str, Any]]:
-        """The runtime's hints of the current decision, per seat."""
-        return self.runtime.hints
-
-    @property
-    def decision_key(self) -> tuple | None:
-        """The runtime's current decision point."""
-        return self.runtime.decision_key
-
-    @property
-    def chat_room(self) -> Room | None:
-        """The runtime's chat room (None until the first line)."""
-        return self.runtime.chat_room
-
-    @chat_room.setter
-    def chat_room(self, room: Room | None) -> None:
-        self.runtime.chat_room = room
-
-    @property
-    def ratings(self) -> dict[int, dict[str, Any]]:
-        """The runtime's shown ratings, per player id."""
-        return self.runtime.ratings
-
-    @ratings.setter
-    def ratings(self, shown: dict[int, dict[str, Any]]) -> None:
-        self.runtime.ratings = shown
-
-    @property
-    def rating_moves(self) -> tuple[int, dict[int, dict[str, int]]] | None:
-        """The runtime's rating moves of the last rated game."""
-        return self.runtime.rating_moves
-
-    @rating_moves.setter
-    def rating_moves(self, moves: tuple[int, dict[int, dict[str, int]]] | None) -> None:
-        self.runtime.rating_moves = moves
-
-    @property
-    def only(self) -> frozenset[str] | None:
-        """The runtime's subset of table messages its hub takes (None: all)."""
-        return self.runtime.only
-
-    @only.setter
-    def only(self, taken: frozenset[str] | None) -> None:
-        self.runtime.only = taken
 
 
 def check_seat(seats: int, seat: int) -> int:

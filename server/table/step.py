@@ -41,7 +41,7 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     is the moment the last step built), and closes the table when no person holds a seat any more. What each
     connection was shown is returned in ``shown``, to be marked on it as its message is sent (``mark_shown``).
     """
-    table.mark_away(now, table.grace)
+    table.mark_away(now, table.runtime.grace)
     table.autostart(at)
     table.maybe_deal()
     table.refresh_deadline(now)

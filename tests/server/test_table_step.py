@@ -96,7 +96,7 @@ def test_a_disconnected_person_is_woken_for_at_the_end_of_the_grace_period_then_
 def test_nobody_connected_asks_for_the_idle_close_and_the_last_person_leaving_closes_the_table():
     table, clients, step = table_of(1)
     watcher = connection(None)
-    table.watchers.add(watcher)
+    table.presence.watchers.add(watcher)
     table.disconnect(0, T0)
     assert sent(settle(table, T0, AT, step.moment)).idle
     table.reconnect(0, clients[0])
