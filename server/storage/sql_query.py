@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from . import sql
 
 if TYPE_CHECKING:
-    from .store import GroupCommit
+    from .group_commit import GroupCommit
 
 T = TypeVar("T")
 

@@ -8,11 +8,12 @@ their devices, ``GameRecords`` (``sql_games``) finished games, ratings and the l
 
 from __future__ import annotations
 
+from .group_commit import GroupCommit
 from .sql_games import GameRecords
 from .sql_logs import TableLogs
 from .sql_players import Players
 from .sql_replays import Replays
-from .store import GroupCommit, Store
+from .store import Store
 
 
 class SqlStore(TableLogs, Players, GameRecords, Replays, Store):

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from hartenjagen.server.storage.group_commit import GroupCommit
 from hartenjagen.server.storage.opening import open_store
-from hartenjagen.server.storage.store import GroupCommit, StoreBusy, TableHalted, TableWrite
+from hartenjagen.server.storage.store import StoreBusy, TableHalted, TableWrite
 
 from .conftest import both_stores, wait_for
 
