@@ -78,7 +78,7 @@ async def test_a_person_s_messages_reach_the_owner_in_order_and_its_answers_come
     anna = Person()
     edge.open(anna, "owner", {"type": "resume", "code": "ABCDEF"})
     for n in range(3):
-        edge.forward(anna, {"type": "play", "n": n})
+        edge.forward(anna, anna.remote, {"type": "play", "n": n})
     await settle()
     remote = hub.handled[0][0]
     assert (remote.player_id, remote.name, remote.address) == (7, "Anna", "192.0.2.1")
@@ -124,7 +124,7 @@ async def test_a_message_for_a_connection_the_owner_no_longer_serves_hands_it_ba
     edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
     await settle()
     owner.remotes.clear()  # the owner forgot it (a restart of its hub, say)
-    edge.forward(anna, {"type": "play"})
+    edge.forward(anna, anna.remote, {"type": "play"})
     await settle()
     assert anna.remote is None and not edge.relayed and len(hub.handled) == 1
 
