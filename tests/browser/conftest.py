@@ -175,10 +175,46 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
             page.fill("#name", name)
         return page
 
+    open_.contexts = contexts  # read by the report of a failed test
     yield open_
     for ctx in contexts:
         ctx.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+PAGE_STATE = """() => {
+    const s = window.hartenjagen && window.hartenjagen.state;
+    if (!s) return null;
+    const t = s.table;
+    return {connected: window.hartenjagen.connection.connected, greeted: s.greeted, pending: s.pending,
+            notice: s.notice, table: t && {code: t.code, status: t.status, seq: t.seq, you: t.you}};
+}"""
+
+
+def page_state(page: Page) -> object:
+    """The page's connection and state in a few fields (for a failed test's report)."""
+    try:
+        return page.evaluate(PAGE_STATE)
+    except Exception as exc:  # a page that closed or crashed: say so
+        return f"unreadable: {exc}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """A failed browser test's report says what each of its pages showed and knew (and keeps a screenshot)."""
+    outcome = yield
+    report = outcome.get_result()
+    opener = getattr(item, "funcargs", {}).get("open_page")
+    if report.when != "call" or not report.failed or opener is None:
+        return
+    lines = []
+    for n, page in enumerate(p for ctx in opener.contexts for p in ctx.pages):
+        lines.append(f"page {n} at {page.url}: {page_state(page)}")
+        try:
+            lines.append(f"  screenshot: {save_shot(page, f'failed-{item.name}-{n}')}")
+        except Exception as exc:  # a page that closed or crashed
+            lines.append(f"  no screenshot: {exc}")
+    report.sections.append(("pages when the test failed", "\n".join(lines)))
 
 
 def save_shot(page: Page, name: str) -> Path:
