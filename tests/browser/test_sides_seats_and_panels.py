@@ -115,7 +115,8 @@ def test_the_sides_read_in_dutch(open_page, shot):
 
 def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_only_the_share_link(open_page, shot):
     anna = open_page("/", viewport=WIDE, name="Anna")
-    anna.fill("#opt-classic-end_score", "25")
+    # a short game that the first hand cannot end: a hand gives one seat at most 26 points (a moon: 26 to each other)
+    anna.fill("#opt-classic-end_score", "27")
     code = create_table(anna)
     anna.click("[data-action=fill_computers]")
     anna.click("[data-action=start]:not([disabled])")
