@@ -48,7 +48,7 @@ VARIANTS = [
 
 @pytest.mark.parametrize("level", ["random", "easy", "medium"])
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=3, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_fast_levels_finish_games_legally(level, options, seed):
     game = play_game([level] * 4, options, seed, max_hands=60)
