@@ -198,6 +198,8 @@ class ServerProcess:
 
         The wait polls, so the clients in this event loop go on reading (and answer the closing handshake).
         """
+        # a process that already ended may have its id given to another (ids wrap at 32768 here): never signal it
+        assert self.proc.poll() is None, f"{self.name} already exited ({self.proc.returncode}):\n{self.tail()}"
         os.kill(self.proc.pid, sig)
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:
