@@ -399,12 +399,13 @@ async def run(config: Config, ready: asyncio.Future | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
 
-    def request_stop() -> None:
+    def request_stop(sig: signal.Signals) -> None:
         if not stop.done():
+            print(f"Hartenjagen stopping on {sig.name}", file=sys.stderr, flush=True)
             stop.set_result(None)
 
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, request_stop)
+        loop.add_signal_handler(sig, request_stop, sig)
     app = None
     try:
         db = await open_store(config.db)

@@ -49,12 +49,17 @@ def hearts_command() -> list[str]:
     return [sys.executable, "-c", "import sys; from hartenjagen.server.cli import main; sys.exit(main())"]
 
 
+# Every server this process started, with what it printed (a failed test's report ends with their logs).
+SERVERS: list[tuple[subprocess.Popen, list[str]]] = []
+
+
 def start_hearts(*args: str) -> tuple[subprocess.Popen, str]:
     """Start `hearts serve` with ``args`` on the loopback address; return the process and the address it printed."""
     cmd = hearts_command() + ["serve", "--host", "127.0.0.1", "--bot-delay", "0", *args]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found: list[str] = []
     seen: list[str] = []
+    SERVERS.append((proc, seen))
     ready = threading.Event()
 
     def read() -> None:
@@ -215,6 +220,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
         except Exception as exc:  # a page that closed or crashed
             lines.append(f"  no screenshot: {exc}")
     report.sections.append(("pages when the test failed", "\n".join(lines)))
+    logs = []
+    for proc, seen in SERVERS[-4:]:  # the servers started last: the shared one and this test's own
+        state = "running" if proc.poll() is None else f"exited with {proc.returncode}"
+        logs.append(f"server {proc.pid} ({' '.join(proc.args[-6:])}), {state}; its log ends:")
+        logs.extend("  " + line.rstrip() for line in seen[-40:])
+    report.sections.append(("servers when the test failed", "\n".join(logs)))
 
 
 def save_shot(page: Page, name: str) -> Path:
