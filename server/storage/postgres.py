@@ -26,6 +26,7 @@ APPEND_MANY = (
 STALE_LEASE = "HL409"  # the SQLSTATE migration 004's trigger raises for an append from an older lease
 CONNECT_TIMEOUT = 10.0
 MIGRATION_WAIT = 600.0  # seconds a migration (or the wait for another node's) may take
+PROBE_LOGS_LOCK = "LOCK TABLE table_log IN ROW EXCLUSIVE MODE NOWAIT"  # the lock an append takes, or fail at once
 QUERY_TIMEOUT = 10.0  # a database that takes longer to answer counts as down (server_busy), not as a hung server
 # the database does not answer now (down or unreachable, shutting down, out of connections or disk, a lock held
 # past the query timeout): nothing was stored, try again later
@@ -129,9 +130,15 @@ class PostgresStore(SqlStore):
         await self.pool.close()
 
     async def probe(self) -> None:
-        """One small real write; ``StoreBusy`` while the database does not take it."""
+        """One small real write where the table logs are written; ``StoreBusy`` while the database does not take it.
+
+        The probe row sits beside the logs, so the probe first takes the lock every append takes on them: a lock
+        held on the logs alone (a long migration, an operator's lock) counts as the database not answering.
+        """
         try:
-            await self.pool.execute(numbered(PROBE), self.kind, time.time(), timeout=QUERY_TIMEOUT)
+            async with self._conn() as conn, conn.transaction():
+                await conn.execute(PROBE_LOGS_LOCK, timeout=QUERY_TIMEOUT)
+                await conn.execute(numbered(PROBE), self.kind, time.time(), timeout=QUERY_TIMEOUT)
         except GONE as exc:
             raise _busy(exc) from exc
 

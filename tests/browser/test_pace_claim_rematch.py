@@ -148,8 +148,10 @@ def deal_with_two_of_clubs() -> int:
     return next(n for n in range(1, 1000) if (seeded_deal(rules, n, 0)[0] >> two) & 1)
 
 
+# The view at this seat's turn or the hand's end, read in the same moment as the condition (an only card may play
+# itself right after it: a second read could already see the next turn).
 MY_TURN_OR_OVER = (
-    "() => { const v = window.hartenjagen.state.table.view; return v.phase !== 'playing' || v.turn === v.seat; }"
+    "() => { const v = window.hartenjagen.state.table.view; return (v.phase !== 'playing' || v.turn === v.seat) && v; }"
 )
 
 RECORD_SENDS = """() => {
@@ -171,8 +173,7 @@ def test_the_only_legal_card_plays_itself_once_per_decision(open_page, shot):
     start_with_bots(page)
     by_itself = 0
     for _ in range(13):
-        page.wait_for_function(MY_TURN_OR_OVER)
-        v = view(page)
+        v = page.wait_for_function(MY_TURN_OR_OVER).json_value()
         if v["phase"] != "playing":
             break
         left = len(v["hand"])

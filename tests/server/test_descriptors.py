@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import resource
-import time
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -52,15 +51,17 @@ async def test_400_connections_under_a_limit_of_256_files_each_get_an_answer_and
             await ws.send(json.dumps({"type": "hello", "version": 1, "name": f"P{i}"}))
             return json.loads(await asyncio.wait_for(ws.recv(), 10))["type"]
 
-        started = time.monotonic()
         answers = await asyncio.gather(*(one(i) for i in range(CONNECTIONS)))
-        took = time.monotonic() - started
         counts = {a: answers.count(a) for a in set(answers)}
         assert set(counts) == {"welcome", "refused 503"}, counts  # nobody hung, nobody got an error
-        # (the refusals count every connection in the middle of its handshake: a burst is refused a little early)
-        assert counts["welcome"] >= limit // 2 and took < 15, (counts, took)
+        # A burst is refused a little early (every connection in the middle of its handshake counts, and on a busy
+        # machine many are): once it is answered, the room left is taken one by one up to the limit itself.
         assert (await asyncio.to_thread(http_json, srv, "/healthz"))["connections"] == counts["welcome"]
-        assert await one(CONNECTIONS) == "welcome"  # once the burst is answered, room again for one more
+        more = counts["welcome"]
+        while (answer := await one(CONNECTIONS + more)) == "welcome":
+            more += 1
+            assert more <= limit, f"{more} connections welcomed under a limit of {limit}"
+        assert answer == "refused 503" and more == limit, (answer, more, limit)
 
         before = cpu_seconds(srv.pid)
         await asyncio.sleep(3)  # quiet with every descriptor in use: nothing spins
