@@ -3,7 +3,7 @@ import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
 import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken, takes } from "./seats.js";
-import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
+import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom, passBoardShown, passBoardHtml } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
 import { nameHtml } from "./moderation.js";
@@ -184,6 +184,8 @@ function playedHtml(table, { seat, card, cancelled }, enter) {
 
 export function centerHtml(state, now) {
   const table = state.table;
+  // no trick yet: the middle shows the pass (and the kitty lying face down)
+  if (passBoardShown(table)) return passBoardHtml(state, kittyHtml(kittyLying(state, false)));
   const n = seatCount(table);
   const { trick, sliding, done } = shownTrick(state, now);
   let cards = "";
@@ -276,7 +278,6 @@ export function statusHtml(state) {
     const pass = passStatus(state);
     lines.push(...pass.lines);
     buttons.push(...pass.buttons);
-    plan = pass.plan;
   } else if (v.phase === "playing") {
     if (v.turn === me) {
       lines.push(t("your_turn"));
