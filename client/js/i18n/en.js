@@ -458,6 +458,8 @@ export default {
   rematch_button: "Play again with the same people",
   rematch_agreed: "You agreed to play again",
   rematch_count: "{n} of {total} agree: {names}",
+  rematch_help: "New cards, the same people and rules: the game starts once everyone agrees.",
+  more_steps: "Other choices",
 
   // scores
   scores_title: "Score table",
@@ -474,7 +476,7 @@ export default {
   final_totals: "Final totals",
   new_game: "New game at this table",
   new_game_waiting: "The host can start a new game.",
-  new_game_help: "New game: new cards, and everyone starts again from zero.",
+  new_game_help: "New game: back to the waiting room, where seats and rules can change; then new cards, and everyone starts again from zero.",
   restart_help: "Start over: the same cards again, from the first hand.",
   host_now: "{name} hosts the table now.",
   host_now_you: "You host the table now.",

@@ -454,6 +454,8 @@ export default {
   rematch_button: "Nog een spel met dezelfde mensen",
   rematch_agreed: "Je doet weer mee",
   rematch_count: "{n} van de {total} doen weer mee: {names}",
+  rematch_help: "Nieuwe kaarten, dezelfde mensen en regels: het spel begint zodra iedereen meedoet.",
+  more_steps: "Andere keuzes",
 
   scores_title: "Puntentabel",
   hand_col: "Ronde",
@@ -469,7 +471,7 @@ export default {
   final_totals: "Eindstand",
   new_game: "Nieuw spel aan deze tafel",
   new_game_waiting: "De gastheer kan een nieuw spel beginnen.",
-  new_game_help: "Nieuw spel: nieuwe kaarten, en iedereen begint weer bij nul.",
+  new_game_help: "Nieuw spel: terug naar de wachtkamer, waar stoelen en regels kunnen veranderen; dan nieuwe kaarten, en iedereen begint weer bij nul.",
   restart_help: "Opnieuw beginnen: dezelfde kaarten nog eens, vanaf de eerste ronde.",
   host_now: "{name} is nu de gastheer.",
   host_now_you: "Jij bent nu de gastheer.",

@@ -306,8 +306,7 @@ export function statusHtml(state) {
   if (v.game_over) {
     // the score table may be closed: who won and what comes next stay under the table
     lines.push(t("game_over"), winnersText(table, v));
-    if (rematchLine(table)) lines.push(rematchLine(table)); // who agreed to play again
-    plan = nextStepsHtml(state, "status");
+    plan = nextStepsHtml(state, "status"); // the main step (who agreed to play again under it), the host's other choices
   } else if (v.phase === "hand_over") {
     lines.push(table.ready && table.ready.includes(me) ? readyWaiting(table) : t("scores_title"));
   }
@@ -323,18 +322,13 @@ export function statusHtml(state) {
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
-/** Start over while a game is played (the host, not at a daily table; after game over it is one of the next steps), and
- * after game over the replay (seated only) and its share link. */
+/**
+ * The smaller buttons beside the main step: after game over Queue again (a Play now table), the replay (seated only)
+ * and its share link; while a game is played the host's Start over (after game over it is one of the host's choices).
+ */
 export function gameButtons(state) {
   const table = state.table;
   const out = [];
-  // after game over, seated people vote to play again with the same people: the server deals a new game once all agree
-  // (where the table takes the vote: the offline table has nobody to vote with)
-  if (table.status === "finished" && Array.isArray(table.rematch) && table.you !== null && takes(table, "rematch")) {
-    const agreed = table.rematch.includes(table.you);
-    out.push(`<button type="button"${agreed ? "" : ' class="primary"'} data-action="rematch" aria-pressed="${agreed}"${agreed ? " disabled" : ""}>` +
-      `${esc(t(agreed ? "rematch_agreed" : "rematch_button"))}</button>`);
-  }
   // a Play now table after game over: queue again for the same game (this table's options, the person's own wait)
   if (table.status === "finished" && table.you !== null && table.open && table.open.play_now && takes(table, "leave")) {
     out.push(`<button type="button" data-action="queue_again">${esc(t("queue_again"))}</button>`);
@@ -349,16 +343,6 @@ export function gameButtons(state) {
   }
   if (canRestart(table) && table.status === "playing") out.push(restartButton());
   return out;
-}
-
-/** After game over: who agreed to play again with the same people ("2 of 3 agree: Anna and Bram"), or "". */
-export function rematchLine(table) {
-  if (table.status !== "finished" || !Array.isArray(table.rematch) || !table.rematch.length) return "";
-  // the server starts the new game once every person at the table who is not away agreed
-  const present = table.seats.filter((s) => s.kind === "person" && !s.away).length;
-  const total = Math.max(present, table.rematch.length);
-  const names = table.rematch.map((seat) => seatName(table, seat));
-  return t("rematch_count", { n: table.rematch.length, total, names: joinNames(names) });
 }
 
 /** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */
