@@ -1,9 +1,9 @@
-// After game over: who won, and what can happen next at this table: one main step (play again with the same people),
-// the host's other choices folded under it, each with a line that says what it does (shown in the score table and,
-// once that is closed, under the table).
+// After game over: who won, how the ratings moved in a rated game, and what can happen next at this table: one main
+// step (play again with the same people), the host's other choices folded under it, each with a line that says what
+// it does (shown in the score table and, once that is closed, under the table).
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
-import { seatName, teamName, takes } from "./seats.js";
+import { seatName, plainName, teamName, takes, seatsFromMe, seatCount } from "./seats.js";
 
 /** Who won: a team, one player, several; in the bar form also who went over the end and lost. */
 export function winnersText(table, v) {
@@ -104,4 +104,32 @@ export function nextStepsHtml(state, where) {
   const newGameIsMain = main !== "" && !canRematch(table);
   const body = main + otherSteps(state, where, newGameIsMain);
   return body ? `<div class="next-steps" data-after-game="${where}">${body}</div>` : "";
+}
+
+/** "+37" or "−20" (a true minus sign): how far a rating moved. */
+function changeText(change) {
+  return change < 0 ? `−${-change}` : `+${change}`;
+}
+
+/**
+ * At game over of a rated game, once the server stored its new ratings: each person's rating before and after the
+ * game and how far it moved, you first, then the others in play order (the numbers are the server's rating model's).
+ */
+export function ratingMovesHtml(table) {
+  const moves = Array.isArray(table.rating_moves) ? table.rating_moves : [];
+  const order = seatsFromMe(table.you, seatCount(table)).filter((s) => moves[s] && typeof moves[s].after === "number");
+  if (!order.length) return "";
+  const rows = order.map((s) => {
+    const { before, after } = moves[s];
+    const change = after - before;
+    const you = s === table.you ? ` <span class="muted">${esc(t("you_suffix"))}</span>` : "";
+    const way = change > 0 ? "up" : change < 0 ? "down" : "same";
+    return `<tr class="${s === table.you ? "you " : ""}${way}" data-seat="${s}" data-before="${before}" data-after="${after}" data-change="${change}">` +
+      `<th scope="row">${esc(plainName(table, s))}${you}</th><td class="rm-before">${before}</td>` +
+      `<td class="rm-after">${after}</td><td class="rm-change">${esc(changeText(change))}</td></tr>`;
+  }).join("");
+  return `<section class="rating-moves" aria-labelledby="rating-moves-title"><h3 id="rating-moves-title">${esc(t("rating_moves_title"))}</h3>` +
+    `<table class="rating-moves-table"><thead><tr><th scope="col">${esc(t("board_player"))}</th>` +
+    `<th scope="col">${esc(t("rating_before"))}</th><th scope="col">${esc(t("rating_after"))}</th>` +
+    `<th scope="col">${esc(t("rating_change"))}</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }

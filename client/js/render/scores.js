@@ -8,7 +8,7 @@ import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
 import { reviewOf } from "../update.js";
-import { winnersText, nextStepsHtml } from "./outcome.js";
+import { winnersText, nextStepsHtml, ratingMovesHtml } from "./outcome.js";
 import { ratingMoveText } from "./playnow.js";
 import { say } from "./say.js";
 
@@ -105,7 +105,7 @@ function tookNote(state) {
 }
 
 /**
- * Game over: who won, how your rating moved (a rated game), the toppers, then the one main step with the host's other
+ * Game over: who won, how the ratings moved (a rated game), the toppers, then the one main step with the host's other
  * choices folded under it, and the smaller buttons (Queue again, the replay, its share link); the review follows.
  */
 function gameOverFooter(state) {
@@ -113,7 +113,7 @@ function gameOverFooter(state) {
   const v = table.view;
   const more = gameButtons(state);
   return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` + tookNote(state) +
-    ratingMoveHtml(table) + toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
+    ratingMoveHtml(table) + ratingMovesHtml(table) + toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
     (more.length ? `<div class="dialog-actions more-actions">${more.join("")}</div>` : "");
 }
 

@@ -7,6 +7,7 @@ import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom, pa
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
 import { nameHtml } from "./moderation.js";
+import { ratingBadge } from "./playnow.js";
 import { say } from "./say.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
@@ -32,6 +33,12 @@ function seatFlags(table, seat) {
   if (v && v.teams) flags.push(teamBadge(v, seat));
   if (v && tookKitty(v, seat)) flags.push(`<span class="badge kitty-badge" data-kitty="${seat}">${esc(t("kitty_badge"))}</span>`);
   return { acting, flags: flags.join(" ") };
+}
+
+/** A person's rating beside their name at an open table of a rated family (the stylesheet shows it on wide screens). */
+function seatRating(table, seat) {
+  const s = table.seats[seat];
+  return s && s.kind === "person" && Array.isArray(table.ratings) ? ratingBadge(table.ratings[seat]) : "";
 }
 
 /** Whether `seat` took a card of this hand's kitty (everyone may know who did). */
@@ -87,7 +94,7 @@ export function opponentHtml(table, seat) {
   const passed = hasPassed ? " has-passed" : "";
   const mark = hasPassed ? ` <span class="badge passed">✓<span class="passed-word"> ${esc(t("passed_badge"))}</span></span>` : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> ${nameHtml(table, seat)} ${flags}${mark}</div>` +
+    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> ${nameHtml(table, seat)} ${seatRating(table, seat)} ${flags}${mark}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }
@@ -410,7 +417,7 @@ export function meHtml(table) {
   const me = table.you;
   const { acting, flags } = seatFlags(table, me);
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
-    `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
+    `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${seatRating(table, me)} ${flags}` +
     ` <span class="score">${scoreLine(v, me)}</span>${myKitty(v)}</div>`;
 }
 
