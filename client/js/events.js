@@ -175,7 +175,7 @@ export function bindEvents({ state, dispatch }) {
   // Actions that mean the same wherever their button is: the top bar, the table, a dialog or the replay viewer.
   function common(target) {
     const action = target.dataset.action;
-    const plain = ["leave", "comeback", "start_fresh", "device_code", "own_table", "rematch", "new_game", "replay_close", "replay_review"];
+    const plain = ["leave", "comeback", "start_fresh", "device_code", "own_table", "rematch", "new_game", "more_steps", "replay_close", "replay_review"];
     if (plain.includes(action)) dispatch({ type: action });
     else if (action === "open") dispatch({ type: "overlay", overlay: target.dataset.overlay });
     else if (action === "rules_at") dispatch({ type: "overlay", overlay: "rules", section: target.dataset.section });

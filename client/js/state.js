@@ -35,6 +35,7 @@ export function createState(prefs) {
     readySent: -1, // history length for which `ready` was sent
     copied: false, // the invitation link was just copied
     shareCopied: false, // the replay's share link was just copied
+    moreSteps: false, // after game over, the host's other choices (a new game at this table, starting over) are unfolded
     restarting: false, // the server closed with 1012 and we have not been welcomed back yet
     dealPrefill: "", // the deal number from /?deal=N, put in the new-table form
     dealLink: "", // the same number, offered on top of the start page until a table is joined

@@ -485,6 +485,9 @@ export function applyIntent(state, intent, now = Date.now()) {
       return state.comeback ? joinTable(state, state.comeback.code) : [];
     case "leave":
       return leave(state, intent.confirmed);
+    case "more_steps": // after game over: unfold (or fold) the host's other choices under the main step
+      state.moreSteps = !state.moreSteps;
+      return [];
     case "new_game": // the host's new game after game over: new cards, the same seats, back in the waiting room
     case "restart":
       state.overlay = null;
@@ -791,6 +794,7 @@ function forgetGame(state) {
   state.review = null;
   state.scoresSeen = 0;
   state.readySent = -1;
+  state.moreSteps = false;
   if (["scores", "last_trick", "restart"].includes(state.overlay)) state.overlay = null;
 }
 

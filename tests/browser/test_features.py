@@ -83,8 +83,10 @@ def test_a_short_game_ends_with_winners_a_new_game_button_and_statistics(open_pa
     shot(page, "stats")
     page.click(".dialog [data-action=close]")
 
-    # The host starts a new game at the same table: back in the waiting room with the same seats.
+    # The host starts a new game at the same table (one of the choices folded under playing again with the same
+    # people): back in the waiting room with the same seats.
     page.click("[data-action=open][data-overlay=scores]")
+    page.click(".dialog-scores [data-action=more_steps]")
     page.click(".dialog-scores [data-action=new_game]")
     page.wait_for_selector(".lobby")
     expect(page.locator("[data-action=start]")).to_be_enabled()

@@ -38,7 +38,7 @@ MEASURE = """() => {
         viewport: {w: window.innerWidth, h: window.innerHeight},
         scroll: {w: root.scrollWidth, h: root.scrollHeight},
         hand: all('.hand .card', card),
-        trick: one('.trick', 'trick'),
+        trick: one('.trick, .pass-board', 'trick'),  // while cards are passed the middle shows the pass
         trickCards: all('.trick .card', (e) => whole(e, 'played ' + e.dataset.card)),
         turn: one('.status .turn-line', 'turn line'),
         buttons: all('.status button', (b) => whole(b, 'button ' + b.textContent.trim())),

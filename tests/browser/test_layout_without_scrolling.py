@@ -29,7 +29,8 @@ MEASURE = """() => {
         viewport: {w: vw, h: vh},
         scroll: {w: root.scrollWidth, h: root.scrollHeight},
         hand: [...document.querySelectorAll('.hand .card')].map(card),
-        trick: whole(document.querySelector('.trick'), 'trick'),
+        // while cards are passed the middle shows the pass in place of the trick
+        trick: whole(document.querySelector('.trick, .pass-board'), 'trick'),
         trickCards: [...document.querySelectorAll('.trick .card')].map((e) => whole(e, 'played ' + e.dataset.card)),
         opponents: [...document.querySelectorAll('.opp .player')].map((p) => whole(p, 'seat ' + p.dataset.seat)),
         me: whole(document.querySelector('.player.self'), 'me'),

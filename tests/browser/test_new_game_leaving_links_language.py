@@ -73,12 +73,16 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     bram.wait_for_selector(".hand .card")
     play_pages([anna, bram], moves=("play",))
 
-    # Game over: the host's score table offers a new game and starting over, each saying what it does.
+    # Game over: the host's score table offers one main step, playing again with the same people; a new game and
+    # starting over are folded under it, each saying what it does.
     dialog = anna.locator(".dialog-scores")
     expect(dialog.locator(".winners")).to_contain_text("Game over")
+    expect(dialog.locator(".main-step [data-action=rematch]")).to_have_text("Play again with the same people")
     steps = dialog.locator("[data-next-steps=dialog]")
+    expect(steps.locator("[data-action=new_game]")).to_be_hidden()
+    steps.locator("[data-action=more_steps]").click()
     expect(steps.locator("[data-action=new_game]")).to_have_text("New game at this table")
-    expect(steps).to_contain_text("New game: new cards")
+    expect(steps).to_contain_text("New game: back to the waiting room")
     expect(steps.locator("[data-action=open][data-overlay=restart]")).to_have_text("Start over")
     expect(steps).to_contain_text("Start over: the same cards again, from the first hand.")
     new_help = steps.locator("[data-action=new_game]").get_attribute("aria-describedby")
@@ -116,8 +120,8 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     )
     for name in winners:
         expect(status.locator(".turn-line")).to_contain_text(name)
-    expect(status.locator("[data-action=new_game]")).to_be_visible()
-    expect(status).to_contain_text("New game: new cards")
+    expect(status.locator("[data-action=new_game]")).to_be_visible()  # the choices stay unfolded
+    expect(status).to_contain_text("New game: back to the waiting room")
     expect(status).to_contain_text("Start over: the same cards again")
     shot(anna, "game-over-closed-host")
 

@@ -137,8 +137,14 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     final = play_until_game_over(again)
     assert final["game_over"]
     expect(again.locator("[data-action=copy_share]")).to_have_count(0)  # the server holds no offline game
-    # the offline table takes no rematch vote (nobody to vote with): its game over offers a new game only
+    # the offline table takes no rematch vote (nobody to vote with): its game over's one main step is a new game,
+    # starting over folded under it
     expect(again.locator(".dialog-scores [data-action=new_game]")).to_be_visible()
+    expect(again.locator(".dialog-scores button.primary")).to_have_count(1)
+    expect(again.locator(".dialog-scores .main-step [data-action=new_game]")).to_have_class("primary")
+    expect(again.locator(".dialog-scores [data-overlay=restart]")).to_be_hidden()
+    again.click(".dialog-scores [data-action=more_steps]")
+    expect(again.locator(".dialog-scores [data-overlay=restart]")).to_be_visible()
     expect(again.locator("[data-action=rematch]")).to_have_count(0)
     assert "rematch" not in again.evaluate("() => window.hartenjagen.state.table.commands")
     shot(again, "phone-offline-game-over")

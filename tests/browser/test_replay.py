@@ -128,7 +128,8 @@ def test_a_finished_game_can_be_replayed_shared_and_started_over(open_page, shot
     _expect_counts(page, [13, 13, 13, 13])
     page.click("[data-action=replay_close]")
 
-    # The host starts the finished game over: hand 1 again, no scores.
+    # The host starts the finished game over (one of the choices folded under the main step): hand 1 again, no scores.
+    page.click(".status [data-action=more_steps]")
     page.click("[data-action=open][data-overlay=restart]")
     expect(page.locator(".dialog-restart")).to_contain_text("Start this game over with the same cards?")
     page.click("[data-action=restart_confirm]")

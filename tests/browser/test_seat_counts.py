@@ -148,7 +148,7 @@ def test_three_with_a_kitty_on_a_phone_to_game_over(open_page):
     expect(page.locator("[data-area=top] .player").nth(0)).to_contain_text(f"Seat 2 {names[1]}")
     expect(page.locator("[data-area=top] .player").nth(1)).to_contain_text(f"Seat 3 {names[2]}")
     expect(page.locator(".player.self")).to_contain_text("Seat 1 Anna")
-    kitty = page.locator(".trick .kitty")
+    kitty = page.locator("[data-area=center] .kitty")  # under the pass while cards are passed, then under the trick
     expect(kitty.locator(".card.back")).to_have_count(1)
     expect(kitty).to_have_attribute("aria-label", "The kitty: 1 face down")
     expect(kitty).to_be_in_viewport()

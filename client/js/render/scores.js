@@ -4,11 +4,11 @@ import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
 import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf, takes } from "./seats.js";
-import { gameButtons, readyWaiting, rematchLine } from "./table.js";
+import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
 import { reviewOf } from "../update.js";
-import { winnersText, nextStepsHtml } from "./outcome.js";
+import { winnersText, nextStepsHtml, ratingMovesHtml } from "./outcome.js";
 import { ratingMoveText } from "./playnow.js";
 import { say } from "./say.js";
 
@@ -104,12 +104,17 @@ function tookNote(state) {
   return n && n.inScores ? `<p class="notice info took-note" role="status" data-score-note>${esc(say(n.words, state.table))}</p>` : "";
 }
 
+/**
+ * Game over: who won, how the ratings moved (a rated game), the toppers, then the one main step with the host's other
+ * choices folded under it, and the smaller buttons (Queue again, the replay, its share link); the review follows.
+ */
 function gameOverFooter(state) {
   const table = state.table;
   const v = table.view;
+  const more = gameButtons(state);
   return `<p class="winners" role="status"><strong>${esc(t("game_over"))}</strong> ${esc(winnersText(table, v))}</p>` + tookNote(state) +
-    ratingMoveHtml(table) + toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
-    `<div class="dialog-actions">${gameButtons(state).join("")}</div>` + rematchHtml(table);
+    ratingMoveHtml(table) + ratingMovesHtml(table) + toppersHtml(table, v) + nextStepsHtml(state, "dialog") +
+    (more.length ? `<div class="dialog-actions more-actions">${more.join("")}</div>` : "");
 }
 
 /** At game over of a rated game, once its ratings are stored: how your own rating moved. */
@@ -117,12 +122,6 @@ function ratingMoveHtml(table) {
   const m = table.you !== null && Array.isArray(table.rating_moves) ? table.rating_moves[table.you] : null;
   const text = ratingMoveText(m);
   return text ? `<p class="rating-move" role="status" data-rating-move="${m.after - m.before}">${esc(text)}</p>` : "";
-}
-
-/** Who agreed so far to play again with the same people. */
-function rematchHtml(table) {
-  const line = rematchLine(table);
-  return line ? `<p class="rematch-line" role="status" data-rematch="${table.rematch.join(" ")}">${esc(line)}</p>` : "";
 }
 
 /** Between hands (and at game over): ask for your review of the hand just played, and show it when it comes. */

@@ -3,10 +3,11 @@ import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
 import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken, takes } from "./seats.js";
-import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom } from "./passing.js";
+import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom, passBoardShown, passBoardHtml } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
 import { nameHtml } from "./moderation.js";
+import { ratingBadge } from "./playnow.js";
 import { say } from "./say.js";
 
 export const TABLE_SKELETON = `<section class="table-screen">
@@ -32,6 +33,12 @@ function seatFlags(table, seat) {
   if (v && v.teams) flags.push(teamBadge(v, seat));
   if (v && tookKitty(v, seat)) flags.push(`<span class="badge kitty-badge" data-kitty="${seat}">${esc(t("kitty_badge"))}</span>`);
   return { acting, flags: flags.join(" ") };
+}
+
+/** A person's rating beside their name at an open table of a rated family (the stylesheet shows it on wide screens). */
+function seatRating(table, seat) {
+  const s = table.seats[seat];
+  return s && s.kind === "person" && Array.isArray(table.ratings) ? ratingBadge(table.ratings[seat]) : "";
 }
 
 /** Whether `seat` took a card of this hand's kitty (everyone may know who did). */
@@ -87,7 +94,7 @@ export function opponentHtml(table, seat) {
   const passed = hasPassed ? " has-passed" : "";
   const mark = hasPassed ? ` <span class="badge passed">✓<span class="passed-word"> ${esc(t("passed_badge"))}</span></span>` : "";
   return `<div class="player${acting ? " acting" : ""}${passed}" data-seat="${seat}" aria-current="${acting ? "true" : "false"}">` +
-    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> ${nameHtml(table, seat)} ${flags}${mark}</div>` +
+    `<div class="who"><span class="wind">${esc(chairOf(table, seat))}</span> ${nameHtml(table, seat)} ${seatRating(table, seat)} ${flags}${mark}</div>` +
     `<div class="score">${scoreLine(v, seat)}</div>` +
     `<div class="mini-fan" aria-label="${esc(t("cards_left", { n: count }))}" role="img">${backs}</div></div>`;
 }
@@ -184,6 +191,8 @@ function playedHtml(table, { seat, card, cancelled }, enter) {
 
 export function centerHtml(state, now) {
   const table = state.table;
+  // no trick yet: the middle shows the pass (and the kitty lying face down)
+  if (passBoardShown(table)) return passBoardHtml(state, kittyHtml(kittyLying(state, false)));
   const n = seatCount(table);
   const { trick, sliding, done } = shownTrick(state, now);
   let cards = "";
@@ -276,7 +285,6 @@ export function statusHtml(state) {
     const pass = passStatus(state);
     lines.push(...pass.lines);
     buttons.push(...pass.buttons);
-    plan = pass.plan;
   } else if (v.phase === "playing") {
     if (v.turn === me) {
       lines.push(t("your_turn"));
@@ -305,8 +313,7 @@ export function statusHtml(state) {
   if (v.game_over) {
     // the score table may be closed: who won and what comes next stay under the table
     lines.push(t("game_over"), winnersText(table, v));
-    if (rematchLine(table)) lines.push(rematchLine(table)); // who agreed to play again
-    plan = nextStepsHtml(state, "status");
+    plan = nextStepsHtml(state, "status"); // the main step (who agreed to play again under it), the host's other choices
   } else if (v.phase === "hand_over") {
     lines.push(table.ready && table.ready.includes(me) ? readyWaiting(table) : t("scores_title"));
   }
@@ -322,18 +329,13 @@ export function statusHtml(state) {
   return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
 }
 
-/** Start over while a game is played (the host, not at a daily table; after game over it is one of the next steps), and
- * after game over the replay (seated only) and its share link. */
+/**
+ * The smaller buttons beside the main step: after game over Queue again (a Play now table), the replay (seated only)
+ * and its share link; while a game is played the host's Start over (after game over it is one of the host's choices).
+ */
 export function gameButtons(state) {
   const table = state.table;
   const out = [];
-  // after game over, seated people vote to play again with the same people: the server deals a new game once all agree
-  // (where the table takes the vote: the offline table has nobody to vote with)
-  if (table.status === "finished" && Array.isArray(table.rematch) && table.you !== null && takes(table, "rematch")) {
-    const agreed = table.rematch.includes(table.you);
-    out.push(`<button type="button"${agreed ? "" : ' class="primary"'} data-action="rematch" aria-pressed="${agreed}"${agreed ? " disabled" : ""}>` +
-      `${esc(t(agreed ? "rematch_agreed" : "rematch_button"))}</button>`);
-  }
   // a Play now table after game over: queue again for the same game (this table's options, the person's own wait)
   if (table.status === "finished" && table.you !== null && table.open && table.open.play_now && takes(table, "leave")) {
     out.push(`<button type="button" data-action="queue_again">${esc(t("queue_again"))}</button>`);
@@ -348,16 +350,6 @@ export function gameButtons(state) {
   }
   if (canRestart(table) && table.status === "playing") out.push(restartButton());
   return out;
-}
-
-/** After game over: who agreed to play again with the same people ("2 of 3 agree: Anna and Bram"), or "". */
-export function rematchLine(table) {
-  if (table.status !== "finished" || !Array.isArray(table.rematch) || !table.rematch.length) return "";
-  // the server starts the new game once every person at the table who is not away agreed
-  const present = table.seats.filter((s) => s.kind === "person" && !s.away).length;
-  const total = Math.max(present, table.rematch.length);
-  const names = table.rematch.map((seat) => seatName(table, seat));
-  return t("rematch_count", { n: table.rematch.length, total, names: joinNames(names) });
 }
 
 /** Split the sorted hand into rows so cards stay large enough to tap on a narrow screen. */
@@ -425,7 +417,7 @@ export function meHtml(table) {
   const me = table.you;
   const { acting, flags } = seatFlags(table, me);
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
-    `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
+    `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${seatRating(table, me)} ${flags}` +
     ` <span class="score">${scoreLine(v, me)}</span>${myKitty(v)}</div>`;
 }
 
