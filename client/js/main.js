@@ -6,7 +6,7 @@ import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyOpened, applyMessage, applyIntent, applyConnection, applyOfflineStatus, applyKept } from "./update.js";
 import { applyOfflineStats, applySavedSeat, applyInvite, screenAddress } from "./update.js";
-import { loadSession, loadPlayerToken, latestSession, forgetSession, signedOutOf, SIGNED_OUT } from "./session.js";
+import { loadSession, loadPlayerToken, latestSession, forgetSession, signedOutOf, signedOutIn, SIGNED_OUT } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
@@ -326,6 +326,13 @@ if (shareInPath()) {
   });
 }
 if (state.device.linked) dispatch({ type: "use_device_code", text: state.device.linked }); // opened from another device's code
+// Another page of this browser was told that the device was signed out: this page says so at once too (a start page
+// holds no connection of its own), and greets nobody until the person starts fresh.
+window.addEventListener("storage", (event) => {
+  if (signedOutIn(event) === null || state.signedOut !== null) return;
+  conn.stop();
+  run(applyConnection(state, "closed", SIGNED_OUT));
+});
 // The network comes and goes: the start page offers Play offline in place of Create table while it is gone.
 window.addEventListener("offline", () => renderer.request());
 window.addEventListener("online", () => renderer.request());

@@ -34,6 +34,7 @@ export function createState(prefs) {
     scoresSeen: 0, // number of hands whose score table the player has already been shown
     readySent: -1, // history length for which `ready` was sent
     copied: false, // the invitation link was just copied
+    deviceCopied: false, // the link of a device code was just copied
     shareCopied: false, // the replay's share link was just copied
     restarting: false, // the server closed with 1012 and we have not been welcomed back yet
     dealPrefill: "", // the deal number from /?deal=N, put in the new-table form

@@ -134,6 +134,9 @@ function messageChanges(state, msg, now) {
       effects.push({ do: "replace_address", path: "/", ifSearch: "device=" });
       return effects;
     }
+    case "device_code_used": // the code on screen moved this player to another device: it is used up
+      if (state.device.code && state.device.code.code === msg.code) state.device.code = { ...state.device.code, used: msg };
+      return state.overlay === "stats" ? [{ do: "send", msg: { type: "devices" } }] : [];
     case "devices":
       state.device.list = msg.devices;
       return [];

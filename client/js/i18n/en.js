@@ -82,7 +82,10 @@ export default {
   // your player on other devices
   device_title: "Your player on other devices",
   device_code_button: "Use on another device",
-  device_code_help: "On the other device, open the link of this QR code or enter the code in its statistics. The code works once, until {time}.",
+  device_code_help: "On the other device, open this link (copy it, or scan its QR code) or enter the code in its statistics. The code works once, until {time}.",
+  device_link: "Link for the other device",
+  device_code_used: "Code {code} was used: your player now also plays on {device}.",
+  device_other: "the other device",
   device_qr: "QR code of the link that moves your player to another device",
   device_enter: "A code from another device",
   device_use: "Use here",

@@ -82,7 +82,10 @@ export default {
   // je speler op andere apparaten
   device_title: "Je speler op andere apparaten",
   device_code_button: "Gebruik op een ander apparaat",
-  device_code_help: "Open op het andere apparaat de link van deze QR-code, of vul de code in bij zijn statistiek. De code werkt één keer, tot {time}.",
+  device_code_help: "Open op het andere apparaat deze link (kopieer hem, of scan zijn QR-code), of vul de code in bij zijn statistiek. De code werkt één keer, tot {time}.",
+  device_link: "Link voor het andere apparaat",
+  device_code_used: "Code {code} is gebruikt: je speler speelt nu ook op {device}.",
+  device_other: "het andere apparaat",
   device_qr: "QR-code van de link die je speler naar een ander apparaat brengt",
   device_enter: "Een code van een ander apparaat",
   device_use: "Hier gebruiken",
