@@ -10,6 +10,7 @@ import { percent, momentText } from "../format.js";
 import { ratingsHtml, boardHtml } from "./board.js";
 import { moderationHtml, moderationTitle } from "./moderation.js";
 import { say } from "./say.js";
+import { offered } from "../network.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -55,7 +56,10 @@ function followRulesLink(event) {
 if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
 function statsHtml(state) {
-  return `${statsBody(state)}${offlineStatsHtml(state)}${devicesHtml(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
+  const devices = offered("devices") ? devicesHtml(state) : ""; // with no network only what plays without one
+  const games = offered("my_games")
+    ? `<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>` : "";
+  return `${statsBody(state)}${offlineStatsHtml(state)}${devices}${games}`;
 }
 
 function statsBody(state) {
