@@ -253,3 +253,9 @@ def test_while_the_browser_asks_to_save_data_the_engine_is_never_fetched_unasked
     assert engine_requests(seen) == []
     assert page.evaluate(ENGINE_CACHED) == []
     expect(page.locator("[data-offline-ready]")).to_have_count(0)
+
+    # Play offline is the person asking: the game needs the engine, so it comes
+    page.evaluate("() => window.hartenjagen.offline.setDelay(20)")
+    page.click("[data-offline-play]")
+    page.wait_for_selector(".hand .card", timeout=BOOT_MS)
+    assert any(url.endswith(".wasm") for url in seen)
