@@ -1,7 +1,9 @@
 // The service worker: keeps the client's own files (HTML, CSS, JS, icons, manifest) so that the app
-// installs on a home screen and the start page and the rules open offline, and the offline game's engine: the
-// project's Python (/engine/python.json) and the Python runtime it names (/runtime/..., kept until its version
-// changes), so that a game against computer players plays with no network at all.
+// installs on a home screen and the start page and the rules open offline, and, when the page asks for it
+// (`keep_engine`: the app was installed, the person played offline or against computer players, never while the
+// browser asks to save data), the offline game's engine: the project's Python (/engine/python.json) and the Python
+// runtime it names (/runtime/..., 13.5 MB, kept until its version changes), so that a game against computer players
+// plays with no network at all. A first visit does not fetch the engine; once kept, a new version keeps it up to date.
 // It never touches the websocket (/ws), the API (/api/...) or /healthz: those always go to the server.
 // Online every file comes from the network (the server says no-cache) and the copy is refreshed;
 // offline the last copy is served, and any page of the app (/, /t/CODE, /r/SHARE) gets index.html.
@@ -38,27 +40,49 @@ const REFS = [
   /\bnew URL\(\s*"(\.{1,2}\/[^"]+)"/g, // new URL("./offline/worker.js", import.meta.url): the worker
 ];
 
-/** Keep the offline game's engine: its Python, then each runtime file not kept yet. */
+/** Whether the browser asks to save data (then the engine is never fetched unasked). */
+function savingData() {
+  const connection = self.navigator && self.navigator.connection;
+  return Boolean(connection && connection.saveData);
+}
+
+/** Keep the offline game's engine: its Python, then each runtime file not kept yet; true once all are kept. */
 async function keepEngine(cache) {
   const res = await fetch(ENGINE, { cache: "no-cache" });
-  if (!res.ok) return; // a server without the engine: the rest of the app still works offline
+  if (!res.ok) return false; // a server without the engine: the rest of the app still works offline
   await cache.put(ENGINE, res.clone());
   const { runtime } = await res.json();
   for (const request of await cache.keys()) {  // an older runtime's files, after an update
     const path = new URL(request.url).pathname;
     if (path.startsWith(RUNTIME) && !path.startsWith(runtime.base)) await cache.delete(request);
   }
+  let kept = true;
   for (const name of runtime.files) {
     const path = runtime.base + name;
     if (await cache.match(path)) continue;
     const file = await fetch(path);
     if (file.ok) await cache.put(path, file);
+    else kept = false;
+  }
+  return kept;
+}
+
+/** Keep the engine as the page asked, then tell every page whether it is kept (they say "Ready to play..."). */
+async function keepEngineAsked() {
+  let kept = false;
+  try {
+    kept = await keepEngine(await caches.open(CACHE));
+  } finally {
+    for (const client of await self.clients.matchAll({ includeUncontrolled: true })) {
+      client.postMessage({ op: "engine_kept", kept });
+    }
   }
 }
 
 async function keepAll() {
   const cache = await caches.open(CACHE);
-  await keepEngine(cache);
+  // the engine only where it was kept before (the person asked for it then): a new version keeps it up to date
+  if (!savingData() && (await cache.match(ENGINE))) await keepEngine(cache);
   const seen = new Set();
   const queue = [SHELL];
   while (queue.length) {
@@ -81,6 +105,11 @@ async function keepAll() {
 
 self.addEventListener("install", (event) => {
   event.waitUntil(keepAll().then(() => self.skipWaiting()));
+});
+
+// The page asks for the engine: the app was installed, or the person played offline or against computer players.
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.op === "keep_engine") event.waitUntil(keepEngineAsked());
 });
 
 self.addEventListener("activate", (event) => {

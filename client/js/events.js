@@ -191,6 +191,7 @@ export function bindEvents({ state, dispatch }) {
       const you = state.table ? state.table.you : null;
       dispatch({ type: "replay_open", key: { id: Number(target.dataset.id) }, you, share: target.dataset.share || null });
     } else if (action === "open_game") openGame(target);
+    else if (action === "copy_device_link") dispatch({ type: "copy", what: "deviceCopied", text: target.dataset.link });
     else if (action === "copy_share") dispatch({ type: "copy", what: "shareCopied", text: `${location.origin}/r/${target.dataset.share}` });
     else if (action === "replay_hand") dispatch({ type: "replay_go", hand: Number(target.dataset.hand), step: 0 });
     else if (action === "replay_step") dispatch({ type: "replay_go", hand: state.replay.hand, step: Number(target.dataset.step) });

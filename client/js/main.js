@@ -6,7 +6,7 @@ import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyOpened, applyMessage, applyIntent, applyConnection, applyOfflineStatus, applyKept } from "./update.js";
 import { applyOfflineStats, applySavedSeat, applyInvite, screenAddress } from "./update.js";
-import { loadSession, loadPlayerToken, latestSession, forgetSession, signedOutOf, SIGNED_OUT } from "./session.js";
+import { loadSession, loadPlayerToken, latestSession, forgetSession, signedOutOf, signedOutIn, SIGNED_OUT } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
@@ -16,6 +16,7 @@ import { shareInPath } from "./viewer.js";
 import { bindChat } from "./chat.js";
 import { createOfflineEngine } from "./offline/engine.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
+import { askToKeep, engineKept, onEngineKept, runsInstalled } from "./offline/keeping.js";
 import { createPaceSync, createAutoPlay } from "./pace.js";
 import { showsInvite } from "./render/invite.js";
 
@@ -77,6 +78,7 @@ function run(effects) {
   }
   if (focus) focusField(focus); // drawn at once, so that the field is there
   else if (!quiet) renderer.request();
+  warmOffline(); // back on the start page with no network (a table left, a link that found no server)
 }
 
 /** One effect: what the browser, the connection or the offline engine must do. */
@@ -174,6 +176,9 @@ function carryOut(effect) {
       return;
     case "offline_stats":
       loadOfflineStats();
+      return;
+    case "keep_engine": // the service worker keeps the engine and says so (onEngineKept); not while saving data
+      if (askToKeep()) run(applyOfflineStatus(state, "keeping"));
       return;
     case "copy":
       if (effect.what === "copied") copyLink(effect.text);
@@ -320,14 +325,40 @@ if (shareInPath()) {
   remote.loadDaily();
   pollOpenTables();
   remote.checkComeback(latestSession(), forgetSession);
-  // A kept game, or no network: start the engine while the page is read, so that a game begins without a wait.
+  // A kept game: start the engine while the page is read, so that a game begins without a wait.
   findKept().then((kept) => {
-    if (kept || navigator.onLine === false) engine.start().catch(() => {});
+    if (kept) engine.start().catch(() => {});
   });
 }
+warmOffline();
+
+/** The start page with no network offers Play offline: start its engine at once (its progress shows beside it). */
+function warmOffline() {
+  if (navigator.onLine !== false || state.screen !== "start" || state.replay || engine.started) return;
+  engine.start().catch(() => {});
+}
+
+// Whether this device keeps the offline game's engine: asked of the caches once, then told by the service worker.
+// The installed app plays with no network too: it keeps the engine (not while the browser asks to save data).
+engineKept().then((kept) => {
+  if (state.offline.kept === null) run(applyOfflineStatus(state, "kept", { kept }));
+  if (runsInstalled()) dispatch({ type: "keep_engine" });
+});
+onEngineKept((kept) => run(applyOfflineStatus(state, "kept", { kept })));
+window.addEventListener("appinstalled", () => dispatch({ type: "keep_engine" }));
 if (state.device.linked) dispatch({ type: "use_device_code", text: state.device.linked }); // opened from another device's code
+// Another page of this browser was told that the device was signed out: this page says so at once too (a start page
+// holds no connection of its own), and greets nobody until the person starts fresh.
+window.addEventListener("storage", (event) => {
+  if (signedOutIn(event) === null || state.signedOut !== null) return;
+  conn.stop();
+  run(applyConnection(state, "closed", SIGNED_OUT));
+});
 // The network comes and goes: the start page offers Play offline in place of Create table while it is gone.
-window.addEventListener("offline", () => renderer.request());
+window.addEventListener("offline", () => {
+  warmOffline();
+  renderer.request();
+});
 window.addEventListener("online", () => renderer.request());
 renderer.drawNow();
 

@@ -57,6 +57,11 @@ export function signedOutOf() {
   return localStorage.getItem(SIGNED_OUT_KEY);
 }
 
+/** The name a `storage` event says this device was just signed out of (another page of it learnt so), or null. */
+export function signedOutIn(event) {
+  return event.key === SIGNED_OUT_KEY && event.newValue !== null ? event.newValue : null;
+}
+
 /** The person starts fresh on a signed-out device: the next hello makes a new player. */
 export function startFresh() {
   localStorage.removeItem(SIGNED_OUT_KEY);

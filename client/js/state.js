@@ -34,6 +34,7 @@ export function createState(prefs) {
     scoresSeen: 0, // number of hands whose score table the player has already been shown
     readySent: -1, // history length for which `ready` was sent
     copied: false, // the invitation link was just copied
+    deviceCopied: false, // the link of a device code was just copied
     shareCopied: false, // the replay's share link was just copied
     moreSteps: false, // after game over, the host's other choices (a new game at this table, starting over) are unfolded
     restarting: false, // the server closed with 1012 and we have not been welcomed back yet
@@ -49,8 +50,10 @@ export function createState(prefs) {
     myName: null, // the name the server welcomed us with
     replay: null, // the replay viewer: {status: loading | ok | not_found | error, data, hand, pos, you}
     // the offline game (offline/): the engine's status, whether we sit at the offline table, the game kept in
-    // IndexedDB (the start page offers to continue it), the worker's facts (its shared/ hash, boot time)
-    offline: { status: "idle", playing: false, saved: null, facts: null },
+    // IndexedDB (the start page offers to continue it), the worker's facts (its shared/ hash, boot time), how far its
+    // start is ({step, loaded, total}), whether its files are kept on this device (null: not known yet, false,
+    // "keeping", true) and whether this page asked for them
+    offline: { status: "idle", playing: false, saved: null, facts: null, progress: null, kept: null, asked: false },
     // your player on other devices: the one-time code shown (device_code message), the devices that hold this
     // player, the name a code from another device brought here, a code from the link waiting for the connection
     // and the device messages waiting for the connection (the start page need not be connected)

@@ -11,6 +11,7 @@ import { applyChat, chatError, resetChat, toggleMute } from "./chat.js";
 import { animFactor } from "./prefs.js";
 import { cleanCode, deviceLabel } from "./devices.js";
 import { stepCard, stepTrick, stepRange } from "./replay.js";
+import { againstComputers } from "./offline/keeping.js";
 
 export const TRICK_HOLD_MS = 900;
 export const TRICK_SLIDE_MS = 450;
@@ -53,6 +54,8 @@ export function applyMessage(state, msg, { offline = false, now = Date.now() } =
   effects.push({ do: "address", follow: true });
   if ((msg.type === "table" || msg.type === "update") && state.table) {
     effects.push({ do: "sounds", before }, { do: "pace" }, { do: "auto_play" });
+    // a game against computer players online: the person may want one with no network too
+    if (!offline && againstComputers(state.table)) effects.push(...keepEngine(state));
   }
   if (msg.type === "error" && state.fieldError) {
     effects.push({ do: "focus", field: state.fieldError.field });
@@ -134,6 +137,9 @@ function messageChanges(state, msg, now) {
       effects.push({ do: "replace_address", path: "/", ifSearch: "device=" });
       return effects;
     }
+    case "device_code_used": // the code on screen moved this player to another device: it is used up
+      if (state.device.code && state.device.code.code === msg.code) state.device.code = { ...state.device.code, used: msg };
+      return state.overlay === "stats" ? [{ do: "send", msg: { type: "devices" } }] : [];
     case "devices":
       state.device.list = msg.devices;
       return [];
@@ -262,8 +268,19 @@ export function applyConnection(state, status, closeCode) {
   return effects;
 }
 
-/** The offline engine's status: starting, ready (its facts), failed, or the kept game damaged or finished. */
+/**
+ * The offline engine's status: starting, progress (its step), ready (its facts), failed, the kept game damaged or
+ * finished; or whether its files are kept on this device ("kept": facts.kept, "keeping").
+ */
 export function applyOfflineStatus(state, status, facts) {
+  if (status === "kept" || status === "keeping") {
+    state.offline.kept = status === "keeping" ? "keeping" : facts.kept;
+    return [];
+  }
+  if (status === "progress") {
+    state.offline.progress = { step: facts.step, loaded: facts.loaded, total: facts.total };
+    return [];
+  }
   if (status === "damaged") {
     leftTable(state);
     state.offline.playing = false;
@@ -276,13 +293,23 @@ export function applyOfflineStatus(state, status, facts) {
     return [];
   }
   state.offline.status = status;
+  if (status !== "starting") state.offline.progress = null;
   if (status === "ready") state.offline.facts = facts;
+  // Play offline (or Continue) started it: its files came through the service worker, which keeps them
+  if (status === "ready" && state.offline.playing) return keepEngine(state);
   if (status === "failed" && state.offline.playing) { // said only to someone waiting for an offline game
     state.offline.playing = false;
     state.screen = "start";
     state.notice = { words: words("offline_failed"), kind: "error" };
   }
   return [];
+}
+
+/** Ask once that this device keep the offline game's engine (unless it is kept already). */
+function keepEngine(state) {
+  if (state.offline.asked || state.offline.kept === true) return [];
+  state.offline.asked = true;
+  return [{ do: "keep_engine" }];
 }
 
 /**
@@ -456,6 +483,8 @@ export function applyIntent(state, intent, now = Date.now()) {
       return [{ do: "offline_create", msg: { type: "create", options: intent.options, computer_level: intent.level } }];
     case "continue_offline":
       return continueOffline(state, intent.game);
+    case "keep_engine": // the app was installed: it plays with no network too
+      return keepEngine(state);
     case "daily":
       freshStart(state);
       return toTable(state, { type: "create", options: {}, daily: true });

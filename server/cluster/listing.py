@@ -1,4 +1,4 @@
-"""What nodes publish for each other: open tables, seated players, sign-outs, and the Play now matching lock."""
+"""What nodes publish for each other: open tables, seated players, sign-outs, device codes used, the Play now lock."""
 
 from __future__ import annotations
 
@@ -20,7 +20,10 @@ MATCH_LOCK_POLL = 0.01  # seconds between tries to take the lock
 
 
 class Listing(Link):
-    """Open tables and seated players of this node published in Redis, the other nodes' read back, and sign-outs."""
+    """Open tables and seated players of this node published in Redis, the other nodes' read back, and notices.
+
+    The notices every node listens for: devices signed out, and device codes used.
+    """
 
     listed: Callable[[], Awaitable[list]] | None
     seated: Callable[[], dict] | None
@@ -93,6 +96,19 @@ class Listing(Link):
         try:
             await self.redis.publish(self.signed_out_channel, f"{player_id}\x1f{device}")
         except REDIS_ERRORS as exc:  # the nodes that missed it forget every token when their link comes back
+            self.mark_down(exc)
+
+    @property
+    def code_used_channel(self) -> str:
+        """The channel every node listens on for device codes used (body: JSON of the node, player and notice)."""
+        return f"{self.prefix}code_used"
+
+    async def code_used(self, player_id: int, notice: dict[str, Any]) -> None:
+        """Tell the other nodes that one of ``player_id``'s device codes was used: they tell the player's pages."""
+        body = json.dumps({"node": self.node, "player": player_id, "notice": notice}, separators=(",", ":"))
+        try:
+            await self.redis.publish(self.code_used_channel, body)
+        except REDIS_ERRORS as exc:  # the pages elsewhere see the new device when they next list the devices
             self.mark_down(exc)
 
     def seated_key(self, node: str) -> str:

@@ -8,7 +8,8 @@ Frames are text: a letter, then fields separated by the unit separator (0x1F).
 edge to owner: ``o`` open (edge, id, the connection's player and first message), ``m`` message, ``g`` gone,
 ``q`` a question (the invitation facts of a code); owner to edge: ``t`` text to deliver, ``c`` close with a code,
 ``d`` detached (the connection left the table: its next messages are the edge's own again), ``a`` an answer.
-Every node also listens on ``<prefix>signed_out`` (``Cluster.sign_out``): a player id and a device id, signed out.
+Every node also listens on ``<prefix>signed_out`` (``Cluster.sign_out``): a player id and a device id, signed out;
+and on ``<prefix>code_used`` (``Cluster.code_used``): a player's device code was used on some node.
 """
 
 from __future__ import annotations
@@ -260,7 +261,8 @@ class Relay:
         while not self._stopping:
             pubsub = self.cluster.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel(self.node), self.cluster.signed_out_channel)
+                notices = (self.cluster.signed_out_channel, self.cluster.code_used_channel)
+                await pubsub.subscribe(self.channel(self.node), *notices)
                 if self._subscribed_before:
                     self.hub.store.forget_players()  # a sign-out may have gone by while the link was down
                 self._subscribed_before = self.up = True
@@ -270,6 +272,8 @@ class Relay:
                         continue
                     if message["channel"] == self.cluster.signed_out_channel:
                         self._signed_out(message["data"])
+                    elif message["channel"] == self.cluster.code_used_channel:
+                        self._code_used(message["data"])
                     else:
                         self._frame(message["data"])
             except asyncio.CancelledError:
@@ -306,6 +310,15 @@ class Relay:
             self.hub.signed_out(int(player), device)
         except Exception:
             log.exception("bad sign-out notice from another node")
+
+    def _code_used(self, body: str) -> None:
+        """A device code was used on another node: tell the player's open pages here (the node itself told its own)."""
+        try:
+            notice = json.loads(body)
+            if notice["node"] != self.node:
+                self.hub.code_used(int(notice["player"]), notice["notice"])
+        except Exception:
+            log.exception("bad code-used notice from another node")
 
     def _link_lost(self) -> None:
         """Our link to Redis broke: relayed connections come back (1012), remote ones count as disconnected."""

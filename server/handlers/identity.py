@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..net.closing import Close
+from ..players.devices import shown
 from ..table.errors import ProtocolError
 from ..table.messages import PROTOCOL_VERSION
 from ..table.tokens import token_hash
@@ -47,6 +48,11 @@ async def use_device_code(ctx: Services, client: Client, msg: dict[str, Any]) ->
     pid, token, name = found
     client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
     client.push({"type": "device_joined", "player_token": token, "name": name})
+    notice = {"type": "device_code_used", "code": shown(msg["code"]), "label": msg.get("label", ""),
+              "device": client.token_hash[:16]}  # fmt: skip
+    code_used(ctx, pid, notice)
+    if ctx.cluster is not None:
+        await ctx.cluster.code_used(pid, notice)  # the page that shows the code may be on another node
 
 
 async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
@@ -66,6 +72,17 @@ async def sign_out_device(ctx: Services, client: Client, msg: dict[str, Any]) ->
     signed_out(ctx, player_id, device)
     if ctx.cluster is not None:
         await ctx.cluster.sign_out(player_id, device)  # every other node does the same
+
+
+def code_used(ctx: Services, player_id: int, notice: dict[str, Any]) -> None:
+    """One of ``player_id``'s device codes was used (here or on another node): tell the player's open pages here.
+
+    Every connection of the player but the new device's gets ``device_code_used``: the page that shows the code
+    marks it used and lists the new device.
+    """
+    for other in list(ctx.clients):
+        if other.player_id == player_id and other.token_hash is not None and other.token_hash[:16] != notice["device"]:
+            other.push(notice)
 
 
 def signed_out(ctx: Services, player_id: int, device: str) -> None:

@@ -66,6 +66,10 @@ class Hub(Services):
         """Device ``device`` no longer holds ``player_id`` (signed out on another node): close it here too."""
         identity.signed_out(self, player_id, device)
 
+    def code_used(self, player_id: int, notice: dict[str, Any]) -> None:
+        """One of ``player_id``'s device codes was used on another node: tell the player's pages here."""
+        identity.code_used(self, player_id, notice)
+
     async def table_info_anywhere(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
         """``GET /api/tables/{code}`` in a cluster: the owner's answer for a table another node holds."""
         return await finding.table_info_anywhere(self, code, address, seat_token)

@@ -53,13 +53,20 @@ def server_files() -> dict[str, bytes]:
 
 
 def runtime_files() -> dict[str, Any]:
-    """Return the pinned runtime's URL folder and files (from ``tools/pyodide.lock.json``)."""
-    from hartenjagen.tools.runtime_fetch import lock
+    """Return the pinned runtime's URL folder, files and each file's size in bytes (``tools/pyodide.lock.json``).
+
+    The sizes are read from the files fetched: the page shows how many megabytes have come while the offline game
+    starts.
+    """
+    from hartenjagen.tools.runtime_fetch import default_client_dir, lock, runtime_dir
 
     pinned = lock()
+    folder = runtime_dir(default_client_dir(), pinned)
+    files = [name for name in pinned["files"] if name != "package.json"]
     return {
         "base": f"/runtime/{pinned['package']}-{pinned['version']}/",
-        "files": [name for name in pinned["files"] if name != "package.json"],
+        "files": files,
+        "sizes": {name: (folder / name).stat().st_size for name in files if (folder / name).is_file()},
         "version": pinned["version"],
     }
 

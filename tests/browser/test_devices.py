@@ -6,11 +6,27 @@ from __future__ import annotations
 import json
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP
+from .conftest import DESKTOP, no_horizontal_scroll
 
 PHONE_TALL = {"width": 390, "height": 844}
+PHONE_SIDE = {"width": 844, "height": 390}
+
+# What the code's part of the statistics dialog says, in each language.
+CODE_TEXTS = {
+    "en-GB": {
+        "copy": "Copy link",
+        "copied": "Link copied",
+        "used": "Code {code} was used: your player now also plays on",
+    },
+    "nl-NL": {
+        "copy": "Link kopiëren",
+        "copied": "Link gekopieerd",
+        "used": "Code {code} is gebruikt: je speler speelt nu ook op",
+    },
+}
 
 
 def stats_of(server_url: str, token: str) -> tuple[int, dict]:
@@ -63,6 +79,48 @@ def test_a_device_code_moves_the_player_and_a_second_use_is_refused(open_page, s
     expect(laptop.locator("[data-device-error]")).to_contain_text("8 letters and digits")
 
 
+@pytest.mark.parametrize(
+    ("locale", "size", "other"),
+    [("en-GB", DESKTOP, PHONE_TALL), ("nl-NL", PHONE_TALL, PHONE_SIDE), ("en-GB", PHONE_SIDE, DESKTOP)],
+    ids=["desktop-en", "phone-nl", "phone-side-en"],
+)
+def test_the_code_comes_with_a_link_to_copy_and_shows_as_used_once_the_other_device_used_it(
+    open_page, shot, locale, size, other
+):
+    texts = CODE_TEXTS[locale]
+    first = open_page("/", viewport=size, locale=locale, name="Kees")
+    first.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    first.click("[data-action=open][data-overlay=stats]")
+    first.click("[data-action=device_code]")
+    box = first.locator("[data-device-code]")
+    code = box.get_attribute("data-device-code")
+    # the link itself, to copy: a QR code on the screen of the device it is for cannot be scanned
+    link = first.locator(".device-link input.link")
+    expect(link).to_be_visible()
+    expect(link).to_have_value(f"{first.url.rstrip('/')}/?device={code}")
+    copy = first.locator("[data-action=copy_device_link]")
+    expect(copy).to_have_text(texts["copy"])
+    copy.click()
+    expect(copy).to_have_text(texts["copied"])
+    copied = first.evaluate("() => navigator.clipboard.readText()")
+    assert copied == link.input_value()
+    expect(first.locator(".device-qr svg")).to_be_visible()
+    assert no_horizontal_scroll(first)
+    shot(first, "device-code-link")
+
+    # the other device opens the copied link; the first device's dialog, still open, says the code is used
+    second = open_page(copied.removeprefix(first.url.rstrip("/")), viewport=other, locale=locale)
+    expect(second.locator(".notice")).to_contain_text("Kees")
+    used = first.locator("[data-device-code-used]")
+    expect(used).to_contain_text(texts["used"].format(code=code))
+    expect(used).to_contain_text("Chrome")  # the device as it named itself
+    expect(first.locator(".device-qr")).to_have_count(0)
+    expect(first.locator(".device-link")).to_have_count(0)
+    expect(first.locator(".devices li")).to_have_count(2)  # the new device listed without asking again
+    assert no_horizontal_scroll(first)
+    shot(first, "device-code-used")
+
+
 def test_the_players_seat_comes_along_to_the_new_device(open_page, shot):
     laptop = open_page("/", viewport=DESKTOP, name="Anna")
     laptop.click("form[data-form=create] button[type=submit]")
@@ -92,16 +150,25 @@ def test_a_page_signed_out_from_another_says_so_and_becomes_a_new_player_only_wh
     phone = open_page(f"/?device={code}", viewport=PHONE_TALL)
     expect(phone.locator(".notice")).to_contain_text("This device now plays as Anna")
     phone_token = phone.evaluate("() => window.hartenjagen.state.playerToken")
+    other_page = phone.context.new_page()  # the phone's start page, opened again in another tab
+    other_page.goto(server_url.rstrip("/") + "/")
+    expect(other_page.locator("#name")).to_have_value("Anna")
+    assert other_page.evaluate("() => window.hartenjagen.connection.connected") is False
 
     laptop.keyboard.press("Escape")
     laptop.click("[data-action=open][data-overlay=stats]")
     laptop.locator(".devices li:not(:has-text('(this device)')) [data-action=device_sign_out]").click()
     expect(laptop.locator(".devices li")).to_have_count(1)
 
-    # the open phone page is told at once, and does not reconnect as anyone
+    # the open phone page is told at once, and does not reconnect as anyone; what it said before is gone
     notice = phone.locator("[data-signed-out]")
     expect(notice).to_contain_text("This device was signed out of Anna")
+    expect(phone.locator("text=This device now plays as Anna")).to_have_count(0)
+    # so is the phone's other page, whose start page holds no connection of its own
+    expect(other_page.locator("[data-signed-out]")).to_contain_text("This device was signed out of Anna")
+    assert other_page.evaluate("() => window.hartenjagen.state.playerToken") is None
     shot(phone, "phone-signed-out")
+    shot(other_page, "phone-other-page-signed-out")
     assert phone.evaluate("() => window.hartenjagen.state.playerToken") is None
     # a reload still says so and greets nobody (no new player made behind the person's back)
     phone.reload()

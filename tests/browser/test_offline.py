@@ -54,6 +54,10 @@ ENGINE_KEPT = """async () => {
 }"""
 
 
+# The browser says the app was installed on the home screen (as Chromium does once the person installs it).
+INSTALLED = "() => window.dispatchEvent(new Event('appinstalled'))"
+
+
 def start_offline(page: Page, options: dict | None = None) -> None:
     """Press Play offline in the new-table form (with the variant's ``options``) and wait for the hand."""
     page.evaluate("() => window.hartenjagen.offline.setDelay(20)")
@@ -65,6 +69,7 @@ def start_offline(page: Page, options: dict | None = None) -> None:
 
 def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online_again(open_page, shot, server_url):
     page = open_page("/", viewport=PHONE_TALL, name="Anna", expected=("ERR_INTERNET_DISCONNECTED",))
+    page.evaluate(INSTALLED)  # the app installed: the service worker keeps the engine (a mere visit does not)
     kept = page.evaluate(ENGINE_KEPT)
     assert any(path.endswith(".wasm") for path in kept), kept
     context = page.context

@@ -119,6 +119,35 @@ async def test_a_signed_out_device_is_closed_on_every_node_and_its_token_holds_n
         assert max(took) < 2.0
 
 
+async def test_the_page_that_shows_a_device_code_hears_once_that_it_was_used_on_another_node(cluster):
+    async with asyncio.timeout(BUDGET):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        laptop = await cluster.open(a, "Anna")
+        await laptop.send("device_code")
+        code = (await answer(laptop, "device_code"))["code"]
+        phone = await cluster.open(b, "someone")  # the code is used through the other node
+        await phone.send("use_device_code", code=code, label="Phone")
+        await phone.expect("device_joined")
+        told = await answer(laptop, "device_code_used")
+        assert (told["type"], told["code"], told["label"]) == ("device_code_used", code, "Phone")
+        await phone.sync()
+        assert not [m for m in phone.inbox if m["type"] == "device_code_used"]  # the new device is not told
+
+        # through the laptop's own node: told once, not again by the notice that comes back through Redis
+        await laptop.send("device_code")
+        second = (await answer(laptop, "device_code"))["code"]
+        tablet = await cluster.open(a, "someone")
+        await tablet.send("use_device_code", code=second, label="Tablet")
+        await tablet.expect("device_joined")
+        assert (await answer(laptop, "device_code_used"))["code"] == second
+        await phone.send("device_code")  # a round trip through Redis after the notice: any echo has come by now
+        third = (await answer(phone, "device_code"))["code"]
+        watch = await cluster.open(b, "someone")
+        await watch.send("use_device_code", code=third, label="Watch")
+        await watch.expect("device_joined")
+        assert (await answer(laptop, "device_code_used"))["code"] == third  # the next notice, no echo before it
+
+
 async def test_a_removed_person_cannot_watch_or_chat_at_that_table_through_either_node_and_plays_elsewhere(cluster):
     options = {"variant": "classic", "end_score": 75}
     async with asyncio.timeout(BUDGET):

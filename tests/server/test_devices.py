@@ -67,6 +67,31 @@ class TestDevices:
         status, body = await get_json(server, "/api/stats", token)
         assert status == 200 and body["name"] == "Anna"
 
+    async def test_the_pages_of_the_player_that_asked_are_told_when_its_code_is_used(self, server):
+        laptop = await server.connect("Anna")
+        token = laptop.welcome["player_token"]
+        other_tab = await server.connect("Anna", token=token)  # the same device, another page
+        await laptop.send("device_code")
+        code = (await answer(laptop, "device_code"))["code"]
+        bystander = await server.connect("Eva")
+
+        phone = await server.connect("someone")
+        await phone.send("use_device_code", code=code.replace("-", "").lower(), label="Android · Chrome")
+        joined = await answer(phone, "device_joined")
+        await phone.send("devices")
+        listing = (await answer(phone, "devices"))["devices"]
+        new_device = next(d["id"] for d in listing if d["this"])
+        for page in (laptop, other_tab):  # every page of the player: the code as shown, and the device it moved to
+            told = await answer(page, "device_code_used")
+            assert told == {"type": "device_code_used", "code": code, "label": "Android · Chrome", "device": new_device}
+        # nobody else hears of it, nor does the new device itself
+        for p in (phone, bystander):
+            await p.sync()
+            assert not [m for m in p.inbox if m["type"] == "device_code_used"], p.inbox
+        again = await server.connect("Anna", token=joined["player_token"])  # the new device's later pages neither
+        await again.sync()
+        assert not [m for m in again.inbox if m["type"] == "device_code_used"]
+
     async def test_an_old_code_is_refused_and_wrong_codes_are_limited_like_table_codes(self, server, monkeypatch):
         anna = await server.connect("Anna")
         monkeypatch.setattr(device_codes, "CODE_SECONDS", -1.0)  # expired the moment it is made

@@ -154,6 +154,9 @@ def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_s
     assert shared == shared_files() and body["shared_hash"] == shared_hash() == files_hash(shared)
     assert "hartenjagen/server/table/offline.py" in files and "hartenjagen/server/net/hub.py" not in files
     assert body["runtime"]["base"].startswith("/runtime/pyodide-")
+    # each runtime file's size, for the page's "x of y MB" while the offline game starts
+    assert set(body["runtime"]["sizes"]) == set(body["runtime"]["files"])
+    assert sum(body["runtime"]["sizes"].values()) > 10_000_000
     changed = dict(shared)
     changed["hartenjagen/shared/rules.py"] += b"\n"
     assert files_hash(changed) != shared_hash()

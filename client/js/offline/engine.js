@@ -3,7 +3,8 @@
 
 /**
  * Create the offline engine. onMessage(msg) gets every table message as a server message;
- * onStatus(status, facts) hears "starting", "ready" (facts: hash, ms, python...), "failed", "damaged", "finished".
+ * onStatus(status, facts) hears "starting", "progress" (facts: step, loaded, total: how far the start is), "ready"
+ * (facts: hash, ms, python...), "failed", "damaged", "finished".
  */
 export function createOfflineEngine({ onMessage, onStatus }) {
   let worker = null;
@@ -32,7 +33,9 @@ export function createOfflineEngine({ onMessage, onStatus }) {
     ready = new Promise((resolve, reject) => {
       const first = (event) => {
         const m = event.data;
-        if (m.op === "ready") {
+        if (m.op === "progress") {
+          onStatus("progress", m);
+        } else if (m.op === "ready") {
           worker.onmessage = receive;
           onStatus("ready", m);
           resolve(m);

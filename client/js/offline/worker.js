@@ -18,14 +18,91 @@ function post(msg) {
   self.postMessage(msg);
 }
 
+const PROGRESS_MS = 100; // how often the bytes of the runtime's files are told to the page while they come
+
+/** Tell the page which step of the start is under way: "files", "runtime" (with its bytes) or "python". */
+function progress(step, loaded = 0, total = 0) {
+  post({ op: "progress", step, loaded, total });
+}
+
+/**
+ * Count the bytes of the runtime's files (`runtime`: its folder and each file's size) as they arrive, so that the page
+ * shows how far a first download (13.5 MB) is: returns the worker's fetch that counts what it streams (the answer
+ * keeps its headers: the runtime's own loader streams it) and `imported(name)` for a file the loader imports whole.
+ */
+function countBytes(plain, runtime) {
+  const sizes = runtime.sizes || {};
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  let loaded = 0;
+  let told = 0;
+  const tell = (force) => {
+    const now = performance.now();
+    if (!force && now - told < PROGRESS_MS) return;
+    told = now;
+    progress("runtime", Math.min(loaded, total), total);
+  };
+  // the modules the runtime's loader imports (not fetched): counted whole once they have come
+  const seen = new Set();
+  const imported = (name) => {
+    if (seen.has(name) || !(name in sizes)) return;
+    seen.add(name);
+    loaded += sizes[name];
+    tell(true);
+  };
+  let watcher = null;
+  if (typeof PerformanceObserver === "function") {
+    watcher = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const path = new URL(entry.name).pathname;
+        if (entry.initiatorType !== "fetch" && path.startsWith(runtime.base)) imported(path.slice(runtime.base.length));
+      }
+    });
+    try {
+      watcher.observe({ type: "resource", buffered: true });
+    } catch {
+      watcher = null; // no resource timing in this worker: the imported modules are not counted
+    }
+  }
+  const fetcher = async (input, init) => {
+    const res = await plain(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input), self.location.href);
+    if (!res.ok || !res.body || !url.pathname.startsWith(runtime.base)) return res;
+    seen.add(url.pathname.slice(runtime.base.length));
+    const counter = new TransformStream({
+      transform(chunk, out) {
+        loaded += chunk.byteLength;
+        tell(false);
+        out.enqueue(chunk);
+      },
+      flush() {
+        tell(true);
+      },
+    });
+    return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  return { fetcher, imported, stop: () => watcher && watcher.disconnect() };
+}
+
 async function boot() {
   const started = performance.now();
   const phases = {};
+  progress("files");
   const bundle = await (await fetch("/engine/python.json")).json();
   phases.bundle = performance.now() - started;
-  const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
-  py = await loadPyodide({ indexURL: bundle.runtime.base });
+  progress("runtime");
+  const plainFetch = self.fetch;
+  const bytes = countBytes(plainFetch.bind(self), bundle.runtime);
+  self.fetch = bytes.fetcher;
+  try {
+    const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
+    bytes.imported("pyodide.mjs");
+    py = await loadPyodide({ indexURL: bundle.runtime.base });
+  } finally {
+    self.fetch = plainFetch;
+    bytes.stop();
+  }
   phases.runtime = performance.now() - started - phases.bundle;
+  progress("python");
   for (const [path, text] of Object.entries(bundle.files)) {
     const parts = path.split("/");
     for (let i = 1; i < parts.length; i += 1) {

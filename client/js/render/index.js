@@ -1,7 +1,8 @@
 // Render: state to DOM, at most once per animation frame, touching only areas that changed.
 import { patch, reset } from "./dom.js";
 import { headerHtml, connHtml } from "./header.js";
-import { startHtml, syncOptionFields } from "./start.js";
+import { startHtml, syncOptionFields, engineHtml } from "./start.js";
+import { offered } from "../network.js";
 import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
 import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
@@ -64,7 +65,9 @@ export function createRenderer(state, root) {
       if (slot) patch(slot, dailyPanelHtml(state));
       // the open tables refresh every few seconds: their own slot, and a Join button that had the focus keeps it
       const open = el.screen.querySelector("#open-slot");
-      if (open) keepingFocus(open, () => patch(open, openTablesHtml(state, navigator.onLine === false)), ".ot-join");
+      if (open) keepingFocus(open, () => patch(open, openTablesHtml(state, !offered("open_tables"))), ".ot-join");
+      // how far the offline game's engine is: its own slots, redrawn as it starts without touching the form
+      for (const engine of el.screen.querySelectorAll(".engine-slot")) patch(engine, engineHtml(state));
     }
     else if (kind === "lobby") patch(el.screen, lobbyHtml(state, now));
     else if (kind === "replay") keepingFocus(el.screen, () => patch(el.screen, replayHtml(state)));

@@ -10,6 +10,7 @@ import { percent, momentText } from "../format.js";
 import { ratingsHtml, boardHtml } from "./board.js";
 import { moderationHtml, moderationTitle } from "./moderation.js";
 import { say } from "./say.js";
+import { offered } from "../network.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -55,7 +56,10 @@ function followRulesLink(event) {
 if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
 function statsHtml(state) {
-  return `${statsBody(state)}${offlineStatsHtml(state)}${devicesHtml(state)}<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>`;
+  const devices = offered("devices") ? devicesHtml(state) : ""; // with no network only what plays without one
+  const games = offered("my_games")
+    ? `<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>` : "";
+  return `${statsBody(state)}${offlineStatsHtml(state)}${devices}${games}`;
 }
 
 function statsBody(state) {
@@ -73,10 +77,7 @@ function statsBody(state) {
  * use here, and the devices that hold this player, each of which can be signed out. */
 function devicesHtml(state) {
   const d = state.device;
-  const code = d.code && d.code.expires_at * 1000 > Date.now()
-    ? `<div class="device-code" data-device-code="${esc(d.code.code)}"><p>${esc(t("device_code_help", { time: clock(d.code.expires_at) }))}</p>` +
-      `<p class="device-code-text">${esc(d.code.code)}</p><div class="device-qr" role="img" aria-label="${esc(t("device_qr"))}">${d.code.qr_svg}</div></div>`
-    : "";
+  const code = d.code && (d.code.used || d.code.expires_at * 1000 > Date.now()) ? deviceCodeHtml(state, d.code) : "";
   const error = d.error ? `<p class="notice error" role="alert" data-device-error>${esc(say(d.error))}</p>` : "";
   const list = Array.isArray(d.list) && d.list.length
     ? `<ul class="devices">${d.list.map((x) => `<li data-device="${esc(x.id)}">${esc(x.label || t("device_first"))}` +
@@ -90,6 +91,23 @@ function devicesHtml(state) {
     `<form data-form="device" class="row"><label for="device-code-input">${esc(t("device_enter"))}</label>` +
     `<input id="device-code-input" name="code" autocapitalize="characters" autocomplete="off" spellcheck="false" maxlength="9" placeholder="K7QX-PM3A">` +
     `<button type="submit">${esc(t("device_use"))}</button></form>${list}</section>`;
+}
+
+/**
+ * The code shown: its link to copy (a QR code on the screen it is for cannot be scanned) and its QR code for a phone
+ * beside this screen; once the other device has used it, only that it was used, and by which device.
+ */
+function deviceCodeHtml(state, code) {
+  if (code.used) {
+    const device = code.used.label || t("device_other");
+    return `<div class="device-code used" data-device-code="${esc(code.code)}" data-device-code-used>` +
+      `<p class="notice info" role="status">${esc(t("device_code_used", { code: code.code, device }))}</p></div>`;
+  }
+  return `<div class="device-code" data-device-code="${esc(code.code)}"><p>${esc(t("device_code_help", { time: clock(code.expires_at) }))}</p>` +
+    `<p class="device-code-text">${esc(code.code)}</p>` +
+    `<div class="device-link"><input class="link" id="device-link" readonly value="${esc(code.link)}" aria-label="${esc(t("device_link"))}">` +
+    `<button type="button" data-action="copy_device_link" data-link="${esc(code.link)}">${esc(t(state.deviceCopied ? "link_copied" : "copy_link"))}</button></div>` +
+    `<div class="device-qr" role="img" aria-label="${esc(t("device_qr"))}">${code.qr_svg}</div></div>`;
 }
 
 /** A moment (unix seconds) as the hour and minute in the page's language. */

@@ -5,6 +5,8 @@ import { showsInvite, inviteHtml, comebackHtml } from "./invite.js";
 import { passingName } from "./seats.js";
 import { playNowHtml } from "./playnow.js";
 import { say } from "./say.js";
+import { decimal } from "../format.js";
+import { noNetwork, offered } from "../network.js";
 
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
@@ -171,12 +173,54 @@ function dealField(state) {
 function dealLinkHtml(state, offline) {
   const n = state.dealLink;
   if (!n || state.screen === "joining") return "";
-  const play = offline ? "" : `<button type="submit" form="create-form" class="primary" data-deal="${esc(n)}">${esc(t("deal_link_play", { n }))}</button>`;
+  const play = !offered("deal_online", offline) ? "" : `<button type="submit" form="create-form" class="primary" data-deal="${esc(n)}">${esc(t("deal_link_play", { n }))}</button>`;
   return `<div class="panel deal-link" data-deal-link="${esc(n)}">
     <h2>${esc(t("deal_no", { n }))}</h2>
     <p class="muted">${esc(t("deal_link_intro"))}</p>
     <p class="deal-link-buttons">${play}<button type="submit" form="create-form" name="where" value="offline" data-deal="${esc(n)}"` +
     `${offline ? ' class="primary"' : ""}>${esc(t("offline_button"))}</button></p>
+  </div>`;
+}
+
+// The steps of the offline game's start, as its worker tells them (worker.js): our Python, the runtime, our modules.
+const ENGINE_STEPS = ["files", "runtime", "python"];
+
+/** How far the offline game's start is: a bar and its step, with the runtime's megabytes while they come. */
+function progressHtml(progress) {
+  const step = progress ? progress.step : "files";
+  const n = ENGINE_STEPS.indexOf(step) + 1;
+  const bytes = progress && step === "runtime" && progress.total > 0;
+  const value = n - 1 + (bytes ? Math.min(1, progress.loaded / progress.total) : 0);
+  const mb = (b) => decimal(b / 1e6, 1);
+  const size = bytes ? `, ${t("offline_mb", { loaded: mb(progress.loaded), total: mb(progress.total) })}` : "";
+  return `<span class="offline-progress" data-offline-progress="${step}">` +
+    `<progress max="${ENGINE_STEPS.length}" value="${value.toFixed(2)}" aria-label="${esc(t("offline_starting"))}"></progress>` +
+    `<span>${esc(t("offline_step", { n, of: ENGINE_STEPS.length, what: t(`offline_step_${step}`) }) + size)}</span></span>`;
+}
+
+/**
+ * The offline game's engine as the person needs to know it: with no network, its start step by step, then "Ready to
+ * play without a network" (or that it could not start); with one, whether this device keeps it for playing offline.
+ * Drawn in its own slot (render/index.js), so that its progress never redraws the form being filled in.
+ */
+export function engineHtml(state, offline = noNetwork()) {
+  const o = state.offline;
+  const ready = `<span class="offline-state ready" data-offline-ready>${esc(t("offline_ready"))}</span>`;
+  if (o.status === "starting") return progressHtml(o.progress);
+  if (offline && o.status === "failed") return `<span class="offline-state" data-offline-failed>${esc(t("offline_failed"))}</span>`;
+  if (offline) return o.status === "ready" ? ready : "";
+  if (o.kept === true) return ready;
+  return o.kept === "keeping" ? `<span class="offline-state" data-offline-keeping>${esc(t("offline_keeping"))}</span>` : "";
+}
+
+/** With no network: the notice with Play offline beside it (the new-table form below chooses the game) and how far
+ * the offline game's engine is. */
+function noNetworkHtml(state) {
+  const play = state.screen === "joining" ? ""
+    : `<button type="submit" form="create-form" name="where" value="offline" class="primary" data-offline-now>${esc(t("offline_button"))}</button>`;
+  return `<div class="notice info offline-now" data-no-network>
+    <p role="status">${esc(t("offline_no_network"))}</p>
+    <div class="offline-now-play">${play}<span class="engine-slot" aria-live="polite"></span></div>
   </div>`;
 }
 
@@ -204,8 +248,8 @@ function joinHtml(state) {
 }
 
 /**
- * The start page. With no network it offers only what plays without one (the offline table's messages: a new game
- * against computer players, the kept game): no Play now, open tables, Join, Today's deal or Create table.
+ * The start page. With no network it offers only what plays without one (network.js holds the one list of what needs
+ * it): Play offline beside the notice that says so, the kept game, and the new-table form to choose the offline game.
  */
 export function startHtml(state) {
   if (showsInvite(state)) return inviteHtml(state);
@@ -220,16 +264,15 @@ export function startHtml(state) {
     ? `<div class="notice error" role="alert" data-signed-out><p>${esc(t("signed_out", { name: state.signedOut }))}</p>
     <button type="button" class="primary" data-action="start_fresh">${esc(t("start_fresh"))}</button></div>`
     : "";
-  const offline = typeof navigator !== "undefined" && navigator.onLine === false; // no network: play here
+  const offline = noNetwork(); // no network: only what plays without one (network.js)
   const joining = state.screen === "joining" && state.offline.playing
-    ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))}</p>`
+    ? `<p class="notice info" role="status" data-offline-starting>${esc(t("offline_starting"))} <span class="engine-slot"></span></p>`
     : state.screen === "joining" && !state.wantedCode ? `<p class="notice info" role="status" data-finding>${esc(t("play_now_finding"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
-  const noNetwork = offline ? `<p class="notice info" role="status" data-no-network>${esc(t("offline_no_network"))}</p>` : "";
   const nameError = state.fieldError && state.fieldError.field === "name" ? say(state.fieldError.words) : null;
   return `<section class="start">
   <p class="tagline">${esc(t("tagline"))}</p>
-  ${signedOut}${notice}${joining}${noNetwork}
+  ${signedOut}${notice}${joining}${offline ? noNetworkHtml(state) : ""}
   ${dealLinkHtml(state, offline)}
   ${keptHtml(state)}
   ${comebackHtml(state)}
@@ -238,10 +281,10 @@ export function startHtml(state) {
     <input id="name" name="name" maxlength="24" autocomplete="nickname" required placeholder="${esc(t("name_placeholder"))}" value="${esc(p.name)}"${nameError ? ' aria-invalid="true" aria-describedby="name-error"' : ""}>
     ${nameError ? `<p id="name-error" class="field-error" role="alert">${esc(nameError)}</p>` : ""}
   </div>
-  ${playNowHtml(state, offline)}
+  ${playNowHtml(state, !offered("play_now", offline))}
   <div id="open-slot"></div>
-  ${offline ? "" : joinHtml(state)}
-  ${offline ? "" : '<div id="daily-slot"></div>'}
+  ${offered("join", offline) ? joinHtml(state) : ""}
+  ${offered("daily", offline) ? '<div id="daily-slot"></div>' : ""}
   <form class="panel" data-form="create" id="create-form">
     <h2>${esc(t("create_title"))}</h2>
     <div class="grid variant-choice">
@@ -254,10 +297,11 @@ export function startHtml(state) {
       <select id="level" name="level">${levels}</select>
     </div>
     ${dealField(state)}
-    ${offline ? "" : `<button type="submit" class="primary">${esc(t("create_button"))}</button>`}
+    ${offered("create", offline) ? `<button type="submit" class="primary">${esc(t("create_button"))}</button>` : ""}
     <p class="offline-play">
       <button type="submit" name="where" value="offline" data-offline-play${offline ? ' class="primary"' : ""} aria-describedby="offline-help">${esc(t("offline_button"))}</button>
       <span id="offline-help" class="field-help">${esc(t("offline_help"))}</span>
+      ${offline ? "" : '<span class="engine-slot" aria-live="polite"></span>'}
     </p>
   </form>
 </section>`;
