@@ -14,6 +14,8 @@ import logging
 import multiprocessing
 import os
 import secrets
+import select
+import threading
 import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -53,13 +55,18 @@ STEPS = (
 )
 
 
-def _prepare_worker() -> None:
-    """Start a worker below the event loop's priority, and compile the look-ahead first if it never was.
+def _prepare_worker(server_pid: int) -> None:
+    """Start a worker below the event loop's priority, ending with the server, and compile the look-ahead first.
+
+    A worker holds its own queue's writing end and the process server's liveness pipe, so nothing it reads ends
+    when a server is killed (``kill -9``, the out-of-memory killer): without a watch of its own, it and the
+    process server would wait for ever, holding memory and whatever the server's output went to.
 
     The event loop keeps people's moves and the easy and medium players. The kernel compiles once per
     install (20 to 35 s), here, before any decision's timeout runs; once numba's cache holds it, a worker
     loads it at its first hard decision (about 1 s) and a server without hard players never does.
     """
+    _exit_with(server_pid)
     try:
         os.nice(WORKER_NICENESS)
     except OSError:
@@ -69,6 +76,36 @@ def _prepare_worker() -> None:
 
 
 WORKER_NICENESS = 5
+GONE_POLL_S = 1.0  # where a process cannot be waited for by its descriptor, how often a worker looks for the server
+
+
+def _exit_with(pid: int) -> None:
+    """End this process as soon as process ``pid`` has ended (a thread waits on it; no polling on Linux)."""
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)  # readable once the process has ended
+        except (AttributeError, OSError):  # not Linux, or the server is gone already
+            fd = -1
+        if fd >= 0:
+            select.select([fd], [], [])
+        else:
+            while _running(pid):
+                time.sleep(GONE_POLL_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="hearts-server-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def step_for(budget_ms: float, floor_ms: float, ceiling_ms: float) -> float:
@@ -153,7 +190,9 @@ class Thinker:
                 kernel.warm()
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="hearts-bot")
         ctx = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_prepare_worker)
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=ctx, initializer=_prepare_worker, initargs=(os.getpid(),)
+        )
         pool.submit(_noop).result()
         return pool
 

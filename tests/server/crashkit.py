@@ -147,7 +147,7 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
 
-    def start(self, timeout: float = 10.0) -> ServerProcess:
+    def start(self, timeout: float = 30.0) -> ServerProcess:
         cmd = [
             sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(self.db), "--bot-delay", "0", "--grace", str(self.grace), "--bot-workers", "0",

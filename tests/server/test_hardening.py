@@ -7,7 +7,8 @@ import os
 import signal
 import threading
 
-from .conftest import move_once, my_move, state_of
+from .conftest import move_once, my_move, state_of, wait_for
+from .crashkit import ServerProcess
 from .test_full_game import play_out
 from .test_timer_hint_sit_new_game_idle import with_bots
 
@@ -131,3 +132,30 @@ class TestSlowReader:
         client.push({"type": "pong"})
         await asyncio.sleep(0)
         assert closed == [(1008, "not reading")]
+
+
+def process_group(pgid: int) -> list[int]:
+    """The processes now in process group ``pgid`` (zombies waiting for their parent left out)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:  # ended meanwhile
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                found.append(int(entry))
+    return found
+
+
+class TestKilledServer:
+    async def test_a_killed_servers_computer_player_processes_end_with_it(self, tmp_path):
+        """``kill -9`` of a server leaves no worker process (nor their process server) waiting for ever."""
+        srv = ServerProcess(tmp_path / "h.db", tmp_path, "workers", extra=["--bot-workers", "2"]).start()
+        try:
+            # the server, its process server and a worker at least
+            await wait_for(lambda: len(process_group(srv.pid)) >= 3, timeout=30.0)
+            await srv.crash()
+            await wait_for(lambda: process_group(srv.pid) == [], timeout=30.0)
+        finally:
+            srv.cleanup()

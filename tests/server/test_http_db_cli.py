@@ -354,7 +354,7 @@ class TestServeCommand:
             str(hearts), "serve", "--port", "0", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         try:
-            line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+            line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
             port = int(re.search(r":(\d+)/", line).group(1))
             async with connect(f"ws://127.0.0.1:{port}/ws") as ws:
                 proc.send_signal(signal.SIGTERM)  # at once: no settling time
@@ -366,7 +366,7 @@ class TestServeCommand:
         finally:
             if proc.returncode is None:
                 proc.kill()
-                await proc.wait()
+                await asyncio.wait_for(proc.wait(), 30)
 
     async def test_hearts_serve_port_0_prints_the_address_and_sigterm_closes_with_1012(self, tmp_path):
         env = dict(os.environ, HEARTS_DB=str(tmp_path / "s.db"), HEARTS_BOT_DELAY="0", HEARTS_TIMER_MIN="2")
@@ -375,7 +375,7 @@ class TestServeCommand:
             str(hearts), "serve", "--port", "0", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         try:
-            line = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+            line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
             match = re.match(r"Hartenjagen serving on http://127\.0\.0\.1:(\d+)/", line)
             assert match, line
             port = int(match.group(1))
@@ -399,7 +399,7 @@ class TestServeCommand:
         finally:
             if proc.returncode is None:
                 proc.kill()
-                await proc.wait()
+                await asyncio.wait_for(proc.wait(), 30)
         con = sqlite3.connect(tmp_path / "s.db")
         assert con.execute("SELECT name FROM players").fetchall() == [("Anna",)]
         con.close()
