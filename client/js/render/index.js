@@ -6,7 +6,7 @@ import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
 import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
 import { overlayHtml, showRulesSection } from "./panels.js";
-import { seatCount, ringShape } from "./seats.js";
+import { seatCount, ringShape, bigTable } from "./seats.js";
 import { replayHtml } from "./replay.js";
 import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
 import { writeNews } from "./news.js";
@@ -122,6 +122,7 @@ export function createRenderer(state, root) {
     screenEl.dataset.side = String(side);
     screenEl.dataset.top = String(top);
     screenEl.classList.toggle("ring", n !== 4);
+    screenEl.classList.toggle("big", bigTable(n));
     screenEl.style.setProperty("--side", String(side));
     screenEl.style.setProperty("--top", String(top));
   }
