@@ -415,6 +415,7 @@ export default {
   card_lead: "the lead",
   first_twin_mark: "1st of 2",
   card_first_twin: "played first of two: ranks above the other",
+  hand_below: "Your hand is further down",
   trick_undecided: "No one takes this trick: the cards wait for the next one",
   trick_won_pending: "{name} takes the trick and the {n} waiting cards",
   trick_won_pending_you: "You take the trick and the {n} waiting cards",

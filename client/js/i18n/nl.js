@@ -411,6 +411,7 @@ export default {
   card_lead: "de uitkomst",
   first_twin_mark: "1e van 2",
   card_first_twin: "eerst gespeeld van twee: gaat boven de andere",
+  hand_below: "Je kaarten staan verderop",
   trick_undecided: "Niemand pakt deze slag: de kaarten wachten op de volgende",
   trick_won_pending: "{name} pakt de slag en de {n} wachtende kaarten",
   trick_won_pending_you: "Jij pakt de slag en de {n} wachtende kaarten",

@@ -4,7 +4,7 @@ import { headerHtml, connHtml } from "./header.js";
 import { startHtml, syncOptionFields } from "./start.js";
 import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
-import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
+import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml, belowHtml } from "./table.js";
 import { overlayHtml, showRulesSection } from "./panels.js";
 import { seatCount, ringShape, bigTable } from "./seats.js";
 import { replayHtml } from "./replay.js";
@@ -112,7 +112,20 @@ export function createRenderer(state, root) {
     }
     patch(area("me"), meHtml(table));
     writeNews(area("news"), table, state.said);
+    patch(area("below"), belowHtml());
+    showBelow();
   }
+
+  /** A table taller than the screen (a big table on a phone upright): while the hand is out of view below, a note at
+   * the foot of the screen says so. */
+  function showBelow() {
+    const note = el.screen.querySelector('[data-area="below"]');
+    const hand = el.screen.querySelector('[data-area="hand"]');
+    if (!note || !hand) return;
+    const box = hand.getBoundingClientRect();
+    note.hidden = !(box.height > 0 && box.bottom > window.innerHeight + 2);
+  }
+  window.addEventListener("scroll", showBelow, { passive: true });
 
   /** The table's seat count and how many opponents sit on each side, for the stylesheet. */
   function shapeTable(screenEl, n) {

@@ -19,6 +19,7 @@ export const TABLE_SKELETON = `<section class="table-screen">
   <div class="status" data-area="status"></div>
   <div class="hand-area" data-area="hand"></div>
   <div class="me" data-area="me"></div>
+  <button type="button" class="hand-below" data-area="below" data-action="to_hand" hidden></button>
 </section>`;
 
 function seatFlags(table, seat) {
@@ -489,6 +490,11 @@ export function meHtml(table) {
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
     `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${flags}` +
     ` <span class="score">${scoreLine(v, me)}</span>${myKitty(v)}</div>`;
+}
+
+/** The note at the foot of a screen too short for the whole table: the hand is further down (a tap scrolls to it). */
+export function belowHtml() {
+  return `${esc(t("hand_below"))} <span aria-hidden="true">↓</span>`;
 }
 
 /** The kitty cards you took, face up for you alone: "Your kitty: Q♠ 5♥". */
