@@ -17,7 +17,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, fill_and_start, pass_cards, play_until_game_over, resize, save_shot, view
+from .conftest import DESKTOP, click_card, fill_and_start, hand_keys, play_until_game_over, resize, save_shot, view
 from .test_seat_counts import SHOW, _table
 from .test_variant_play import create_variant_table
 
@@ -169,16 +169,24 @@ def check_trick(seen: dict, v: dict, names: list[str], lang: str = "en", large: 
 
 
 def start(page: Page, variant: str, seats: int | None = None) -> list[str]:
-    """A table of ``variant`` (at ``seats`` seats) with easy computer players, started and its first pass made;
-    return every seat's name."""
+    """A table of ``variant`` (at ``seats`` seats) with easy computer players, started and its first pass made (the
+    cards chosen, the table measured: it fits while passing too); return every seat's name."""
     page.select_option("#level", "easy")
     fields = {"end_score": "100"}
     if seats:
         fields["seats"] = str(seats)
     create_variant_table(page, variant, fields)
     fill_and_start(page)
-    if view(page)["phase"] == "passing":
-        pass_cards(page)
+    v = view(page)
+    if v["phase"] == "passing":
+        refused = v.get("pass_refusals") or {}
+        for key in [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]:
+            click_card(page, key)
+        expect(page.locator("[data-action=pass]")).to_be_enabled()
+        page.wait_for_function(AT_REST, polling="raf")
+        check_fits(page.evaluate(MEASURE), v["seats"])
+        page.click("[data-action=pass]")
+        page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
     return page.evaluate("() => window.hartenjagen.state.table.seats.map(s => s.name)")
 
 
@@ -202,9 +210,13 @@ def photo(page: Page, seats: int) -> None:
     save_shot(page, f"big-table-{seats}-{size['width']}x{size['height']}")
 
 
-@pytest.mark.parametrize("seats", [6, 10, 12])
-def test_cancellation_fits_a_phone_on_its_side_and_a_desktop_and_names_every_card(open_page, seats):
-    page = open_page("/", viewport=LANDSCAPE, name="Anna-Sophie")
+LOCALES = {"en": "en-GB", "nl": "nl-NL"}
+
+
+@pytest.mark.parametrize(("seats", "lang"), [(6, "en"), (10, "en"), (12, "nl")])
+def test_cancellation_fits_a_phone_on_its_side_and_a_desktop_and_names_every_card(open_page, seats, lang):
+    # a long name: your own panel as wide as it gets
+    page = open_page("/", viewport=LANDSCAPE, name="Anna-Sophie van den Berg", locale=LOCALES[lang])
     names = start(page, "cancellation", seats)
     assert view(page)["seats"] == seats
     v = play_to(page)
@@ -214,15 +226,16 @@ def test_cancellation_fits_a_phone_on_its_side_and_a_desktop_and_names_every_car
         seen = page.evaluate(MEASURE)
         photo(page, seats)
         check_fits(seen, seats)
-        check_trick(seen, v, names)
+        check_trick(seen, v, names, lang)
         assert not seen["below"]
-    # In Dutch: the lead says so in its words, and everything still fits.
-    page.click("#top [data-action=lang][data-lang=nl]")
-    expect(page.locator(".trick .slot[data-lead] .mark.lead")).to_have_text(WORDS["nl"]["lead"])
+    # In the other language: the lead says so in its words, and everything still fits.
+    other = "nl" if lang == "en" else "en"
+    page.click(f"#top [data-action=lang][data-lang={other}]")
+    expect(page.locator(".trick .slot[data-lead] .mark.lead")).to_have_text(WORDS[other]["lead"])
     seen = page.evaluate(MEASURE)
-    save_shot(page, f"big-table-{seats}-1280x800-nl")
+    save_shot(page, f"big-table-{seats}-1280x800-{other}")
     check_fits(seen, seats)
-    check_trick(seen, v, names, "nl")
+    check_trick(seen, v, names, other)
 
 
 def test_extreme_for_eight_marks_the_first_of_two_identical_cards(open_page):
