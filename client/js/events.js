@@ -71,6 +71,8 @@ export function bindEvents({ state, dispatch }) {
         return dispatch({ type: action, seat });
       case "copy":
         return dispatch({ type: "copy", what: "copied", text: target.dataset.link });
+      case "to_hand": // the note that the hand is further down: a scroll, no change of state
+        return screen.querySelector('[data-area="hand"]').scrollIntoView({ block: "end" });
       case "join_open": // a table of the start page's list of open tables
         if (!nameGiven()) return;
         return dispatch({ type: "join", tableCode: target.dataset.code });

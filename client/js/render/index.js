@@ -5,9 +5,9 @@ import { startHtml, syncOptionFields, engineHtml } from "./start.js";
 import { offered } from "../network.js";
 import { dailyPanelHtml } from "./daily.js";
 import { lobbyHtml } from "./lobby.js";
-import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml } from "./table.js";
+import { TABLE_SKELETON, opponentHtml, areaHtml, centerHtml, captionHtml, statusHtml, handHtml, meHtml, belowHtml } from "./table.js";
 import { overlayHtml, showRulesSection } from "./panels.js";
-import { seatCount, ringShape } from "./seats.js";
+import { seatCount, ringShape, bigTable } from "./seats.js";
 import { replayHtml } from "./replay.js";
 import { isWatching, watchStatusHtml, watchMeHtml } from "./watch.js";
 import { writeNews } from "./news.js";
@@ -115,7 +115,20 @@ export function createRenderer(state, root) {
     }
     patch(area("me"), meHtml(table));
     writeNews(area("news"), table, state.said);
+    patch(area("below"), belowHtml());
+    showBelow();
   }
+
+  /** A table taller than the screen (a big table on a phone upright): while the hand is out of view below, a note at
+   * the foot of the screen says so. */
+  function showBelow() {
+    const note = el.screen.querySelector('[data-area="below"]');
+    const hand = el.screen.querySelector('[data-area="hand"]');
+    if (!note || !hand) return;
+    const box = hand.getBoundingClientRect();
+    note.hidden = !(box.height > 0 && box.bottom > window.innerHeight + 2);
+  }
+  window.addEventListener("scroll", showBelow, { passive: true });
 
   /** The table's seat count and how many opponents sit on each side, for the stylesheet. */
   function shapeTable(screenEl, n) {
@@ -125,6 +138,7 @@ export function createRenderer(state, root) {
     screenEl.dataset.side = String(side);
     screenEl.dataset.top = String(top);
     screenEl.classList.toggle("ring", n !== 4);
+    screenEl.classList.toggle("big", bigTable(n));
     screenEl.style.setProperty("--side", String(side));
     screenEl.style.setProperty("--top", String(top));
   }

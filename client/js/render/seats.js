@@ -44,6 +44,31 @@ export function trickSpot(seat, you, n) {
   return { dx: -Math.sin(angle), dy: Math.cos(angle) };
 }
 
+/** Whether a table is a big one (six seats or more): its trick lies on two rows of named cards, not on a ring. */
+export function bigTable(n) {
+  return n >= 6;
+}
+
+/** How many cards of a big table's trick lie in its top and its bottom row (yours and the seats beside you). */
+export function gridRows(n) {
+  const bottom = Math.floor(n / 2);
+  return { top: n - bottom, bottom, cols: n - bottom };
+}
+
+/**
+ * Where the card of `seat` lies in a big table's trick: its row (1 top, 2 bottom) and its first of two half-columns
+ * (1-based). The cards go round the table in play order as the seats do: yours in the bottom row, the seats after
+ * you to its left, the far seats along the top row from left to right, the seats before you on its right.
+ */
+export function gridSpot(seat, you, n) {
+  const k = offsetFrom(seat, you, n);
+  const { top, bottom, cols } = gridRows(n);
+  const left = Math.ceil((bottom - 1) / 2); // the seats after yours that lie left of you in the bottom row
+  if (k > left && k <= left + top) return { row: 1, col: 1 + (cols - top) + 2 * (k - left - 1) };
+  const i = k <= left ? left - k : left + (n - k);
+  return { row: 2, col: 1 + (cols - bottom) + 2 * i };
+}
+
 /** The name of a chair: its wind at four seats (South, West, North, East), else "Seat 1" to "Seat n". */
 export function chairName(n, seat) {
   return n === 4 ? t("seat_names")[seat] : t("seat_n", { n: seat + 1 });

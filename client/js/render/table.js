@@ -2,7 +2,7 @@
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
-import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken, takes } from "./seats.js";
+import { position, seatName, plainName, moonTotal, takerText, teamName, seatCount, seatsFromMe, trickSpot, chairOf, claimsTaken, takes, bigTable, gridRows, gridSpot } from "./seats.js";
 import { passStatus, chosenPlace, exchangeLines, receivedShown, receivedFrom, passBoardShown, passBoardHtml } from "./passing.js";
 import { animFactor } from "../prefs.js";
 import { winnersText, nextStepsHtml, canRestart, restartButton } from "./outcome.js";
@@ -20,6 +20,7 @@ export const TABLE_SKELETON = `<section class="table-screen">
   <div class="status" data-area="status"></div>
   <div class="hand-area" data-area="hand"></div>
   <div class="me" data-area="me"></div>
+  <button type="button" class="hand-below" data-area="below" data-action="to_hand" hidden></button>
 </section>`;
 
 function seatFlags(table, seat) {
@@ -82,7 +83,10 @@ function scoreLine(v, seat) {
   const attr = scored ? ` data-hand-score="${esc(n)}"` : "";
   const taken = `<span class="taken"${attr}>${esc(v.chips ? t("hearts_taken", { n }) : t("taken", { n }))}</span>`;
   if (v.chips) return `${taken} <span class="chips" data-chips="${v.chips[seat]}">${esc(t("chips_count", { n: v.chips[seat] }))}</span>`;
-  return `${taken} <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>`;
+  // a narrow panel (a big table on a phone on its side) shows "12 (+3)", the total and this hand's points
+  const short = t("score_short", { total: v.totals[seat], n: scored ? n : `+${n}` });
+  return `${taken} <span class="total">${esc(t("total", { n: v.totals[seat] }))}</span>` +
+    `<span class="score-short" aria-hidden="true">${esc(short)}</span>`;
 }
 
 export function opponentHtml(table, seat) {
@@ -189,6 +193,63 @@ function playedHtml(table, { seat, card, cancelled }, enter) {
   return `<div class="slot slot-${pos}"${style}>${playedFace(card, { cancelled, classes, label })}</div>`;
 }
 
+/**
+ * Where identical cards rank by who played first (Extreme Hearts): the places in the trick of the first of each
+ * two identical cards, which ranks above the other; else none.
+ */
+function firstOfTwins(v, cards) {
+  const firsts = new Set();
+  if (!v.rules || v.rules.variant !== "extreme") return firsts;
+  cards.forEach(({ card }, i) => {
+    const earlier = cards.findIndex((c) => c.card === card);
+    if (earlier < i) firsts.add(earlier);
+  });
+  return firsts;
+}
+
+/**
+ * One card of a big table's trick in its place on the grid (rows 2 and 3: a phone upright has the kitty and the
+ * waiting cards in row 1), its player's name under it; the lead and (Extreme Hearts) the first of two identical
+ * cards say so on the card's lower half, which leaves its corner free.
+ */
+function namedHtml(table, { seat, card, cancelled }, { enter, lead, first }) {
+  const { row, col } = gridSpot(seat, table.you, seatCount(table));
+  const { dx, dy } = trickSpot(seat, table.you, seatCount(table));
+  const name = seat === table.you ? t("played_by_you") : seatName(table, seat);
+  const said = [t("card_played", { name: seatName(table, seat), card: cardName(card) })];
+  const marks = [];
+  if (first) { said.push(t("card_first_twin")); marks.push(`<span class="mark first-twin">${esc(t("first_twin_mark"))}</span>`); }
+  if (lead) { said.push(t("card_lead")); marks.push(`<span class="mark lead">${esc(t("lead_mark"))}</span>`); }
+  const classes = [`played${enter ? " enter-grid" : ""}`];
+  const face = playedFace(card, { cancelled, classes, label: said.join(", ") });
+  const flags = `${lead ? " data-lead" : ""}${first ? " data-first-twin" : ""}`;
+  return `<div class="slot slot-grid${lead ? " lead" : ""}" data-seat="${seat}"${flags}` +
+    ` style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};grid-area:${row + 1} / ${col + 1} / span 1 / span 2">` +
+    `<div class="played-face">${face}${marks.length ? `<span class="marks" aria-hidden="true">${marks.join("")}</span>` : ""}</div>` +
+    `<span class="played-by" aria-hidden="true">${esc(name)}</span></div>`;
+}
+
+/**
+ * A big table's trick: two rows of named cards round the table in play order, as large as the room between the
+ * seats allows, none over another; the kitty and the cards of undecided tricks beside them.
+ */
+function gridTrickHtml(table, { cards, kitty, pending, sliding, winner, trick }) {
+  const n = seatCount(table);
+  const { cols } = gridRows(n);
+  let style = `--cols:${cols};--subcols:${2 * cols}`;
+  let slide = "";
+  if (sliding && winner !== null) {
+    const { dx, dy } = trickSpot(winner, table.you, n);
+    style += `;--wx:${dx.toFixed(3)};--wy:${dy.toFixed(3)}`;
+    slide = " slide-ring";
+  } else if (sliding && trick.undecided) {
+    slide = " slide-pending";
+  }
+  const side = kitty || pending ? `<div class="trick-side">${kitty}${pending}</div>` : "";
+  return `<div class="trick grid${side ? " has-side" : ""}${slide}" data-seats="${n}" style="${style}"` +
+    ` aria-label="${esc(t("table_center"))}">${side}${cards}</div>`;
+}
+
 export function centerHtml(state, now) {
   const table = state.table;
   // no trick yet: the middle shows the pass (and the kitty lying face down)
@@ -198,14 +259,16 @@ export function centerHtml(state, now) {
   let cards = "";
   if (trick) {
     const count = trick.cards.length;
+    const firsts = firstOfTwins(table.view, trick.cards);
     cards = trick.cards.map((played, i) => {
       const enter = !done && i === count - 1 && entersNow(table.view, played.card, count, now, animFactor(state.prefs));
-      return playedHtml(table, played, enter);
+      return bigTable(n) ? namedHtml(table, played, { enter, lead: i === 0, first: firsts.has(i) }) : playedHtml(table, played, enter);
     }).join("");
   }
   const winner = done && trick.winner !== null ? trick.winner : null;
   const kitty = kittyHtml(kittyLying(state, done));
   const pending = pendingHtml(pendingLying(state, done));
+  if (bigTable(n)) return gridTrickHtml(table, { cards, kitty, pending, sliding, winner, trick });
   if (n === 4 && !kitty && !pending) {
     const slide = sliding && winner !== null ? ` slide-${position(winner, table.you)}` : "";
     return `<div class="trick${slide}" aria-label="${esc(t("table_center"))}">${cards}</div>`;
@@ -419,6 +482,11 @@ export function meHtml(table) {
   return `<div class="player self${acting ? " acting" : ""}" data-seat="${me}" aria-current="${acting ? "true" : "false"}">` +
     `<span class="wind">${esc(chairOf(table, me))}</span> <span class="name">${esc(plainName(table, me))}</span> <span class="badge you">${esc(t("you_suffix"))}</span> ${seatRating(table, me)} ${flags}` +
     ` <span class="score">${scoreLine(v, me)}</span>${myKitty(v)}</div>`;
+}
+
+/** The note at the foot of a screen too short for the whole table: the hand is further down (a tap scrolls to it). */
+export function belowHtml() {
+  return `${esc(t("hand_below"))} <span aria-hidden="true">↓</span>`;
 }
 
 /** The kitty cards you took, face up for you alone: "Your kitty: Q♠ 5♥". */
