@@ -429,6 +429,11 @@ class Game:
             return self.taken
         return [multiset.add(t, k) for t, k in zip(self.taken, self.kitty_taken, strict=True)]
 
+    def counted_cards(self) -> list[Mask]:
+        """Return each seat's cards that change its score this hand (``Rules.counting_mask``), the kitty's included."""
+        mask = self.rules.counting_mask
+        return [t & mask for t in self.scored_taken()]
+
     def _end_hand(self) -> None:
         rules = self.rules
         taken = self.scored_taken()

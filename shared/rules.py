@@ -117,6 +117,7 @@ class Rules:
     card_points: tuple[int, ...] = ()
     first_lead: int = -1
     special_mask: Mask = 0  # cards whose worth is more than their points (doublers, cancellers)
+    counting_mask: Mask = 0  # cards that change their taker's score: worth points (bonus cards too), or by their role
     counted: bool = False  # a card may appear more than once (decks, jokers): hands are layered masks
     suit_masks: tuple[Mask, ...] = ()  # the cards of each suit (the joker is a heart)
     hearts_mask: Mask = 0
@@ -141,6 +142,10 @@ class Rules:
         special = 0
         for c in ((self.heart_doubler,) if self.heart_doubler >= 0 else ()) + self.cancel:
             special |= 1 << c
+        counting = special | (1 << TS if self.spade_ten else 0)
+        for c in range(53):
+            if points[c]:
+                counting |= 1 << c
         if self.trick_doubler >= 0:
             special |= sum(1 << (13 * s + self.trick_doubler) for s in range(4)) & self.deck
         set_ = object.__setattr__
@@ -152,6 +157,7 @@ class Rules:
         set_(self, "card_points", tuple(points))
         set_(self, "penalty_mask", penalty)
         set_(self, "special_mask", special)
+        set_(self, "counting_mask", layers(counting, copies) & self.deck)
         set_(self, "moon_total", self.penalty_points(penalty))
         set_(self, "first_lead", (clubs & -clubs).bit_length() - 1 if self.lead == "lowest_club" else -1)
 

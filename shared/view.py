@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
-from .game import GAME_OVER, PASSING, PLAYING, Game
+from .game import GAME_OVER, HAND_OVER, PASSING, PLAYING, Game
 from .multiset import LAYER0
 from .reasons import Params, reason
 from .rules import Rules
@@ -54,6 +54,8 @@ class CommonView(TypedDict):
     to_act: list[int]
     hearts_broken: bool
     points_taken: list[int]
+    point_cards: list[list[str]] | None  # once the hand is over: each seat's cards that counted (``counted_cards``)
+    kitty_cards: list[str] | None  # once the hand is over: the kitty's cards, in the order of ``kitty_takers``
     history: list[dict[str, Any]]  # the hand results
     totals: list[int]
     counting_down: bool
@@ -105,7 +107,8 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
     ``card_points``: every card of the deck worth points, with its points; ``card_roles``: cards with a
     role beyond points (``heart_doubler``, ``canceller``, ``cancelled``, ``no_pass``); ``trick_doubler``:
     the rank letter that doubles its trick; ``moon``/``moon_total``; ``sun``: points per other side when
-    one side takes every trick; the end rule, and ``start_chips``/``ante``/``hand_limit`` for chips.
+    one side takes every trick; the end rule, and ``start_chips``/``ante``/``hand_limit`` for chips;
+    ``kitty_rule``: who takes the kitty (``KITTY_RULES``), or None without one.
     """
     points = rules.card_points
     roles: dict[str, list[str]] = {}
@@ -134,6 +137,7 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
         "queen_waits": rules.queen_waits,
         "hearts_must_break": rules.hearts_must_break,
         "queen_breaks_hearts": rules.queen_breaks_hearts,
+        "kitty_rule": rules.kitty_rule if rules.kitty else None,
     }
 
 
@@ -155,6 +159,7 @@ def common_view(game: Game) -> CommonView:
     """Return the fields of the view that every seat shares: public by nature (no hand, no passed card)."""
     rules = game.rules
     phase = game.phase
+    over = phase in (HAND_OVER, GAME_OVER) and game.hand_no >= 0  # every card of the hand is open now
     return {
         "version": VIEW_VERSION,
         "rules": rules.to_json(),
@@ -175,6 +180,8 @@ def common_view(game: Game) -> CommonView:
         "to_act": game.to_act(),
         "hearts_broken": game.hearts_broken,
         "points_taken": game.points_taken() if game.hand_no >= 0 else [0] * rules.seats,
+        "point_cards": [game.names(m) for m in game.counted_cards()] if over else None,
+        "kitty_cards": [CARD_NAMES[c] for c in game.kitty] if over and rules.kitty else None,
         "history": list(game.history),  # the hand results are never changed once written: shared, read-only
         "totals": list(game.totals),
         "counting_down": game.counting_down,

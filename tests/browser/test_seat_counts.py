@@ -28,6 +28,7 @@ pytestmark = pytest.mark.animations_off  # many hands played; what animations do
 
 PHONE_TALL = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
+KITTY_LABEL = "The kitty: 1 face down: the kitty goes to the winner of the first trick"
 
 # Boxes of what must be seen at the table, whether a tap at a point of each reaches it, and the page's scroll size.
 # A trick card is "readable" when the tap at its top-left corner (its rank and suit) reaches it.
@@ -150,7 +151,7 @@ def test_three_with_a_kitty_on_a_phone_to_game_over(open_page):
     expect(page.locator(".player.self")).to_contain_text("Seat 1 Anna")
     kitty = page.locator("[data-area=center] .kitty")  # under the pass while cards are passed, then under the trick
     expect(kitty.locator(".card.back")).to_have_count(1)
-    expect(kitty).to_have_attribute("aria-label", "The kitty: 1 face down")
+    expect(kitty).to_have_attribute("aria-label", KITTY_LABEL)
     expect(kitty).to_be_in_viewport()
     expect(page.locator(".hand .card")).to_have_count(17)
 

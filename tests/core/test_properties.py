@@ -201,6 +201,10 @@ def _check_variant_hand_end(game: Game, totals_before: list[int], pot_at_deal: i
         taken = multiset.add(taken, t)
     assert taken == rules.deck
     assert -1 not in game.kitty_takers or game.voided
+    view = view_for(game, 0)  # the hand is over: the cards that counted for each seat and the kitty lie open
+    assert [multiset.parse(cards) for cards in view["point_cards"]] == [t & rules.counting_mask for t in scored]
+    assert rules.points_of(rules.counting_mask) == rules.points_of(rules.deck)  # no card worth points is left out
+    assert view["kitty_cards"] == ([CARD_NAMES[c] for c in game.kitty] if rules.kitty else None)
     choice = last["moon_choice"] if last["moon"] is not None else None
     if rules.moon in ("others", "self") and last["moon"] is not None:
         choice = rules.moon

@@ -114,6 +114,31 @@ def test_the_first_trick_takes_the_kitty_and_only_its_taker_sees_it_until_the_ha
     assert last["points"][taker] >= 13
 
 
+def test_once_the_hand_is_over_every_seat_sees_what_the_kitty_held_and_who_took_it():
+    # the replay shows the kitty of every hand; at the hand's end the cards are counted in the open, so its cards lie
+    # open for everyone, watchers too, in the order of ``kitty_takers``, and count in their taker's point cards
+    game = _kitty_game({"variant": "three_kitty", "passing": "off"}, ["QS"], _three_hands("QS"))
+    _finish_hand(game, random.Random(3))
+    assert game.phase in (HAND_OVER, "game_over")
+    taker = game.kitty_takers[0]
+    for view in [view_for(game, s) for s in range(3)] + [spectator_view(game)]:
+        assert view["kitty_cards"] == ["QS"] and view["kitty_takers"] == [taker]
+        assert "QS" in view["point_cards"][taker]
+    game.deal_seeded(4)  # the next hand: its kitty lies face down again, and nothing of the last hand is shown
+    assert all(view_for(game, s)["kitty_cards"] is None for s in range(3))
+
+
+def test_with_two_kitty_cards_each_lies_open_at_the_hands_end_beside_its_own_taker():
+    rules = make_rules({"variant": "five_kitty", "kitty": "first_two", "passing": "off"})
+    game = Game(rules)
+    game.deal_seeded(21)
+    kitty = [mask_names(1 << c)[0] for c in game.kitty]
+    assert spectator_view(game)["kitty_cards"] is None
+    _finish_hand(game, random.Random(5))
+    view = spectator_view(game)
+    assert view["kitty_cards"] == kitty and view["kitty_takers"] == [game.tricks[0].winner, game.tricks[1].winner]
+
+
 def test_with_first_points_the_kitty_waits_for_the_first_trick_that_holds_points():
     # "(in sommige varianten 'de eerste slag waarin strafpunten zijn gespeeld')"
     options = {"variant": "three_kitty", "passing": "off", "kitty": "first_points"}

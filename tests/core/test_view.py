@@ -11,7 +11,7 @@ from hartenjagen.shared.rules import CLASSIC, make_rules
 from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS
-from .scripts import deal_and_play, hand, random_step
+from .scripts import deal_and_play, deal_of, hand, names, play_script, random_step
 
 CARDS = set(CARD_NAMES)
 
@@ -128,6 +128,38 @@ def test_after_the_hand_the_view_shows_the_tricks_scores_and_no_trick_in_play():
     assert view["game_over"] and view["winners"] == [0] and view["totals"] == [0, 26, 26, 26]
     assert view["points_taken"] == [26, 0, 0, 0]
     assert {t["winner"] for t in view["tricks"]} == {0}
+
+
+def test_once_the_hand_is_over_the_view_lists_the_cards_that_counted_for_each_seat_and_not_before():
+    game = Game(make_rules({"passing": "off", "end_score": 100}))
+    game.deal(deal_of(CLASSIC_MOON))
+    assert view_for(game, 1)["point_cards"] is None
+    play_script(game, CLASSIC_MOON)
+    view = view_for(game, 1)
+    assert view["point_cards"] == [names("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"), [], [], []]
+    assert view["kitty_cards"] is None  # no kitty in this variant
+    game.deal_seeded(1)
+    assert view_for(game, 1)["point_cards"] is None  # the next hand is being played: nothing of it is open
+
+
+@pytest.mark.parametrize("variant", ["omnibus", "parker_brothers", "achterhoeks", "hooligan", "spot_hearts"])
+def test_the_point_cards_are_whatever_scores_in_the_variant_bonus_cards_and_roles_too(variant):
+    rules = make_rules({"variant": variant})
+    game = Game(rules)
+    game.deal_seeded(8)
+    rng = random.Random(8)
+    while game.phase in ("passing", "playing"):
+        random_step(game, rng)
+    if game.phase == "moon_choice":
+        game.choose_moon(game.moon_seat, "others")
+    view = view_for(game, 0)
+    listed = [hand(" ".join(cards)) for cards in view["point_cards"]]
+    assert sum(m.bit_count() for m in listed) == rules.counting_mask.bit_count()  # every such card, once
+    for seat, m in enumerate(listed):
+        assert m == game.taken[seat] & rules.counting_mask
+        assert rules.points_of(m) == rules.points_of(game.taken[seat])  # no card worth points left out
+    roles = {c for c, r in view["scoring"]["card_roles"].items() if set(r) & {"heart_doubler", "canceller"}}
+    assert roles <= {c for cards in view["point_cards"] for c in cards}  # the queens that change a score by their role
 
 
 def test_the_view_carries_the_variants_scoring_teams_and_chips_for_the_rules_page_and_score_table():

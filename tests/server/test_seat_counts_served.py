@@ -1,5 +1,5 @@
 """Tables of three and five through the server: the replay shows every seat and the kitty, reviews count the
-table's tricks, and a watcher never sees the kitty."""
+table's tricks, and a watcher never sees the kitty while the hand is played."""
 
 from __future__ import annotations
 
@@ -35,16 +35,22 @@ async def test_a_three_seat_kitty_game_is_replayed_with_the_kitty_and_reviewed_b
     assert first["kitty_takers"] == hand0["kitty_takers"] == [first["tricks"][0]["winner"]]
     assert first["points"] == hand0["points"] and sum(first["points"]) in (26, 0) or first["moon"] is not None
 
-    # the watcher saw every table of the first hand, and never the kitty's card (the scoring table aside, which
-    # names every card worth points, as the rules page does)
+    # the watcher saw every table of the first hand, and never the kitty's card while the hand was played (the
+    # scoring table aside, which names every card worth points, as the rules page does); once it was over, the kitty
+    # lay open for everyone, as in the replay
     (kitty,) = first["kitty"]
-    seen = 0
+    seen = opened = 0
     for msg in watcher.inbox:
         if msg["type"] == "table" and msg.get("view") and msg["view"]["hand_no"] == 0:
             view = {k: v for k, v in msg["view"].items() if k != "scoring"}
-            assert view.get("kitty") is None and view["seats"] == 3 and f"'{kitty}'" not in repr(view)
-            seen += 1
-    assert seen
+            assert view.get("kitty") is None and view["seats"] == 3
+            if view["phase"] in ("hand_over", "game_over"):
+                assert view["kitty_cards"] == [kitty]
+                opened += 1
+            else:
+                assert f"'{kitty}'" not in repr(view) and view["kitty_cards"] is None
+                seen += 1
+    assert seen and opened
 
 
 async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_changes_nothing(make_server):

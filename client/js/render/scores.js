@@ -11,6 +11,7 @@ import { reviewOf } from "../update.js";
 import { winnersText, nextStepsHtml, ratingMovesHtml } from "./outcome.js";
 import { ratingMoveText } from "./playnow.js";
 import { say } from "./say.js";
+import { pointCardsHtml, kittyHeldHtml } from "./handcards.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 const has = (x) => x !== null && x !== undefined;
@@ -166,7 +167,8 @@ export function scoresHtml(state) {
     `<tr${has(h.moon) ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${order.map((s) => handCell(v, h, s)).join("")}</tr>`).join("");
   const body = v.history.length
     ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
-      `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table></div>${potLine(v)}${voidedLines(v)}`
+      `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table>${pointCardsHtml(table, v, order, order.length !== 4)}</div>` +
+      `${kittyHeldHtml(table, v)}${potLine(v)}${voidedLines(v)}`
     : `<p>${esc(t("no_hands_yet"))}</p>`;
   const moonNote = v.phase !== "playing" ? lastHandNote(table, v) : "";
   let footer = "";

@@ -161,12 +161,23 @@ function kittyLying(state, done) {
   return takers ? takers.filter((s) => s === -1).length : 0;
 }
 
-/** The face-down kitty in the middle of the table (under the trick's cards). */
-function kittyHtml(count) {
+/** The face-down kitty in the middle of the table (under the trick's cards), named where it lies. */
+function kittyHtml(v, count) {
   if (!count) return "";
   const backs = Array.from({ length: count }, () => cardBack(["kitty-card"])).join("");
-  return `<div class="kitty" role="img" data-kitty-lying="${count}" aria-label="${esc(t("kitty_lying", { n: count }))}"` +
-    ` title="${esc(t("kitty_lying", { n: count }))}">${backs}</div>`;
+  const rule = kittyRule(v, count);
+  const label = `${t("kitty_lying", { n: count })}${rule ? `: ${rule}` : ""}`;
+  return `<div class="kitty" role="img" data-kitty-lying="${count}" aria-label="${esc(label)}" title="${esc(label)}">` +
+    `<div class="kitty-cards">${backs}</div><span class="kitty-label" aria-hidden="true">${esc(t("kitty_label"))}</span></div>`;
+}
+
+/** Who takes the kitty cards that still lie, from the variant's rule ("the kitty goes to the winner of the first
+ * trick"), or "" when none lies there. */
+function kittyRule(v, lying) {
+  const rule = v.scoring && v.scoring.kitty_rule;
+  if (!rule || !lying) return "";
+  const next = rule === "first_two" && lying < v.kitty_takers.length; // the first card went with trick 1
+  return t(next ? "kitty_rule_first_two_next" : `kitty_rule_${rule}`);
 }
 
 /** The cards of undecided tricks that wait on the table: while a finished trick is held, as they lay before it. */
@@ -253,7 +264,7 @@ function gridTrickHtml(table, { cards, kitty, pending, sliding, winner, trick })
 export function centerHtml(state, now) {
   const table = state.table;
   // no trick yet: the middle shows the pass (and the kitty lying face down)
-  if (passBoardShown(table)) return passBoardHtml(state, kittyHtml(kittyLying(state, false)));
+  if (passBoardShown(table)) return passBoardHtml(state, kittyHtml(table.view, kittyLying(state, false)));
   const n = seatCount(table);
   const { trick, sliding, done } = shownTrick(state, now);
   let cards = "";
@@ -266,7 +277,7 @@ export function centerHtml(state, now) {
     }).join("");
   }
   const winner = done && trick.winner !== null ? trick.winner : null;
-  const kitty = kittyHtml(kittyLying(state, done));
+  const kitty = kittyHtml(table.view, kittyLying(state, done));
   const pending = pendingHtml(pendingLying(state, done));
   if (bigTable(n)) return gridTrickHtml(table, { cards, kitty, pending, sliding, winner, trick });
   if (n === 4 && !kitty && !pending) {
@@ -307,7 +318,7 @@ export function captionHtml(state, now) {
   if (v.counting_down) info.push(t("counting_down"));
   const pot = v.pot !== null && v.pot !== undefined ? ` · <span class="pot" data-pot="${v.pot}">${esc(t("pot_count", { n: v.pot }))}</span>` : "";
   return `${caption}<p class="hand-no">${esc(t("hand_no", { n: v.hand_no + 1 }))}${info.length ? ` · ${esc(info.join(" · "))}` : ""}${pot}` +
-    `${kittyNote(table)}${pendingNote(pendingLying(state, done))}</p>`;
+    `${kittyNote(table)}${kittyRuleNote(table.view, kittyLying(state, done))}${pendingNote(pendingLying(state, done))}</p>`;
 }
 
 /** How many cards of undecided tricks wait, under the trick too (on a short screen the trick's cards cover the stack). */
@@ -322,6 +333,12 @@ function kittyNote(table) {
   if (!takers || !takers.some((s) => s >= 0)) return "";
   const names = [...new Set(takers.filter((s) => s >= 0))].map((s) => (s === table.you ? t("kitty_you") : seatName(table, s)));
   return ` · <span class="kitty-note" data-kitty-takers="${takers.join(" ")}">${esc(t("kitty_taken_by", { names: joinNames(names) }))}</span>`;
+}
+
+/** While kitty cards lie on the table, under the trick: who takes them and when. */
+function kittyRuleNote(v, lying) {
+  const rule = kittyRule(v, lying);
+  return rule ? ` · <span class="kitty-rule" data-kitty-rule="${esc(v.scoring.kitty_rule)}">${esc(rule)}</span>` : "";
 }
 
 /** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
