@@ -108,7 +108,8 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
     role beyond points (``heart_doubler``, ``canceller``, ``cancelled``, ``no_pass``); ``trick_doubler``:
     the rank letter that doubles its trick; ``moon``/``moon_total``; ``sun``: points per other side when
     one side takes every trick; the end rule, and ``start_chips``/``ante``/``hand_limit`` for chips;
-    ``kitty_rule``: who takes the kitty (``KITTY_RULES``), or None without one.
+    ``kitty_rule``: who takes the kitty (``KITTY_RULES``), or None without one; ``identical``: what two identical
+    cards in a trick do (``cancel``, ``first_wins``), or None with one deck.
     """
     points = rules.card_points
     roles: dict[str, list[str]] = {}
@@ -138,6 +139,7 @@ def scoring_table(rules: Rules) -> dict[str, Any]:
         "hearts_must_break": rules.hearts_must_break,
         "queen_breaks_hearts": rules.queen_breaks_hearts,
         "kitty_rule": rules.kitty_rule if rules.kitty else None,
+        "identical": rules.identical or None,
     }
 
 

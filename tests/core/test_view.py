@@ -175,6 +175,11 @@ def test_the_view_carries_the_variants_scoring_teams_and_chips_for_the_rules_pag
     assert chips["chips"] == [19, 19, 19, 19] and chips["pot"] == 4 and chips["scoring"]["moon"] == "none"
     assert view_for(game, 0)["scoring"] is chips["scoring"]  # one shared copy: the server's diff sees no change
     assert set(chips) - {"scoring"} >= {"teams", "chips", "pot", "toppers", "losers", "pass_targets"}
+    identical = {v: view_for(Game(make_rules({"variant": v})), 0)["scoring"]["identical"] for v in IDENTICAL}
+    assert identical == IDENTICAL  # what two identical cards in a trick do, for the trick's marks and the rules page
+
+
+IDENTICAL = {"classic": None, "cancellation": "cancel", "extreme": "first_wins"}
 
 
 def test_seat_fields_are_exactly_the_keys_of_the_seats_own_part_of_the_view_in_every_phase():
