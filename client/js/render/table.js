@@ -205,12 +205,12 @@ function playedHtml(table, { seat, card, cancelled }, enter) {
 }
 
 /**
- * Where identical cards rank by who played first (Extreme Hearts): the places in the trick of the first of each
+ * Where the first of two identical cards ranks higher (the rules say so: Extreme Hearts): the places in the trick of the first of each
  * two identical cards, which ranks above the other; else none.
  */
 function firstOfTwins(v, cards) {
   const firsts = new Set();
-  if (!v.rules || v.rules.variant !== "extreme") return firsts;
+  if (!v.scoring || v.scoring.identical !== "first_wins") return firsts;
   cards.forEach(({ card }, i) => {
     const earlier = cards.findIndex((c) => c.card === card);
     if (earlier < i) firsts.add(earlier);
