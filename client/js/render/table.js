@@ -281,8 +281,9 @@ export function statusHtml(state) {
     if (v.turn === me) {
       lines.push(t("your_turn"));
       if (takes(table, "hint")) buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
-      // the server checks the claim against every hand: it plays the rest out, or says why not
-      if (claimsTaken(table)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
+      // offered only where the view says the claim is sure to hold (judged from this seat's own cards and the cards
+      // played): a claim that could be refused is never offered, and it comes back only with a view that changed
+      if (claimsTaken(table) && v.claim) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
