@@ -86,8 +86,8 @@ def test_a_computer_speed_saved_under_its_old_name_is_read_once_and_moved(open_p
     saved = page.evaluate("() => JSON.parse(localStorage.getItem('hartenjagen.prefs'))")
     assert saved["computerPace"] == "slow" and "botPace" not in saved
 
-def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_reads_that_it_applies(open_page, shot):
-    anna = open_page("/", viewport=WIDE, name="Anna")
+def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_sees_it_applies(open_page, shot):
+    anna = open_page("/", viewport=DESKTOP, name="Anna")
     options(anna)
     choose(anna, "computerPace", "slow")
     anna.keyboard.press("Escape")
@@ -99,22 +99,40 @@ def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_reads_that_it_ap
     choose(anna, "computerPace", "fast")
     anna.wait_for_function("() => window.hartenjagen.state.table.pace === 'fast'")
     expect(anna.locator(".dialog-options [data-pace-note]")).to_have_count(0)
+    expect(anna.locator(".dialog-options [data-pref=computerPace]:disabled")).to_have_count(0)
     anna.keyboard.press("Escape")
 
-    # a guest who prefers slow computers: the host's choice applies, and his Options say so
-    bram = open_by_link(open_page, code, PHONE_TALL, "Bram")
-    bram.wait_for_selector(".lobby")
+    # a guest who prefers slow computers: at this table the host's speed applies, and his Options show that one,
+    # read-only, with a note that the host sets it; his own choice waits for the tables he hosts
+    bram = open_page("/", viewport=PHONE_TALL, name="Bram")
     options(bram)
     choose(bram, "computerPace", "slow")
+    bram.keyboard.press("Escape")
+    bram.goto(bram.url.rstrip("/") + f"/t/{code}")  # his name is saved: the link seats him at once
+    bram.wait_for_selector(".lobby")
+    options(bram)
+    paces = bram.locator(".dialog-options [data-pref=computerPace]")
+    expect(paces).to_have_text(["slow", "normal", "fast"])
+    expect(bram.locator(".dialog-options [data-pref=computerPace][aria-pressed=true]")).to_have_text("fast")
+    for i in range(3):
+        expect(paces.nth(i)).to_be_disabled()
     note = bram.locator(".dialog-options [data-pace-note]")
-    expect(note).to_have_text("The host's choice applies at this table (now: fast).")
+    expect(note).to_have_text("The host sets the speed at this table; your own choice applies at tables you host.")
     assert no_horizontal_scroll(bram)
     shot(bram, "pace-guest-phone-390")
-    bram.wait_for_timeout(300)
-    assert bram.evaluate("() => window.hartenjagen.state.table.pace") == "fast"
-    expect(bram.locator(".notice.error")).to_have_count(0)  # nothing was sent that the server refuses
+    assert bram.evaluate("() => window.hartenjagen.state.prefs.computerPace") == "slow"
+    # the host changes it: the guest's Options follow the table
+    options(anna)
+    choose(anna, "computerPace", "normal")
+    expect(bram.locator(".dialog-options [data-pref=computerPace][aria-pressed=true]")).to_have_text("normal")
+    expect(note).to_have_attribute("data-pace-note", "normal")
     bram.click(".dialog-options [data-lang=nl]")
-    expect(note).to_have_text("Aan deze tafel geldt de keuze van de gastheer (nu: snel).")
+    expect(note).to_have_text(
+        "Aan deze tafel kiest de host de snelheid; je eigen keuze geldt aan tafels waar jij de host bent."
+    )
+    expect(bram.locator(".dialog-options [data-pref=computerPace][aria-pressed=true]")).to_have_text("normaal")
+    shot(bram, "pace-guest-phone-390-nl")
+    expect(bram.locator(".notice.error")).to_have_count(0)  # nothing was sent that the server refuses
 
 
 SHOWN_TRICK = "() => { const s = window.hartenjagen.state.trickShow; return s ? s.slideUntil - s.until : null; }"
