@@ -318,13 +318,13 @@ def test_play_again_with_the_same_people_when_everyone_agrees(open_page, shot):
 
     for page in (anna, bram):
         page.wait_for_selector(".dialog-scores [data-action=rematch]")
-    expect(bram.locator(".dialog-scores [data-action=rematch]")).to_have_text("Play again with the same people")
+    expect(bram.locator(".dialog-scores [data-action=rematch]")).to_have_text("Nog een spel met dezelfde mensen")
     anna.click(".dialog-scores [data-action=rematch]")
-    line = "1 of 2 agree: Anna"
-    expect(anna.locator(".dialog-scores [data-rematch]")).to_have_text(line)
+    # one person agreed: the verb agrees with one ("agrees", "doet"), as with two it would with two
+    expect(anna.locator(".dialog-scores [data-rematch]")).to_have_text("1 of 2 agrees: Anna")
     expect(anna.locator(".dialog-scores [data-action=rematch]")).to_have_text("You agreed to play again")
     expect(anna.locator(".dialog-scores [data-action=rematch]")).to_be_disabled()
-    expect(bram.locator(".dialog-scores [data-rematch]")).to_have_text(line)
+    expect(bram.locator(".dialog-scores [data-rematch]")).to_have_text("1 van de 2 doet weer mee: Anna")
     assert no_horizontal_scroll(bram)
     shot(bram, "rematch-one-agrees-phone-390")
     shot(anna, "rematch-one-agrees-desktop-1920")

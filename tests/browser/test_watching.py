@@ -106,7 +106,7 @@ def test_the_host_turns_watching_off_during_the_game_from_options(open_page, sho
 
     # the browser watcher is back on the start page, with a notice why
     eva.wait_for_selector("form[data-form=create]")
-    expect(eva.locator(".notice.info")).to_have_text("De gastheer heeft meekijken uitgezet.")
+    expect(eva.locator(".notice.info")).to_have_text("De host heeft meekijken uitgezet.")
     assert no_horizontal_scroll(eva)
     shot(eva, "watch-off-start-phone-nl")
 

@@ -330,7 +330,7 @@ export default {
   daily_place: "Place",
   daily_player: "Player",
   daily_total: "Points",
-  daily_you: "Your place: {place} ({total} points)",
+  daily_you: { one: "Your place: {place} ({n} point)", other: "Your place: {place} ({n} points)" },
   daily_not_played: "You have no counted game today yet.",
   daily_empty: "Nobody has finished today's deal yet.",
   daily_error: "Today's board is not available right now.",
@@ -468,7 +468,7 @@ export default {
   claim_other: "{name} claims the rest of the tricks.",
   rematch_button: "Play again with the same people",
   rematch_agreed: "You agreed to play again",
-  rematch_count: "{n} of {total} agree: {names}",
+  rematch_count: { one: "{n} of {total} agrees: {names}", other: "{n} of {total} agree: {names}" },
 
   // scores
   scores_title: "Score table",
@@ -476,6 +476,8 @@ export default {
   totals_row: "Total",
   moon_mark: "moon",
   moon_by: "{name} shot the moon",
+  mars_mark: "mars",
+  mars_by: "{name} made a mars",
   next_hand: "Next hand",
   ready_waiting: "Waiting for the other players…",
   ready_waiting_for: "Waiting for {names}…",
