@@ -141,12 +141,13 @@ function choiceGroup(pref, values, current, labelKey, prefix, fixed = false) {
  * the word on or off; a tap turns it over. `attrs` say what it changes (data-action and the like), `extra` is HTML
  * after the label (a count).
  */
-export function switchHtml(attrs, on, label, extra = "") {
+function switchHtml(attrs, on, label, extra = "") {
   return `<button type="button" class="switch" role="switch" aria-checked="${on}" ${attrs} data-value="${!on}">` +
     `<span class="switch-label">${esc(label)}${extra}</span><span class="switch-state" aria-hidden="true">` +
     `<span class="switch-word">${esc(t(on ? "switch_on" : "switch_off"))}</span><span class="switch-track"><span class="switch-knob"></span></span></span></button>`;
 }
 
+/** A preference that is on or off, as a switch row of the options. */
 function toggle(pref, on, labelKey) {
   return `<div class="opt opt-switch">${switchHtml(`data-action="pref" data-pref="${pref}"`, on, t(labelKey))}</div>`;
 }
