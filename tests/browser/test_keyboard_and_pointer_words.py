@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .conftest import DESKTOP, create_table, fill_and_start, no_horizontal_scroll, play_one_legal, view
+from .conftest import DESKTOP, create_table, fill_and_start, no_horizontal_scroll, play_one_legal, resize, view
 from .test_sides_seats_and_panels import PHONE_TALL
+
+LANDSCAPE = {"width": 844, "height": 390}
 
 KEYS_PASS = {
     "en": "Keys: ← → move between cards, Enter chooses one; Tab goes on to the pass button.",
@@ -133,6 +135,13 @@ def test_on_a_touch_phone_the_words_say_tap_and_the_keys_still_work(open_page, s
     pass_with_tab_and_enter(page)
 
     turn_with_a_trick_taken(page)
+    # the phone on its side has no line to spare: the keys are said to screen readers only, and nothing scrolls
+    resize(page, LANDSCAPE)
+    expect(page.locator(".hand")).to_have_attribute("aria-describedby", "key-hint")
+    assert page.evaluate("() => document.getElementById('key-hint').getBoundingClientRect().height") <= 1
+    assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
+    shot(page, "keys-playing-landscape-nl")
+    resize(page, PHONE_TALL)
     assert last_trick_close_text(page, tap=True) == CLOSE[("nl", "touch")]
     page.tap("[data-action=lang][data-lang=en]")
     page.tap(".status [data-action=open][data-overlay=last_trick]")
