@@ -11,14 +11,18 @@ trumps, so a trick goes to the highest card of the suit led, and
   lowest card keeps the most of that suit).
 ``claim_plays`` returns the plays that finish the hand, which the table then plays for real. Legality (hearts
 broken, the first trick) is the game's own. Only where one card beats another by rank alone: one deck, no jokers.
+
+``claim_sure`` says whether a seat may be offered the claim: judged from what that seat may know alone (its own
+cards, the cards played, the kitty it took), never from another seat's hand, so the view can carry it.
 """
 
 from __future__ import annotations
 
 import copy
 
-from .cards import mask_list, rank_of, suit_of
+from .cards import SUIT_MASKS, bit, mask_list, rank_of, suit_of
 from .game import PLAYING, Game
+from .multiset import LAYER0
 
 
 class ClaimRefused(ValueError):
@@ -113,6 +117,8 @@ def claim_plays(game: Game, seat: int) -> list[tuple[int, int]]:
         raise ClaimRefused("claim_variant")
     if game.phase != PLAYING or game.turn != seat:
         raise ClaimRefused("claim_turn")
+    if _sure_card(game, seat) is not None:
+        return _sure_plays(game, seat)  # no search: with many tricks left it would try every throw of the others
     search = _Search(seat, game.hand_no)
     if not search.wins(game):
         raise ClaimRefused("claim_fails")
@@ -123,3 +129,71 @@ def claim_plays(game: Game, seat: int) -> list[tuple[int, int]]:
         card, trial = search.winning_move(trial)
         plays.append((mover, card))
     return plays
+
+
+def claim_sure(game: Game, seat: int) -> bool:
+    """Whether ``seat`` may claim now, judged only from what it may know: however the cards it cannot see lie.
+
+    It is the seat's turn in play, and every card it will lead is the highest of its suit still out, so every trick
+    it leads is its own; in a trick already begun it first takes that trick with a card of the suit led. Then
+    ``claim_plays`` holds on the real cards too, whoever holds them.
+    """
+    return _sure_card(game, seat) is not None
+
+
+def _sure_card(game: Game, seat: int) -> int | None:
+    """The card ``seat`` plays now in a claim that holds however the cards it cannot see lie, else None.
+
+    In a trick begun: its lowest card of the suit led that beats the trick and every card of that suit out that may
+    still fall in it (the higher ones it keeps are likelier to stay the highest); leading: its first legal card.
+    Every card it keeps must be the highest of its suit still out.
+    """
+    if game.rules.counted or game.phase != PLAYING or game.turn != seat:
+        return None
+    trick = game.trick
+    hand = game.hands[seat]
+    played = trick.bits
+    for done in game.tricks:
+        played |= done.bits
+    unseen = game.rules.deck & LAYER0 & ~(hand | played | game.kitty_taken[seat])
+    legal = mask_list(game.legal(seat))
+    if not trick.cards:
+        return legal[0] if _all_highest(hand, unseen) else None
+    last = len(trick.cards) == game.seats - 1  # nobody plays after the seat in this trick
+    above = trick.best() if last else max(trick.best(), _highest(unseen & SUIT_MASKS[trick.led]))
+    winners = [c for c in legal if suit_of(c) == trick.led and c > above]
+    return winners[0] if winners and _all_highest(hand & ~bit(winners[0]), unseen) else None
+
+
+def _sure_plays(game: Game, seat: int) -> list[tuple[int, int]]:
+    """The plays of a claim ``_sure_card`` vouches for: the claimer's sure cards, the others' lowest legal ones."""
+    trial = copy.deepcopy(game)
+    plays: list[tuple[int, int]] = []
+    while trial.phase == PLAYING and trial.hand_no == game.hand_no:
+        mover = trial.turn
+        card = _sure_card(trial, seat) if mover == seat else _lowest(trial, mover)
+        if card is None:
+            raise AssertionError("a sure claim stays sure after each trick the claimer takes")
+        plays.append((mover, card))
+        trial.play(mover, card)
+    return plays
+
+
+def _lowest(game: Game, seat: int) -> int:
+    """The lowest legal card of ``seat``: of the suit led when it follows, else the lowest of any suit."""
+    legal = mask_list(game.legal(seat))
+    trick = game.trick
+    following = [c for c in legal if trick.cards and suit_of(c) == trick.led]
+    return min(following or legal, key=rank_of)
+def _highest(cards: int) -> int:
+    """The highest card of a mask (-1 for none): within a suit a higher card has a higher bit."""
+    return cards.bit_length() - 1
+
+
+def _all_highest(hand: int, unseen: int) -> bool:
+    """Whether every card of ``hand`` is higher than every card of its suit in ``unseen``."""
+    for suit in SUIT_MASKS:
+        mine = hand & suit
+        if mine and (mine & -mine).bit_length() - 1 < _highest(unseen & suit):
+            return False
+    return True

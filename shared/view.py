@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 from .cards import CARD_NAMES, RANK_LETTERS, mask_cards, mask_names
+from .claim import claim_sure
 from .game import GAME_OVER, HAND_OVER, PASSING, PLAYING, Game
 from .multiset import LAYER0
 from .reasons import Params, reason
@@ -89,6 +90,7 @@ class SeatFields(TypedDict):
     legal: list[str]
     refusals: dict[str, dict[str, str]]
     refusal: dict[str, str] | None
+    claim: bool  # the seat may claim the rest now: from what it may know, every remaining trick is its own
 
 
 class View(CommonView, SeatFields):
@@ -231,6 +233,7 @@ def seat_view(game: Game, seat: int) -> SeatFields:
         "legal": mask_names(game.legal(seat)),
         "refusals": refusals,
         "refusal": _reason(*whole) if whole is not None and phase == PLAYING and hand else None,
+        "claim": claim_sure(game, seat),  # judged from this seat's own knowledge, never another seat's hand
     }
 
 

@@ -156,6 +156,12 @@ export function bindEvents({ state, dispatch }) {
     }
   });
 
+  // The keyboard came to the hand (a card's focus ring shows, which a tap or a click does not bring): say the keys.
+  screen.addEventListener("focusin", (event) => {
+    const card = event.target.closest && event.target.closest(".hand .card");
+    if (card && !state.keysUsed && card.matches(":focus-visible")) dispatch({ type: "keys_used" });
+  });
+
   // Arrow keys choose a card in the hand; Enter or Space (the button's own click) plays or selects it.
   screen.addEventListener("keydown", (event) => {
     const card = event.target.closest && event.target.closest(".hand .card");

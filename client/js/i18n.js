@@ -27,12 +27,23 @@ export function language() {
 }
 
 /**
+ * How this device is mostly pointed with: "mouse" where the main pointer is fine (a mouse or a trackpad: one clicks),
+ * else "touch" (one taps).
+ */
+export function pointerKind() {
+  const fine = typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
+  return fine ? "mouse" : "touch";
+}
+
+/**
  * Return the text for `key` with {placeholders} filled in; a missing key is an error. A text with plural forms
- * ({one, other}) takes the form the language's plural rules give for `params.n`.
+ * ({one, other}) takes the form the language's plural rules give for `params.n`; a text with pointer forms
+ * ({touch, mouse}: "tap" or "click") the form for this device's pointer.
  */
 export function t(key, params = {}) {
   let value = TABLES[current][key];
   if (value === undefined) throw new Error(`missing text "${key}" for ${current}`);
+  if (value && typeof value === "object" && !Array.isArray(value) && "touch" in value) value = value[pointerKind()];
   if (value && typeof value === "object" && !Array.isArray(value) && "other" in value) {
     value = value[pluralOf(params.n)] ?? value.other;
   }

@@ -17,6 +17,7 @@ export function createState(prefs) {
     seq: 0,
     selected: [], // cards chosen for passing, as the keys of their copies ("AS#0"; see cards.js)
     focusCard: null, // the key of the hand's card that has the keyboard focus
+    keysUsed: false, // the keyboard came to the hand once (its focus ring showed): the status says what the keys do
     hint: [], // cards the hint highlights
     hintKey: null, // the moment the hint belongs to
     review: null, // {game, table, hand_no, status: loading | ok | error, data, code}: your review of a hand of this table's game

@@ -456,6 +456,9 @@ export function applyIntent(state, intent, now = Date.now()) {
     case "focus_card": // the keyboard's place in the hand (the page moved the focus itself: no redraw)
       state.focusCard = intent.key;
       return [{ do: "quiet" }];
+    case "keys_used": // the keyboard came to the hand: from now on the status says what the keys do there
+      state.keysUsed = true;
+      return [];
     case "chat":
       if (intent.text !== undefined) state.chat.error = null;
       return toTable(state, intent.text !== undefined ? { type: "chat", text: intent.text } : { type: "chat", phrase: intent.phrase });

@@ -31,10 +31,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_token": ("That seat token does not fit this table.", "Die stoelcode hoort niet bij deze tafel."),
     "already_seated": ("You already sit at table {table}; leave first.", "Je zit al aan tafel {table}; sta eerst op."),
     "not_seated": ("Join a table first.", "Ga eerst aan een tafel zitten."),
-    "not_host": ("Only the host can do that.", "Alleen de gastheer kan dat."),
+    "not_host": ("Only the host can do that.", "Alleen de host kan dat."),
     "no_host": (
         "A Play now table has no host: it starts by itself, and nobody changes its seats or settings for the others.",
-        "Een Nu spelen-tafel heeft geen gastheer: hij begint vanzelf en niemand verandert er stoelen of instellingen "
+        "Een Nu spelen-tafel heeft geen host: het spel begint vanzelf en niemand verandert er stoelen of instellingen "
         "voor de anderen.",
     ),
     "not_now": ("That is not possible now: {detail}.", "Dat kan nu niet: {detail}."),
@@ -43,7 +43,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "illegal": ("{en}", "{nl}"),
     "chat_off": (
         "The host turned chat off at this table.",
-        "De gastheer heeft de chat aan deze tafel uitgezet.",
+        "De host heeft de chat aan deze tafel uitgezet.",
     ),
     "chat_limited": (
         "Not so fast: at most {count} chat messages in {seconds} seconds.",
@@ -84,7 +84,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "removed_here": (
         "The host removed you from this table; you cannot sit here again.",
-        "De gastheer heeft je van deze tafel gehaald; je kunt hier niet meer gaan zitten.",
+        "De host heeft je van deze tafel gehaald; je kunt hier niet meer gaan zitten.",
     ),
     "play_now_limited": (
         "You pressed Play now often lately; wait a minute.",

@@ -129,7 +129,7 @@ class Seating(TableParts):
             )
         if not self.watch_allowed:
             raise ProtocolError(
-                "no_watching", detail=("the host turned watching off", "de gastheer heeft meekijken uitgezet")
+                "no_watching", detail=("the host turned watching off", "de host heeft meekijken uitgezet")
             )
         if len(self.presence.watchers) >= MAX_WATCHERS:
             raise ProtocolError(

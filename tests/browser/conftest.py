@@ -155,13 +155,15 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
         name: str | None = None,
         server: str | None = None,
         expected: tuple[str, ...] = (),
+        touch: bool = False,
     ) -> Page:
         """Open ``path`` on ``server`` (default: the shared server_url); console errors containing one of
-        ``expected`` (such as the browser's own note on a 404 the test asks for) are not failures."""
+        ``expected`` (such as the browser's own note on a 404 the test asks for) are not failures. ``touch``: a
+        touch screen (its main pointer is coarse: one taps), else a mouse."""
         # The service worker keeps the offline engine (13 MB) in every fresh context: only journeys about offline
         # play and installing need it.
         workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
-        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, service_workers=workers)
+        ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, service_workers=workers, has_touch=touch)
         speed = animation_speed(request.node)
         if speed:
             ctx.add_init_script(f"({ANIMATION_SPEED})({json.dumps(speed)})")

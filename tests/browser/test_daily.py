@@ -122,7 +122,8 @@ def test_todays_deal_counts_once_and_the_start_screen_shows_the_board(open_page,
     expect(board_view.locator("tbody tr").first).to_be_visible()
     expect(board_view).to_contain_text("Dora")
     you = board["you"]
-    expect(board_view.locator(".daily-you")).to_have_text(f"Your place: {you['place']} ({you['total']} points)")
+    unit = "point" if you["total"] == 1 else "points"
+    expect(board_view.locator(".daily-you")).to_have_text(f"Your place: {you['place']} ({you['total']} {unit})")
     rows = board_view.locator("tbody tr")
     expect(rows).to_have_count(min(len(board["board"]), 10))
     first = board["board"][0]

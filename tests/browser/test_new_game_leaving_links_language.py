@@ -89,7 +89,7 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     expect(anna.locator(f"#{new_help}")).to_contain_text("new cards")  # the line is the button's description
     shot(anna, "game-over-dialog-host")
     bram_dialog = bram.locator(".dialog-scores")
-    expect(bram_dialog).to_contain_text("De gastheer kan een nieuw spel beginnen.")
+    expect(bram_dialog).to_contain_text("De host kan een nieuw spel beginnen.")
     expect(bram_dialog.locator("[data-action=new_game]")).to_have_count(0)
 
     # Bram asks for the review of the hand he played.
@@ -192,13 +192,13 @@ def test_leaving_stay_is_the_main_button_and_the_others_learn_who_hosts_now(open
     new_name, new_host = names.pop(host)
     ((_, other),) = names.values()
     expect(new_host.locator("[data-notice=info]")).to_contain_text(
-        "Jij bent nu de gastheer." if new_name == "Bram" else "You host the table now."
+        "Jij bent nu de host." if new_name == "Bram" else "You host the table now."
     )
     expect(other.locator("[data-notice=info]")).to_contain_text(
         "Anna left;" if other is carla else "Anna is opgestaan;"
     )
     expect(other.locator("[data-notice=info]")).to_contain_text(
-        f"{new_name} hosts the table now." if other is carla else f"{new_name} is nu de gastheer."
+        f"{new_name} hosts the table now." if other is carla else f"{new_name} is nu de host."
     )
     shot(bram, "host-left-nl")
     shot(carla, "host-left-en")

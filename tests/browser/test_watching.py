@@ -83,7 +83,7 @@ def test_the_host_turns_watching_off_during_the_game_from_options(open_page, sho
 
         anna.click("#top [data-overlay=options]")
         toggle = anna.locator(".dialog-options [data-action=allow_watch]")
-        expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(toggle).to_have_attribute("aria-checked", "true")
         expect(anna.locator(".dialog-options .opt-watch")).to_contain_text("Others may watch")
         expect(anna.locator(".dialog-options [data-watch-count='2']")).to_have_text("2 watching")
         assert no_horizontal_scroll(anna)
@@ -100,20 +100,20 @@ def test_the_host_turns_watching_off_during_the_game_from_options(open_page, sho
         assert left is not None and left.get("reason") == "watch_off", left
 
     anna.wait_for_function("() => window.hartenjagen.state.table.watch.allowed === false")
-    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_have_attribute("aria-checked", "false")
     expect(anna.locator(".dialog-options [data-watch-count]")).to_have_count(0)
     shot(anna, "options-watch-off-desktop-en")
 
     # the browser watcher is back on the start page, with a notice why
     eva.wait_for_selector("form[data-form=create]")
-    expect(eva.locator(".notice.info")).to_have_text("De gastheer heeft meekijken uitgezet.")
+    expect(eva.locator(".notice.info")).to_have_text("De host heeft meekijken uitgezet.")
     assert no_horizontal_scroll(eva)
     shot(eva, "watch-off-start-phone-nl")
 
     # turned on again
     toggle.click()
     anna.wait_for_function("() => window.hartenjagen.state.table.watch.allowed === true")
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_attribute("aria-checked", "true")
 
     # the Dutch host sees the same setting in Dutch
     anna.click(".dialog-options [data-lang=nl]")

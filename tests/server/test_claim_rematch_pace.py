@@ -9,11 +9,12 @@ import pytest
 
 from hartenjagen.server.table.errors import ProtocolError
 from hartenjagen.server.table.pace import PACE_FACTORS
+from hartenjagen.server.table.seat_view import Moment, table_message
 from hartenjagen.server.table.state import FINISHED
 from hartenjagen.server.table.step import settle
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import checked
-from hartenjagen.shared.claim import ClaimRefused, claim_plays
+from hartenjagen.shared.claim import ClaimRefused, claim_plays, claim_sure
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
@@ -92,6 +93,32 @@ def test_a_claim_too_early_is_refused_with_the_reason_and_changes_nothing():
     with pytest.raises(ProtocolError) as exc:
         table.claim(0)  # not this seat's turn
     assert "when it is your turn" in exc.value.message
+
+
+def test_the_seat_s_table_message_offers_the_claim_only_where_it_is_sure_and_it_then_holds():
+    table = started(passing="off")
+    offered = []
+    for n in range(4):  # four hands: the turns where seat 0's view offers the claim, and those where it does not
+        play_until(table, lambda t: t.game.phase == "playing" and t.game.turn == 0, random.Random(n))
+        while table.game.phase == "playing":
+            game = table.game
+            moment = Moment(table, AT)
+            views = [table_message(table, s, 0, moment)["view"] for s in range(4)]
+            assert [v["claim"] for v in views] == [claim_sure(game, s) for s in range(4)]
+            assert not any(v["claim"] for s, v in enumerate(views) if s != game.turn)  # only the seat to move
+            assert "claim" not in table_message(table, None, 0, moment)["view"]  # a watcher has no seat fields
+            if game.turn == 0:
+                offered.append(views[0]["claim"])
+                if views[0]["claim"]:
+                    table.claim(0)  # offered: the claim holds, and the rest of the hand is played out
+                    assert table.game.phase != "playing" and table.game.tricks[-1].winner == 0
+                    break
+            table.act(game.turn, checked("easy", n, views[game.turn]))
+        play_until(table, lambda t: t.game.phase == "hand_over", random.Random(n))
+        table.set_ready(0)
+        table.maybe_deal()
+    assert True in offered and False in offered
+    assert offered.index(True) > 0  # not at the first turn of a hand
 
 
 def test_a_rematch_starts_a_new_game_when_every_person_agrees():

@@ -201,7 +201,7 @@ class TestWatching:
         assert await eva.expect("left") == {"type": "left", "code": code, "reason": "watch_off"}
         await host.until(lambda t: t["watch"] == {"allowed": False, "count": 0})
         err = await eva.error("watch", code=code)
-        assert err["code"] == "no_watching" and "host" in err["message"] and "gastheer" in err["nl"]
+        assert err["code"] == "no_watching" and "host" in err["message"] and "host" in err["nl"]
         await host.send("allow_watch", allowed=True)
         await host.until(lambda t: t["watch"]["allowed"])
         await eva.send("watch", code=code)

@@ -40,7 +40,7 @@ class TestNoHost:
             for person in (anna, bram):
                 got = await person.error(kind, **fields)
                 assert got["code"] == "no_host", (kind, got)
-                assert "no host" in got["message"] and "geen gastheer" in got["nl"]
+                assert "no host" in got["message"] and "geen host" in got["nl"]
         assert table.logged == logged and table.listed and table.play_now  # nothing changed
         assert [s.kind for s in table.seats[:2]] == ["person", "person"]
         await bram.send("report", seat=anna.joined["seat"], reason="rude")

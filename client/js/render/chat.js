@@ -24,7 +24,7 @@ function build(root) {
   const head = make(doc, "div", { class: "chat-head" });
   head.append(
     make(doc, "h2", { class: "chat-title" }),
-    make(doc, "button", { type: "button", class: "chat-allow", "data-chat": "allow", hidden: "" }),
+    make(doc, "button", { type: "button", class: "chat-allow", role: "switch", "data-chat": "allow", hidden: "" }),
     make(doc, "button", { type: "button", class: "chat-close", "data-chat": "toggle" }),
   );
   const log = make(doc, "ol", { class: "chat-log", tabindex: "0" });
@@ -130,10 +130,10 @@ export function drawChat(state, doc) {
   const allow = root.querySelector(".chat-allow");
   allow.hidden = !host;
   allow.dataset.value = String(!allowed);
-  allow.setAttribute("aria-pressed", String(allowed));
+  allow.setAttribute("aria-checked", String(allowed)); // a switch: its name the setting, its state checked or not
   allow.textContent = t(allowed ? "chat_on" : "chat_off");
   allow.title = t("chat_allow");
-  allow.setAttribute("aria-label", `${t("chat_allow")}: ${t(allowed ? "chat_on" : "chat_off")}`);
+  allow.setAttribute("aria-label", t("chat_allow"));
 
   measure(root, doc);
   drawLog(root, state);

@@ -15,7 +15,7 @@ function boardHtml(daily) {
       `<th scope="col">${esc(t("daily_total"))}</th></tr></thead><tbody>${rows}</tbody></table>`
     : `<p class="muted">${esc(t("daily_empty"))}</p>`;
   const mine = you
-    ? `<p class="daily-you" data-place="${esc(you.place)}">${esc(t("daily_you", { place: you.place, total: you.total }))}</p>`
+    ? `<p class="daily-you" data-place="${esc(you.place)}">${esc(t("daily_you", { place: you.place, n: you.total }))}</p>`
     : `<p class="daily-you muted" data-place="">${esc(t("daily_not_played"))}</p>`;
   return table + mine;
 }

@@ -9,8 +9,9 @@ export function focusKey(el) {
   if (el.id) return `#${CSS.escape(el.id)}`;
   const action = el.dataset.action;
   if (!action || action === "card") return null;
+  const switched = el.getAttribute("role") === "switch"; // a switch's value turns over with each press: not its name
   const attrs = ["overlay", "lang", "seat", "who", "kind", "choice", "pref", "value", "family", "period"]
-    .filter((name) => el.dataset[name] !== undefined)
+    .filter((name) => el.dataset[name] !== undefined && !(switched && name === "value"))
     .map((name) => `[data-${name}="${CSS.escape(el.dataset[name])}"]`);
   return `${el.tagName.toLowerCase()}[data-action="${CSS.escape(action)}"]${attrs.join("")}`;
 }

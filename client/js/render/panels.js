@@ -147,15 +147,27 @@ function whenText(ms) {
   return momentText(ms);
 }
 
-function choiceGroup(pref, values, current, labelKey, prefix) {
+/** A row of buttons, one per value, the current one pressed; `fixed` draws them read-only (set elsewhere). */
+function choiceGroup(pref, values, current, labelKey, prefix, fixed = false) {
   const buttons = values.map((v) => `<button type="button" class="swatch ${pref}-${v}${v === current ? " on" : ""}" data-action="pref"` +
-    ` data-pref="${pref}" data-value="${v}" aria-pressed="${v === current}">${esc(t(`${prefix}_${v}`))}</button>`).join("");
+    ` data-pref="${pref}" data-value="${v}" aria-pressed="${v === current}"${fixed ? " disabled" : ""}>${esc(t(`${prefix}_${v}`))}</button>`).join("");
   return `<div class="opt"><span class="opt-label">${esc(t(labelKey))}</span><div class="choices" role="group" aria-label="${esc(t(labelKey))}">${buttons}</div></div>`;
 }
 
+/**
+ * An on/off option as a switch: one button (role switch) named by its label, showing its state as a sliding knob and
+ * the word on or off; a tap turns it over. `attrs` say what it changes (data-action and the like), `extra` is HTML
+ * after the label (a count).
+ */
+function switchHtml(attrs, on, label, extra = "") {
+  return `<button type="button" class="switch" role="switch" aria-checked="${on}" ${attrs} data-value="${!on}">` +
+    `<span class="switch-label">${esc(label)}${extra}</span><span class="switch-state" aria-hidden="true">` +
+    `<span class="switch-word">${esc(t(on ? "switch_on" : "switch_off"))}</span><span class="switch-track"><span class="switch-knob"></span></span></span></button>`;
+}
+
+/** A preference that is on or off, as a switch row of the options. */
 function toggle(pref, on, labelKey) {
-  return `<div class="opt"><span class="opt-label">${esc(t(labelKey))}</span>` +
-    `<button type="button" class="toggle${on ? " on" : ""}" data-action="pref" data-pref="${pref}" data-value="${!on}" aria-pressed="${on}">${esc(on ? t("yes") : t("no"))}</button></div>`;
+  return `<div class="opt opt-switch">${switchHtml(`data-action="pref" data-pref="${pref}"`, on, t(labelKey))}</div>`;
 }
 
 function optionsHtml(state) {
@@ -173,17 +185,17 @@ function optionsHtml(state) {
 }
 
 /**
- * The computer players' speed: kept per player and carried to the tables this player hosts. At someone else's table
- * a note says that the host's choice applies there, and what it is.
+ * The computer players' speed: kept per player and carried to the tables this player hosts. At a table someone else
+ * hosts (or a Play now table, which nobody hosts) the table's speed is what applies: it is shown, read-only, with a
+ * note that says who sets it; the player's own choice waits for the tables they host.
  */
 function paceOption(state) {
   const table = state.table;
-  const group = choiceGroup("computerPace", CHOICES.computerPace, state.prefs.computerPace, "opt_computer_pace", "pace");
-  // (a Play now table has no host: its pace is the default, and no note)
-  const elsewhere = table && typeof table.pace === "string" && table.host !== null && table.host !== table.you &&
-    state.screen === "table";
-  if (!elsewhere) return group;
-  const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t("opt_computer_pace_host", { pace: t(`pace_${table.pace}`) }))}</p>`;
+  const elsewhere = table && typeof table.pace === "string" && table.host !== table.you && state.screen === "table";
+  if (!elsewhere) return choiceGroup("computerPace", CHOICES.computerPace, state.prefs.computerPace, "opt_computer_pace", "pace");
+  const group = choiceGroup("computerPace", CHOICES.computerPace, table.pace, "opt_computer_pace", "pace", true);
+  const key = table.host === null ? "opt_computer_pace_none" : "opt_computer_pace_host";
+  const note = `<p class="opt-note muted" data-pace-note="${esc(table.pace)}">${esc(t(key))}</p>`;
   return group.replace(/<\/div>$/, `${note}</div>`);
 }
 
@@ -192,8 +204,7 @@ function watchOption(table) {
   if (!table || table.you === null || table.host !== table.you || table.daily || !table.watch || table.status === "waiting") return "";
   const on = Boolean(table.watch.allowed);
   const count = table.watch.count ? ` <span class="badge" data-watch-count="${table.watch.count}">${esc(watchCount(table.watch.count))}</span>` : "";
-  return `<div class="opt opt-watch"><span class="opt-label">${esc(t("watch_allow"))}${count}</span>` +
-    `<button type="button" class="toggle${on ? " on" : ""}" data-action="allow_watch" data-value="${!on}" aria-pressed="${on}">${esc(on ? t("yes") : t("no"))}</button></div>`;
+  return `<div class="opt opt-switch opt-watch">${switchHtml('data-action="allow_watch"', on, t("watch_allow"), count)}</div>`;
 }
 
 const TITLES = {

@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardName, shortName, sortHand, keyed, copiesOf, playedFace } from "../cards.js";
-import { position, chairName } from "./seats.js";
+import { position, chairName, moonWord } from "./seats.js";
 import { snapshot, stepRange, passTarget, hasPasses, canStep, isPot, passedCards, handSeats } from "../replay.js";
 import { rulesLine } from "./invite.js";
 import { reviewHtml, timelineHtml, highlightAt, reviewErrorText } from "./review.js";
@@ -60,7 +60,7 @@ function centerHtml(data, hand, snap, step) {
   const taker = snap.stage === "play" && snap.trick.complete ? takerLine(data, snap.trick) : "";
   const { last } = stepRange(hand);
   const moon = step === last && hand.moon !== null && hand.moon !== undefined
-    ? `<p class="moon-note">☾ ${esc(t("moon_by", { name: seatLabel(data, hand.moon) }))}</p>` : "";
+    ? `<p class="moon-note">☾ ${esc(t(`${moonWord(data.options)}_by`, { name: seatLabel(data, hand.moon) }))}</p>` : "";
   const voided = step === last ? voidedLine(hand) : "";
   return `<div class="rp-center" aria-live="polite"><p class="rp-stage">${esc(title)}</p>` +
     `<div class="lt-cards rp-trick">${cards}</div>${taker}${moon}${voided}${kittyLine(data, hand)}</div>`;

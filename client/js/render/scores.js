@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
-import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf, takes } from "./seats.js";
+import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf, takes, moonWord } from "./seats.js";
 import { gameButtons, readyWaiting } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
@@ -30,7 +30,8 @@ function sameSide(v, marked, seat) {
 
 /** One seat's cell of a hand: points (or hearts and chips won), a moon or sun mark, and the running total. */
 function handCell(v, h, seat) {
-  const moon = sameSide(v, h.moon, seat) ? ` <span class="moon" title="${esc(t("moon_mark"))}">☾ ${esc(t("moon_mark"))}</span>` : "";
+  const mark = t(`${moonWord(v.rules)}_mark`);
+  const moon = sameSide(v, h.moon, seat) ? ` <span class="moon" title="${esc(mark)}">☾ ${esc(mark)}</span>` : "";
   const sunMark = sameSide(v, h.sun, seat) ? ` <span class="sun">☀ ${esc(t("sun_mark"))}</span>` : "";
   if (v.chips && h.chips) {
     const won = h.chips_won[seat] ? ` <span class="chips-won">${esc(signed(h.chips_won[seat]))}</span>` : "";
@@ -84,7 +85,7 @@ function lastHandNote(table, v) {
   if (!last) return "";
   const side = (seat) => (v.teams ? teamName(v, v.teams[seat]) : seatName(table, seat));
   if (has(last.sun)) return `<p class="moon-note sun-note">☀ ${esc(t("sun_by", { name: side(last.sun) }))}</p>`;
-  if (has(last.moon)) return `<p class="moon-note">☾ ${esc(t("moon_by", { name: side(last.moon) }))}</p>`;
+  if (has(last.moon)) return `<p class="moon-note">☾ ${esc(t(`${moonWord(v.rules)}_by`, { name: side(last.moon) }))}</p>`;
   return "";
 }
 

@@ -97,6 +97,12 @@ export function moonTotal(view) {
   return view.scoring ? view.scoring.moon_total : 26;
 }
 
+/** The word for taking every point card under a game's options: "mars" in the Dutch games (as their rules say it),
+ * "moon" elsewhere; texts `${word}_mark` and `${word}_by`. */
+export function moonWord(options) {
+  return options && options.turn_score !== undefined ? "mars" : "moon";
+}
+
 // The variants played at other tables than four, by their number of seats (Cancellation Hearts: its default).
 const VARIANT_SEATS = { three: 3, three_kitty: 3, five: 5, five_kitty: 5, dutch5: 5, three_jokers: 3, cancellation: 6, extreme: 8 };
 

@@ -1,4 +1,6 @@
-// The table: opponents left, top and right in play order, the trick in the middle, your hand below.
+// The table: opponents left, top and right in play order, the trick in the middle, your hand below. The grid places
+// each area; in the page's order the status (its pass, hint and claim buttons) comes right after the hand, so the
+// keyboard goes from the cards to those buttons with one Tab.
 import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { cardFace, cardBack, sortHand, cardName, shortName, keyed, copiesOf, playedFace } from "../cards.js";
@@ -17,8 +19,8 @@ export const TABLE_SKELETON = `<section class="table-screen">
   <div class="center" data-area="center" role="region"></div>
   <div class="sr-only" data-area="news" aria-live="polite" aria-relevant="additions"></div>
   <div class="under-trick" data-area="caption"></div>
-  <div class="status" data-area="status"></div>
   <div class="hand-area" data-area="hand"></div>
+  <div class="status" data-area="status"></div>
   <div class="me" data-area="me"></div>
   <button type="button" class="hand-below" data-area="below" data-action="to_hand" hidden></button>
 </section>`;
@@ -369,8 +371,9 @@ export function statusHtml(state) {
     if (v.turn === me) {
       lines.push(t("your_turn"));
       if (takes(table, "hint")) buttons.push(`<button type="button" data-action="hint">${esc(t("hint"))}</button>`);
-      // the server checks the claim against every hand: it plays the rest out, or says why not
-      if (claimsTaken(table)) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
+      // offered only where the view says the claim is sure to hold (judged from this seat's own cards and the cards
+      // played): a claim that could be refused is never offered, and it comes back only with a view that changed
+      if (claimsTaken(table) && v.claim) buttons.push(`<button type="button" data-action="claim">${esc(t("claim_button"))}</button>`);
     } else {
       lines.push(t("turn_of", { name: seatName(table, v.turn) }));
     }
@@ -406,7 +409,21 @@ export function statusHtml(state) {
   const notice = state.notice
     ? `<p class="notice ${state.notice.kind}" role="alert" data-notice="${state.notice.kind}">${esc(say(state.notice.words, state.table))}</p>` : "";
   const exchange = exchangeLines(table).join("");
-  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${notice}<div class="buttons">${buttons.join("")}</div>`;
+  return `<p class="turn-line" role="status">${lines.map((l) => `<span>${esc(l)}</span>`).join("")}${exchange}</p>${plan}${keyHint(state)}${notice}<div class="buttons">${buttons.join("")}</div>`;
+}
+
+/** What the keys do in the hand, while it waits for a pass or a card, once the keyboard came to the hand; else "". */
+function keyHint(state) {
+  const key = keysKey(state);
+  return key ? `<p class="key-hint" id="key-hint">${esc(t(key))}</p>` : "";
+}
+
+/** The text of the keys to say now (`keys_pass`, `keys_play`), or null. */
+function keysKey(state) {
+  const v = state.table.view;
+  if (!state.keysUsed) return null;
+  if (v.phase === "passing" && !v.passed) return "keys_pass";
+  return v.phase === "playing" && v.turn === state.table.you ? "keys_play" : null;
 }
 
 /**
@@ -489,7 +506,8 @@ export function handHtml(state, now, width, height = Infinity) {
     extra.push(`tabindex="${key === focus ? 0 : -1}"`, 'type="button"', 'data-action="card"');
     return cardFace(card, { tag: "button", classes, attrs: extra.join(" "), label });
   }).join("") + "</div>").join("");
-  return `<div class="hand" role="group" aria-label="${esc(t("your_hand"))}" data-count="${cards.length}">${html}</div>`;
+  const keys = keysKey(state) ? ' aria-describedby="key-hint"' : "";
+  return `<div class="hand" role="group" aria-label="${esc(t("your_hand"))}"${keys} data-count="${cards.length}">${html}</div>`;
 }
 
 export function meHtml(table) {
