@@ -86,7 +86,7 @@ def test_game_over_has_one_main_step_and_the_hosts_choices_folded_under_it(open_
         "Nieuwe kaarten, dezelfde mensen en regels: het spel begint zodra iedereen meedoet."
     )
     expect(bram_dialog.locator("[data-action=more_steps]")).to_have_count(0)
-    expect(bram_dialog.locator(".next-waiting")).to_have_text("De gastheer kan een nieuw spel beginnen.")
+    expect(bram_dialog.locator(".next-waiting")).to_have_text("De host kan een nieuw spel beginnen.")
     expect(bram_dialog.locator(".more-actions [data-action=replay]")).to_have_text("Dit spel terugkijken")
     expect(bram_dialog.locator(".more-actions [data-action=copy_share]")).to_have_text("Deellink kopiëren")
     _check_one_main_step(_buttons(bram, ".dialog-scores"), "rematch")
