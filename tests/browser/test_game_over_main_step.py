@@ -121,8 +121,8 @@ def test_game_over_has_one_main_step_and_the_hosts_choices_folded_under_it(open_
     anna_status.locator(".main-step [data-action=rematch]").click()
     expect(anna_status.locator(".main-step [data-action=rematch]")).to_have_text("You agreed to play again")
     expect(anna_status.locator(".main-step [data-action=rematch]")).to_be_disabled()
-    expect(anna_status.locator("[data-rematch]")).to_have_text("1 of 2 agree: Anna")
-    expect(status.locator("[data-rematch]")).to_have_text("1 van de 2 doen weer mee: Anna")
+    expect(anna_status.locator("[data-rematch]")).to_have_text("1 of 2 agrees: Anna")
+    expect(status.locator("[data-rematch]")).to_have_text("1 van de 2 doet weer mee: Anna")
     shot(bram, "one-agreed-844x390-nl")
     status.locator(".main-step [data-action=rematch]").click()
     for page in (anna, bram):
