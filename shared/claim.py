@@ -19,6 +19,7 @@ cards, the cards played, the kitty it took), never from another seat's hand, so 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .cards import SUIT_MASKS, bit, mask_list, rank_of, suit_of
 from .game import PLAYING, Game
@@ -51,12 +52,29 @@ def _lows(cards: list[int]) -> list[int]:
     return sorted(low.values(), key=rank_of)
 
 
+#: The positions a claim's search may look at: with many tricks left, the others' throws multiply, and a claim sent
+#: early could hold the table's event loop for minutes. Past this the claim is refused as not checkable yet (the
+#: browser offers a claim only once it is sure, which needs no search).
+MAX_POSITIONS = 1000
+
+
+def _trial(game: Game) -> Game:
+    """A copy of ``game`` to play on, without its past.
+
+    The rules are shared (they never change), the log is left out, and the finished hands' results are shared by a
+    list of its own: a deep copy of the past made a claim's search about sixty times slower in a long game.
+    """
+    memo: dict[int, Any] = {id(game.rules): game.rules, id(game.events): [], id(game.history): list(game.history)}
+    return copy.deepcopy(game, memo)
+
+
 class _Search:
     """Whether ``seat`` takes every remaining trick of the hand, with the moves worth trying at each turn."""
 
     def __init__(self, seat: int, hand_no: int) -> None:
         self.seat, self.hand_no = seat, hand_no
         self.known: dict[tuple[tuple[int, ...], tuple[int, ...], int, bool], bool] = {}
+        self.left = MAX_POSITIONS
 
     def moves(self, game: Game) -> list[int] | None:
         """The moves worth trying for the player to move; None when that player can take the trick from the claimer."""
@@ -77,7 +95,7 @@ class _Search:
 
     def after(self, game: Game, card: int) -> Game | None:
         """The game after ``card`` is played, or None when that ends a trick the claimer did not take."""
-        trial = copy.deepcopy(game)
+        trial = _trial(game)
         before = len(trial.tricks)
         trial.play(trial.turn, card)
         if len(trial.tricks) > before and trial.tricks[-1].winner != self.seat:
@@ -90,6 +108,9 @@ class _Search:
             return True
         key = (tuple(game.hands), tuple(game.trick.cards), game.turn, game.hearts_broken)
         if key not in self.known:
+            self.left -= 1
+            if self.left < 0:
+                raise ClaimRefused("claim_unsure")
             self.known[key] = self._wins(game)
         return self.known[key]
 
@@ -167,7 +188,7 @@ def _sure_card(game: Game, seat: int) -> int | None:
 
 def _sure_plays(game: Game, seat: int) -> list[tuple[int, int]]:
     """The plays of a claim ``_sure_card`` vouches for: the claimer's sure cards, the others' lowest legal ones."""
-    trial = copy.deepcopy(game)
+    trial = _trial(game)
     plays: list[tuple[int, int]] = []
     while trial.phase == PLAYING and trial.hand_no == game.hand_no:
         mover = trial.turn

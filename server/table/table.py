@@ -159,6 +159,10 @@ CLAIM_REASONS = {
         "een andere speler kan met zijn kaarten nog een slag halen",
     ),
     "claim_turn": ("claim when it is your turn to play", "claim als jij aan de beurt bent om te spelen"),
+    "claim_unsure": (
+        "too many tricks are left to check this claim: play on, it is offered once it is sure",
+        "er zijn nog te veel slagen over om deze claim na te gaan: speel door, hij wordt aangeboden zodra hij zeker is",
+    ),
     "claim_variant": (
         "claims are not played with more than one deck or with jokers",
         "met meer dan één kaartspel of met jokers wordt niet geclaimd",

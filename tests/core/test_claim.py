@@ -96,3 +96,33 @@ def test_a_claim_out_of_turn_or_with_two_decks_is_refused():
     with pytest.raises(ClaimRefused) as exc:
         claim_plays(game, 0)
     assert exc.value.reason == "claim_variant"
+
+
+def test_a_claim_whose_search_would_take_too_long_is_refused_as_not_checkable_yet_and_changes_nothing(monkeypatch):
+    """A claim sent early (not offered: the browser offers only sure ones) cannot hold a table for a long search."""
+    import hartenjagen.shared.claim as claim
+
+    searched = next(
+        (game, seat)
+        for left in (2, 3, 4)
+        for game, seat in positions(200, left, seed=left)
+        if game.turn == seat and not claim.claim_sure(game, seat) and claimer_wins_all(game, seat, game.hand_no)
+    )
+    game, seat = searched
+    assert claim_plays(game, seat)  # it holds, found by the search
+    monkeypatch.setattr(claim, "MAX_POSITIONS", 1)
+    before = copy.deepcopy(game)
+    with pytest.raises(ClaimRefused) as refused:
+        claim_plays(game, seat)
+    assert refused.value.reason == "claim_unsure"
+    assert game.hands == before.hands and game.trick.cards == before.trick.cards and game.turn == before.turn
+
+
+def test_every_reason_a_claim_is_refused_has_words_in_both_languages():
+    import re
+
+    from hartenjagen.server.table.table import CLAIM_REASONS
+    from hartenjagen.shared import claim
+
+    raised = set(re.findall(r'ClaimRefused\("(\w+)"\)', open(claim.__file__).read()))
+    assert raised and raised <= set(CLAIM_REASONS) and all(len(words) == 2 for words in CLAIM_REASONS.values())
