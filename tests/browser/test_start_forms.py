@@ -43,6 +43,6 @@ def test_code_example_keeps_its_case_and_dropdowns_show_their_whole_text(open_pa
         if variant == "dutch":
             # in one step in the page: the start page may be redrawn meanwhile (the server's welcome arriving)
             page.evaluate(
-                "() => document.querySelector('.variant-options[data-variant=dutch]').scrollIntoView({block: 'nearest'})"
+                "() => document.querySelector('.variant-options[data-variant=dutch]').scrollIntoView({block:'nearest'})"
             )
             shot(page, "dutch-options")
