@@ -49,6 +49,7 @@ SHARED = {
     "kitty",
     "joker",
     "jokers",
+    "host",  # Dutch players say "de host" (gastheer is a man only)
 }
 
 # Common words of one language that the other never uses: a rough check that no sentence stayed untranslated.
