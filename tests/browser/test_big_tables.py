@@ -3,9 +3,9 @@ and Extreme Hearts for eight, played against computer players on a phone on its 
 (1280x800), fit the screen without scrolling (the top bar, every seat, the trick and the whole hand in view, no seat's
 points wrapping); the trick's cards are large, lie on two rows round the table, none covering another's corner (its
 rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two identical cards
-marked, in English and in Dutch; cancelled cards, the kitty, the cards waiting after an undecided trick and who took
-the trick cover no card's corner; and on a phone upright a table taller than the screen says the hand is further
-down until it is in view."""
+marked, in English and in Dutch; cancelled cards, the kitty (at ten seats four cards beside the trick), the cards
+waiting after an undecided trick and who took the trick cover no card's corner; and on a phone upright a table
+taller than the screen says the hand is further down until it is in view."""
 
 from __future__ import annotations
 
@@ -331,6 +331,21 @@ def test_cancelled_cards_the_kitty_waiting_cards_and_the_taker_cover_no_corner(o
         save_shot(page, f"big-table-6-cancelled-kitty-{label}")
         check_fits(seen, 6)
         check_trick(seen, kitty, names)
+
+    # Ten seats, four kitty cards: they lie beside the trick one a little below the other, the word Kitty under them,
+    # over none of its cards.
+    kitty10 = core_view(
+        {"variant": "cancellation", "seats": 10}, lambda v: full_trick(v) and -1 in (v["kitty_takers"] or [])
+    )
+    names10 = [s["name"] for s in _table(kitty10, 10)["seats"]]
+    for label, size in SIZES.items():
+        resize(page, size)
+        page.evaluate(SHOW, _table(kitty10, 10))
+        expect(page.locator(".trick .kitty .card")).to_have_count(4)
+        seen = page.evaluate(MEASURE)
+        save_shot(page, f"big-table-10-kitty-{label}")
+        check_fits(seen, 10)
+        check_trick(seen, kitty10, names10)
 
     # The trick you just took, held a moment with "You take the trick" under it: the caption lies under the cards,
     # over none of them; your own card says "You".
