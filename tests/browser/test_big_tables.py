@@ -1,11 +1,13 @@
 """Big tables (six to twelve seats) from the browser: Cancellation Hearts for six, ten and twelve (two and three decks)
 and Extreme Hearts for eight, played against computer players on a phone on its side (844x390) and a desktop
 (1280x800), fit the screen without scrolling (the top bar, every seat, the trick and the whole hand in view, no seat's
-points wrapping); the trick's cards are large, lie on two rows round the table, none covering another's corner (its
-rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two identical cards
-marked, in English and in Dutch; cancelled cards, the kitty (at ten seats four cards beside the trick), the cards
-waiting after an undecided trick and who took the trick cover no card's corner; and on a phone upright a table
-taller than the screen says the hand is further down until it is in view."""
+points wrapping), while cards are passed too, when the middle of the table shows the pass (its places large and
+whole, no card's corner covered, a chosen card standing up in the hand under the line under the pass, not over it);
+the trick's cards are large, lie on two rows round the table, none covering another's
+corner (its rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two
+identical cards marked, in English and in Dutch; cancelled cards, the kitty (at ten seats four cards beside the
+trick), the cards waiting after an undecided trick and who took the trick cover no card's corner; and on a phone
+upright a table taller than the screen says the hand is further down until it is in view."""
 
 from __future__ import annotations
 
@@ -69,15 +71,30 @@ MEASURE = """() => {
             first: slot.hasAttribute('data-first-twin'), firstMark: mark('first-twin'),
         };
     };
+    // a place of the pass: its card (whether every point of its corner reaches the card itself) or the empty place
+    const place = (e) => {
+        const corner = e.querySelector('.corner.tl');
+        const c = corner && corner.getBoundingClientRect();
+        return {name: 'place ' + (e.dataset.card || 'open'), ...box(e), corner: c && {x: c.x, y: c.y, w: c.width,
+            h: c.height}, cornerFree: !c || [[c.left + 1, c.top + 1], [c.right - 1, c.bottom - 1],
+            [(c.left + c.right) / 2, (c.top + c.bottom) / 2]].every(([x, y]) => reaches(e, x, y))};
+    };
     const caption = document.querySelector('.trick-caption');
+    const handNo = document.querySelector('.hand-no');
     const root = document.scrollingElement;
+    // the middle of the table: the trick, or while cards are passed the pass
+    const middle = document.querySelector('[data-area=center] :is(.trick, .pass-board)');
     return {
         viewport: {w: window.innerWidth, h: window.innerHeight},
         scroll: {w: root.scrollWidth, h: root.scrollHeight},
         top: box(document.querySelector('#top')),
         opponents: [...document.querySelectorAll('.opp .player')].map(panel),
         me: {name: 'me', ...box(document.querySelector('.player.self'))},
-        trick: box(document.querySelector('.trick')),
+        trick: box(middle),
+        passing: middle.classList.contains('pass-board'),
+        places: [...middle.querySelectorAll('.pb-places > li > :is(.pb-card, .pb-empty)')].map(place),
+        passTitle: middle.classList.contains('pass-board') ? box(middle.querySelector('.pb-to')) : null,
+        passKitty: [...middle.querySelectorAll('.pb-kitty .kitty')].map((e) => ({name: 'kitty', ...box(e)})),
         cards: [...document.querySelectorAll('.trick .slot')].map(played),
         side: [...document.querySelectorAll('.trick :is(.kitty, .pending)')].map((e) => ({name: e.className,
             ...box(e)})),
@@ -85,6 +102,7 @@ MEASURE = """() => {
         words: [...document.querySelectorAll('.trick :is(.mark, .cancel-tag, .played-by)')].filter(shown)
             .map((e) => ({name: e.textContent, ...box(e)})),
         caption: caption && {name: 'caption ' + caption.textContent, ...box(caption)},
+        handNo: handNo && {name: handNo.textContent, ...box(handNo)},
         hand: [...document.querySelectorAll('.hand .card')].map((e) => ({name: 'hand ' + e.dataset.key, ...box(e)})),
         status: [...document.querySelectorAll('.status :is(button, .turn-line)')].map((e) => ({name: e.textContent,
             ...box(e)})),
@@ -165,6 +183,26 @@ def check_trick(seen: dict, v: dict, names: list[str], lang: str = "en", large: 
         assert card["first"] == first and card["firstMark"] == (words["first"] if first else None), (i, card, trick)
 
 
+def check_pass(seen: dict, v: dict) -> None:
+    """While cards are passed the middle of the table is the pass: a place for each card, every chosen card as large
+    as a card of the trick would be, whole in the middle and in view, nothing over its corner, no place over
+    another, the seat they go to and the kitty over none of them."""
+    assert seen["passing"], "the middle shows no pass"
+    places = seen["places"]
+    assert len(places) == v["pass_count"], places
+    hand_width = seen["hand"][0]["w"]
+    middle = seen["trick"]
+    for place in places:
+        assert _inside(place, seen["viewport"]), ("out of view", place)
+        assert _inside({**place, "x": place["x"] - middle["x"], "y": place["y"] - middle["y"]}, middle), (place, middle)
+        assert place["w"] >= min(0.8 * hand_width, 70), ("small place", place["w"], hand_width)
+        assert place["cornerFree"], ("something lies over the corner", place)
+        for other in [*places, seen["passTitle"], *seen["passKitty"]]:
+            assert other is place or not _overlap(place, other), (place, other)
+    for card in seen["hand"]:  # a chosen card stands up in the hand, under the line under the middle
+        assert not _overlap(card, seen["handNo"]), ("a card of the hand over the line", card, seen["handNo"])
+
+
 # ------------------------------------------------------------------ playing against computer players
 
 
@@ -180,11 +218,19 @@ def start(page: Page, variant: str, seats: int | None = None) -> list[str]:
     v = view(page)
     if v["phase"] == "passing":
         refused = v.get("pass_refusals") or {}
-        for key in [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]:
+        chosen = [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]
+        for key in chosen:
             click_card(page, key)
         expect(page.locator("[data-action=pass]")).to_be_enabled()
-        page.wait_for_function(AT_REST, polling="raf")
-        check_fits(page.evaluate(MEASURE), v["seats"])
+        expect(page.locator(".pass-board .pb-card")).to_have_count(v["pass_count"])
+        first = page.viewport_size
+        for size in [first, *(s for s in SIZES.values() if s != first), first]:  # the pass in the middle, at each size
+            resize(page, size)
+            seen = page.evaluate(MEASURE)
+            photo(page, v["seats"], "-passing-" + page.evaluate("() => document.documentElement.lang"))
+            check_fits(seen, v["seats"])
+            check_pass(seen, v)
+            assert [p["name"] for p in seen["places"]] == [f"place {key.split('#')[0]}" for key in chosen]
         page.click("[data-action=pass]")
         page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
     return page.evaluate("() => window.hartenjagen.state.table.seats.map(s => s.name)")
@@ -204,10 +250,10 @@ def play_to(page: Page, wanted: Callable[[dict], bool] = lambda trick: bool(tric
     return view(page)
 
 
-def photo(page: Page, seats: int) -> None:
-    """The screenshot kept for the closing note: big-table-<seats>-<width>x<height>.png."""
+def photo(page: Page, seats: int, moment: str = "") -> None:
+    """The screenshot kept for the closing note: big-table-<seats>-<width>x<height><moment>.png."""
     size = page.viewport_size
-    save_shot(page, f"big-table-{seats}-{size['width']}x{size['height']}")
+    save_shot(page, f"big-table-{seats}-{size['width']}x{size['height']}{moment}")
 
 
 LOCALES = {"en": "en-GB", "nl": "nl-NL"}
