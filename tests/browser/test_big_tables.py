@@ -1,9 +1,9 @@
 """Big tables (six to twelve seats) from the browser: Cancellation Hearts for six, ten and twelve (two and three decks)
 and Extreme Hearts for eight, played against computer players on a phone on its side (844x390) and a desktop
 (1280x800), fit the screen without scrolling (the top bar, every seat, the trick and the whole hand in view, no seat's
-points wrapping), while cards are passed too, when the middle of the table shows the pass (its places large and
-whole, no card's corner covered, a chosen card standing up in the hand under the line under the pass, not over it);
-the trick's cards are large, lie on two rows round the table, none covering another's
+points wrapping, the chat's button over no seat), while cards are passed too, when the middle of the table shows the
+pass (its places large and whole, no card's corner covered, a chosen card standing up in the hand under the line
+under the pass, not over it); the trick's cards are large, lie on two rows round the table, none covering another's
 corner (its rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two
 identical cards marked, in English and in Dutch; cancelled cards, the kitty (at ten seats four cards beside the
 trick), the cards waiting after an undecided trick and who took the trick cover no card's corner; and on a phone
@@ -107,6 +107,9 @@ MEASURE = """() => {
         status: [...document.querySelectorAll('.status :is(button, .turn-line)')].map((e) => ({name: e.textContent,
             ...box(e)})),
         below: Boolean(document.querySelector('.hand-below:not([hidden])')),
+        // the closed chat's button, where it is shown
+        chat: [...document.querySelectorAll('#chat:not([hidden]) .chat-toggle')].filter(shown).map((e) => ({
+            name: 'chat', ...box(e)})),
     };
 }"""
 
@@ -127,7 +130,8 @@ def _inside(a: dict, viewport: dict) -> bool:
 
 def check_fits(seen: dict, seats: int) -> None:
     """No scrolling either way; the top bar, every seat, you, the trick, the status and the whole hand in view; no
-    panel over another or over the trick; each part of a seat's points on one line inside its panel."""
+    panel over another or over the trick, the chat's button over none of them; each part of a seat's points on one
+    line inside its panel."""
     viewport = seen["viewport"]
     assert seen["scroll"] == viewport, ("the page scrolls", seats, seen["scroll"], viewport)
     assert len(seen["opponents"]) == seats - 1
@@ -138,6 +142,9 @@ def check_fits(seen: dict, seats: int) -> None:
         assert not _overlap(panel, seen["trick"]), (panel, seen["trick"])
         for other in panels:
             assert other is panel or not _overlap(panel, other), (panel, other)
+    for chat in seen["chat"]:
+        for thing in [*panels, seen["trick"], *seen["hand"], *seen["status"]]:
+            assert not _overlap(chat, thing), ("the chat's button lies over", chat, thing)
     for panel in seen["opponents"]:
         assert panel["reachable"], panel
         assert panel["scores"], panel
