@@ -1,11 +1,13 @@
 """Big tables (six to twelve seats) from the browser: Cancellation Hearts for six, ten and twelve (two and three decks)
 and Extreme Hearts for eight, played against computer players on a phone on its side (844x390) and a desktop
 (1280x800), fit the screen without scrolling (the top bar, every seat, the trick and the whole hand in view, no seat's
-points wrapping); the trick's cards are large, lie on two rows round the table, none covering another's corner (its
-rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two identical cards
-marked, in English and in Dutch; cancelled cards, the kitty, the cards waiting after an undecided trick and who took
-the trick cover no card's corner; and on a phone upright a table taller than the screen says the hand is further
-down until it is in view."""
+points wrapping, the chat's button over no seat), while cards are passed too, when the middle of the table shows the
+pass (its places large and whole, no card's corner covered, a chosen card standing up in the hand under the line
+under the pass, not over it); the trick's cards are large, lie on two rows round the table, none covering another's
+corner (its rank and suit), each named after its player, the lead marked and in Extreme Hearts the first of two
+identical cards marked, in English and in Dutch; cancelled cards, the kitty (at ten seats four cards beside the
+trick), the cards waiting after an undecided trick and who took the trick cover no card's corner; and on a phone
+upright a table taller than the screen says the hand is further down until it is in view."""
 
 from __future__ import annotations
 
@@ -69,15 +71,30 @@ MEASURE = """() => {
             first: slot.hasAttribute('data-first-twin'), firstMark: mark('first-twin'),
         };
     };
+    // a place of the pass: its card (whether every point of its corner reaches the card itself) or the empty place
+    const place = (e) => {
+        const corner = e.querySelector('.corner.tl');
+        const c = corner && corner.getBoundingClientRect();
+        return {name: 'place ' + (e.dataset.card || 'open'), ...box(e), corner: c && {x: c.x, y: c.y, w: c.width,
+            h: c.height}, cornerFree: !c || [[c.left + 1, c.top + 1], [c.right - 1, c.bottom - 1],
+            [(c.left + c.right) / 2, (c.top + c.bottom) / 2]].every(([x, y]) => reaches(e, x, y))};
+    };
     const caption = document.querySelector('.trick-caption');
+    const handNo = document.querySelector('.hand-no');
     const root = document.scrollingElement;
+    // the middle of the table: the trick, or while cards are passed the pass
+    const middle = document.querySelector('[data-area=center] :is(.trick, .pass-board)');
     return {
         viewport: {w: window.innerWidth, h: window.innerHeight},
         scroll: {w: root.scrollWidth, h: root.scrollHeight},
         top: box(document.querySelector('#top')),
         opponents: [...document.querySelectorAll('.opp .player')].map(panel),
         me: {name: 'me', ...box(document.querySelector('.player.self'))},
-        trick: box(document.querySelector('.trick')),
+        trick: box(middle),
+        passing: middle.classList.contains('pass-board'),
+        places: [...middle.querySelectorAll('.pb-places > li > :is(.pb-card, .pb-empty)')].map(place),
+        passTitle: middle.classList.contains('pass-board') ? box(middle.querySelector('.pb-to')) : null,
+        passKitty: [...middle.querySelectorAll('.pb-kitty .kitty')].map((e) => ({name: 'kitty', ...box(e)})),
         cards: [...document.querySelectorAll('.trick .slot')].map(played),
         side: [...document.querySelectorAll('.trick :is(.kitty, .pending)')].map((e) => ({name: e.className,
             ...box(e)})),
@@ -85,10 +102,14 @@ MEASURE = """() => {
         words: [...document.querySelectorAll('.trick :is(.mark, .cancel-tag, .played-by)')].filter(shown)
             .map((e) => ({name: e.textContent, ...box(e)})),
         caption: caption && {name: 'caption ' + caption.textContent, ...box(caption)},
+        handNo: handNo && {name: handNo.textContent, ...box(handNo)},
         hand: [...document.querySelectorAll('.hand .card')].map((e) => ({name: 'hand ' + e.dataset.key, ...box(e)})),
         status: [...document.querySelectorAll('.status :is(button, .turn-line)')].map((e) => ({name: e.textContent,
             ...box(e)})),
         below: Boolean(document.querySelector('.hand-below:not([hidden])')),
+        // the closed chat's button, where it is shown
+        chat: [...document.querySelectorAll('#chat:not([hidden]) .chat-toggle')].filter(shown).map((e) => ({
+            name: 'chat', ...box(e)})),
     };
 }"""
 
@@ -109,7 +130,8 @@ def _inside(a: dict, viewport: dict) -> bool:
 
 def check_fits(seen: dict, seats: int) -> None:
     """No scrolling either way; the top bar, every seat, you, the trick, the status and the whole hand in view; no
-    panel over another or over the trick; each part of a seat's points on one line inside its panel."""
+    panel over another or over the trick, the chat's button over none of them; each part of a seat's points on one
+    line inside its panel."""
     viewport = seen["viewport"]
     assert seen["scroll"] == viewport, ("the page scrolls", seats, seen["scroll"], viewport)
     assert len(seen["opponents"]) == seats - 1
@@ -120,6 +142,9 @@ def check_fits(seen: dict, seats: int) -> None:
         assert not _overlap(panel, seen["trick"]), (panel, seen["trick"])
         for other in panels:
             assert other is panel or not _overlap(panel, other), (panel, other)
+    for chat in seen["chat"]:
+        for thing in [*panels, seen["trick"], *seen["hand"], *seen["status"]]:
+            assert not _overlap(chat, thing), ("the chat's button lies over", chat, thing)
     for panel in seen["opponents"]:
         assert panel["reachable"], panel
         assert panel["scores"], panel
@@ -165,6 +190,26 @@ def check_trick(seen: dict, v: dict, names: list[str], lang: str = "en", large: 
         assert card["first"] == first and card["firstMark"] == (words["first"] if first else None), (i, card, trick)
 
 
+def check_pass(seen: dict, v: dict) -> None:
+    """While cards are passed the middle of the table is the pass: a place for each card, every chosen card as large
+    as a card of the trick would be, whole in the middle and in view, nothing over its corner, no place over
+    another, the seat they go to and the kitty over none of them."""
+    assert seen["passing"], "the middle shows no pass"
+    places = seen["places"]
+    assert len(places) == v["pass_count"], places
+    hand_width = seen["hand"][0]["w"]
+    middle = seen["trick"]
+    for place in places:
+        assert _inside(place, seen["viewport"]), ("out of view", place)
+        assert _inside({**place, "x": place["x"] - middle["x"], "y": place["y"] - middle["y"]}, middle), (place, middle)
+        assert place["w"] >= min(0.8 * hand_width, 70), ("small place", place["w"], hand_width)
+        assert place["cornerFree"], ("something lies over the corner", place)
+        for other in [*places, seen["passTitle"], *seen["passKitty"]]:
+            assert other is place or not _overlap(place, other), (place, other)
+    for card in seen["hand"]:  # a chosen card stands up in the hand, under the line under the middle
+        assert not _overlap(card, seen["handNo"]), ("a card of the hand over the line", card, seen["handNo"])
+
+
 # ------------------------------------------------------------------ playing against computer players
 
 
@@ -180,11 +225,19 @@ def start(page: Page, variant: str, seats: int | None = None) -> list[str]:
     v = view(page)
     if v["phase"] == "passing":
         refused = v.get("pass_refusals") or {}
-        for key in [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]:
+        chosen = [k for k in hand_keys(page) if k.split("#")[0] not in refused][: v["pass_count"]]
+        for key in chosen:
             click_card(page, key)
         expect(page.locator("[data-action=pass]")).to_be_enabled()
-        page.wait_for_function(AT_REST, polling="raf")
-        check_fits(page.evaluate(MEASURE), v["seats"])
+        expect(page.locator(".pass-board .pb-card")).to_have_count(v["pass_count"])
+        first = page.viewport_size
+        for size in [first, *(s for s in SIZES.values() if s != first), first]:  # the pass in the middle, at each size
+            resize(page, size)
+            seen = page.evaluate(MEASURE)
+            photo(page, v["seats"], "-passing-" + page.evaluate("() => document.documentElement.lang"))
+            check_fits(seen, v["seats"])
+            check_pass(seen, v)
+            assert [p["name"] for p in seen["places"]] == [f"place {key.split('#')[0]}" for key in chosen]
         page.click("[data-action=pass]")
         page.wait_for_function("() => window.hartenjagen.state.table.view.passed !== null")
     return page.evaluate("() => window.hartenjagen.state.table.seats.map(s => s.name)")
@@ -204,10 +257,10 @@ def play_to(page: Page, wanted: Callable[[dict], bool] = lambda trick: bool(tric
     return view(page)
 
 
-def photo(page: Page, seats: int) -> None:
-    """The screenshot kept for the closing note: big-table-<seats>-<width>x<height>.png."""
+def photo(page: Page, seats: int, moment: str = "") -> None:
+    """The screenshot kept for the closing note: big-table-<seats>-<width>x<height><moment>.png."""
     size = page.viewport_size
-    save_shot(page, f"big-table-{seats}-{size['width']}x{size['height']}")
+    save_shot(page, f"big-table-{seats}-{size['width']}x{size['height']}{moment}")
 
 
 LOCALES = {"en": "en-GB", "nl": "nl-NL"}
@@ -331,6 +384,21 @@ def test_cancelled_cards_the_kitty_waiting_cards_and_the_taker_cover_no_corner(o
         save_shot(page, f"big-table-6-cancelled-kitty-{label}")
         check_fits(seen, 6)
         check_trick(seen, kitty, names)
+
+    # Ten seats, four kitty cards: they lie beside the trick one a little below the other, the word Kitty under them,
+    # over none of its cards.
+    kitty10 = core_view(
+        {"variant": "cancellation", "seats": 10}, lambda v: full_trick(v) and -1 in (v["kitty_takers"] or [])
+    )
+    names10 = [s["name"] for s in _table(kitty10, 10)["seats"]]
+    for label, size in SIZES.items():
+        resize(page, size)
+        page.evaluate(SHOW, _table(kitty10, 10))
+        expect(page.locator(".trick .kitty .card")).to_have_count(4)
+        seen = page.evaluate(MEASURE)
+        save_shot(page, f"big-table-10-kitty-{label}")
+        check_fits(seen, 10)
+        check_trick(seen, kitty10, names10)
 
     # The trick you just took, held a moment with "You take the trick" under it: the caption lies under the cards,
     # over none of them; your own card says "You".
