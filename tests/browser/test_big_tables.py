@@ -438,6 +438,57 @@ def test_cancelled_cards_the_kitty_waiting_cards_and_the_taker_cover_no_corner(o
         check_trick(seen, waiting, names12)
 
 
+# ------------------------------------------------------------------ once your cards are passed
+
+
+def passed_view(options: dict) -> dict:
+    """A view of seat 0 that has passed its first cards (its hand's first ones) while every other seat still chooses."""
+    from hartenjagen.shared.cards import parse_card
+    from hartenjagen.shared.game import Game
+    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.view import view_for
+
+    game = Game(make_rules(options))
+    game.deal_seeded(1)
+    v = view_for(game, 0)
+    assert v["phase"] == "passing", v["phase"]
+    game.pass_cards(0, [parse_card(c) for c in v["hand"][: v["pass_count"]]])
+    return json.loads(json.dumps(view_for(game, 0)))
+
+
+PASSED = {"en": "Passed to Ellen (Seat 2)", "nl": "Doorgegeven aan Ellen (Stoel 2)"}
+
+
+@pytest.mark.parametrize(
+    ("options", "lang"),
+    [
+        ({"variant": "cancellation", "seats": 6}, "en"),
+        ({"variant": "extreme"}, "nl"),
+        ({"variant": "cancellation", "seats": 10}, "en"),
+        ({"variant": "cancellation", "seats": 12}, "nl"),
+    ],
+)
+def test_once_passed_the_middle_shows_the_cards_given_and_the_table_still_fits(open_page, options, lang):
+    # While the others still choose, the middle shows the cards you gave and to whom (and the kitty under them where
+    # one lies), whole and in view, on a phone on its side and a desktop alike.
+    v = passed_view(options)
+    seats = v["seats"]
+    page = open_page("/", viewport=LANDSCAPE, locale=LOCALES[lang])
+    page.wait_for_function("() => window.hartenjagen")
+    for label, size in SIZES.items():
+        resize(page, size)
+        page.evaluate(SHOW, _table(v, seats))
+        board = page.locator(".pass-board.passed")
+        expect(board.locator(".pb-to")).to_have_text(re.compile(re.escape(PASSED[lang])))
+        expect(board.locator(".pb-card")).to_have_count(v["pass_count"])
+        expect(board.locator(".kitty")).to_have_count(1 if v["kitty_size"] else 0)
+        seen = page.evaluate(MEASURE)
+        save_shot(page, f"big-table-{seats}-passed-{label}-{lang}")
+        check_fits(seen, seats)
+        check_pass(seen, v)
+        assert [p["name"] for p in seen["places"]] == [f"place {card}" for card in v["passed"]]
+
+
 # ------------------------------------------------------------------ a phone upright
 
 
