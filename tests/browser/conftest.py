@@ -235,6 +235,11 @@ def save_shot(page: Page, name: str) -> Path:
     Playwright's screenshot, in a larger file)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    if page.evaluate("() => navigator.onLine === false"):
+        # A DevTools session of our own would end Chromium's emulated offline state when it closes (the page would
+        # hear "online" and try its server): a page with no network is taken through Playwright's own session.
+        page.screenshot(path=str(path))
+        return path
     cdp = page.context.new_cdp_session(page)
     try:
         data = cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})["data"]

@@ -162,9 +162,10 @@ def every_size_and_language(page: Page, shot, label: str, check) -> None:
 
 
 def play_first_trick(page: Page) -> None:
-    """Play my cards until the first trick is over, then wait for my turn in the second (it cannot end without me)."""
-    while not view(page)["tricks"]:
-        play_one_legal(page)
+    """Play my card of the first trick (one each), then wait for the trick to end and my turn in the second (it
+    cannot end without me)."""
+    assert not view(page)["tricks"]
+    play_one_legal(page)
     page.wait_for_function(
         "() => { const v = window.hartenjagen.state.table.view; return v.tricks.length === 1 && v.turn === v.seat; }"
     )

@@ -84,16 +84,6 @@ def engine_requests(seen: list[str]) -> list[str]:
     return [url for url in seen if "/engine/python.json" in url or "/runtime/" in url]
 
 
-def shot_offline(shot, page: Page, label: str) -> None:
-    """A screenshot of a page with no network. Taking it opens a DevTools session of its own, whose end makes
-    Chromium forget the emulated offline state (the page hears "online"): it is set again, and the page hears that."""
-    shot(page, label)
-    if page.evaluate("() => navigator.onLine"):
-        page.context.set_offline(False)
-        page.context.set_offline(True)
-        page.wait_for_function("() => navigator.onLine === false")
-
-
 def in_first_screen(page: Page, selector: str) -> bool:
     """Whether ``selector`` is seen on the page's first screen, without scrolling down from its top."""
     return page.locator(selector).evaluate(
@@ -137,7 +127,7 @@ def test_with_no_network_the_start_page_offers_play_offline_beside_its_notice_an
     steps = page.evaluate("() => window.__steps")  # a step shorter than a frame may go by undrawn: the long ones
     assert [s for s in steps if s in ("runtime", "python")] == ["runtime", "python"], steps
     assert no_horizontal_scroll(page)
-    shot_offline(shot, page, "offline-ready")
+    shot(page, "offline-ready")
 
     page.evaluate("() => window.hartenjagen.offline.setDelay(20)")
     play.click()
@@ -156,7 +146,7 @@ def test_the_engine_starts_as_soon_as_the_network_goes_while_the_start_page_is_o
     expect(page.locator("[data-no-network] [data-offline-now]")).to_be_visible()
     page.wait_for_function("() => window.hartenjagen.offline.started")
     expect(page.locator("[data-no-network] [data-offline-progress]").first).to_be_attached(timeout=BOOT_MS)
-    shot_offline(shot, page, "offline-starting")
+    shot(page, "offline-starting")
     expect(page.locator("[data-no-network] [data-offline-ready]")).to_be_visible(timeout=BOOT_MS)
     assert "runtime" in page.evaluate("() => window.__steps")
     # the statistics offline: the figures last seen, not what needs the server (other devices, My games)
@@ -167,7 +157,7 @@ def test_the_engine_starts_as_soon_as_the_network_goes_while_the_start_page_is_o
     page.keyboard.press("Escape")
     resize(page, PHONE_SIDE)
     assert in_first_screen(page, "[data-no-network] [data-offline-now]")
-    shot_offline(shot, page, "offline-ready-side")
+    shot(page, "offline-ready-side")
     page.context.set_offline(False)
 
 

@@ -7,6 +7,7 @@ Real ``hearts serve`` processes, a real PostgreSQL database per test (``pg.py``)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+import websockets
 from redis.asyncio import Redis
 
 from hartenjagen.server.storage.postgres import PostgresStore
@@ -211,8 +213,8 @@ async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_for
         if not b_keeps_the_key:
             await r.delete(key)
         os.kill(a.pid, signal.SIGCONT)
-        await asyncio.sleep(0.05)
-        if not anna.closed:
+        # Anna plays on; A may close her connection before or while the card goes (it wakes on its own schedule)
+        with contextlib.suppress(websockets.ConnectionClosed):
             await anna.send("play", card=anna.table["view"]["legal"][0])
         await anna.wait(lambda: anna.closed, what="A closing the connection")
         assert anna.close_code == 1012
