@@ -17,9 +17,20 @@ def test_dropped_connection_reconnects_and_restores_the_table(open_page, shot):
     before = view(page)
     seq = page.evaluate("() => window.hartenjagen.state.seq")
 
+    # The network stays down until the page has shown it: every new connection is dropped at once till then.
+    down = {"still": True}
+
+    def network(ws) -> None:
+        if down["still"]:
+            ws.close(code=1011, reason="network down")
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket("**/ws", network)
     page.evaluate("() => window.hartenjagen.connection.drop()")
-    page.wait_for_selector("#conn .reconnecting")
+    expect(page.locator("#conn .reconnecting")).to_be_visible()
     shot(page, "reconnecting")
+    down["still"] = False  # the network is back: the next try (at most four seconds on) reaches the server
     expect(page.locator("#conn .reconnecting")).to_have_count(0)
     page.wait_for_function("() => window.hartenjagen.state.conn === 'online'")
 
