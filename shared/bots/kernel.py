@@ -4,6 +4,10 @@ It needs the ``fast`` extra (numba, a wheel from the package registry). Without 
 ``HEARTS_KERNEL=0`` in the environment, ``AVAILABLE`` is False and the hard player runs the
 pure-Python ``rollout`` instead. Both read the same random draws and play the same cards, so a
 seed, a view and a budget give the same decision either way (``tests/bots/test_kernel.py``).
+
+It plays every table of one deck (cards as bits of a 52-bit mask) at any seat count, a kitty too (its unseen
+cards are dealt to nobody, as in Python); tables where a card may appear twice (several decks, jokers) stay in
+Python (``covers``).
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ else:
     _impl = None  # the compiled module, once ``warm`` has run
     np = None  # numpy, once ``warm`` has run
 
-#: Per deal, per candidate: the cards each seat took and each seat's doubled tricks (``[taken, doubled]``).
+#: Per deal, per candidate: the cards each seat took and each seat's doubled tricks (``[taken, doubled]``), a
+#: mask per seat.
 Outcomes = list[list[list[list[int]]]]
 
 
@@ -59,8 +64,8 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
 
 
 def covers(rules: Rules) -> bool:
-    """Return True for rules the compiled look-ahead plays: four seats, one deck, no kitty (the rest: Python)."""
-    return rules.seats == 4 and not rules.kitty and not rules.counted
+    """Return True for rules the compiled look-ahead plays: one deck, any seat count, a kitty too (not counted)."""
+    return not rules.counted
 
 
 def cache_folder() -> Path:
@@ -138,12 +143,16 @@ def warm() -> bool:
 
 
 def _first_call(kernel_impl: ModuleType) -> None:
-    """Call the kernel once on a tiny input: numba compiles it, or loads it from its cache."""
+    """Call the kernel once on a tiny input: numba compiles it, or loads it from its cache.
+
+    The compiled code serves every seat count (array lengths are not part of its types): four seats here.
+    """
     flags = np.array(rule_flags(_classic()), dtype=np.int64)
     z4 = np.zeros(4, dtype=np.int64)
     one = np.ones(1, dtype=np.int64)
+    others = np.array([1, 2, 3], dtype=np.int64)
     kernel_impl.batch(
-        flags, one, 4, np.zeros(12, dtype=np.int64), one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
+        flags, one, 4, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
         np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
         np.zeros(6, dtype=np.int64),
@@ -169,15 +178,20 @@ class Plan:
         bits: list[int] = []
         start = [0]
         seats: list[list[int]] = []
+        # the holders a card may go to: the other seats, and the kitty's unseen cards after the last seat
+        width = len(sampler.others)
         for allowed, group in sampler.groups:
             bits.extend(group)
             start.append(len(bits))
-            seats.append(list(allowed) + [0] * (3 - len(allowed)))
+            seats.append(list(allowed) + [0] * (width - len(allowed)))
         self.g_bits = np.array(bits or [0], dtype=np.int64)
         self.g_start = np.array(start, dtype=np.int64)
-        self.g_seats = np.array(seats or [[0, 0, 0]], dtype=np.int64).reshape(-1, 3)
+        self.g_seats = np.array(seats or [[0] * width], dtype=np.int64).reshape(-1, width)
         self.g_n = np.array([len(a) for a, _ in sampler.groups], dtype=np.int64)
-        self.samp = np.array([sampler.hand, *sampler.fixed, *sampler.need, *sampler.others], dtype=np.int64)
+        self.hand = sampler.hand
+        self.fixed = np.array(sampler.fixed, dtype=np.int64)  # a mask per holder
+        self.need = np.array(sampler.need, dtype=np.int64)
+        self.others = np.array(sampler.others, dtype=np.int64)
         self.taken = np.array(k.taken, dtype=np.int64)
         self.doubled = np.array(k.doubled, dtype=np.int64)
         self.leader = k.leader
@@ -208,10 +222,10 @@ class Plan:
     def _batch(self, seeds: list[int], cands: list[Mask], scoring: bool) -> tuple[Floats, Ints]:
         """Call the kernel: the values per deal and candidate when ``scoring``, else the outcomes unscored."""
         vals, outs, ok = _impl.batch(
-            self.flags, np.array(seeds, dtype=np.int64), self.draws, self.samp, self.g_bits, self.g_start,
-            self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken, self.doubled,
-            self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim, scoring,
-            self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
+            self.flags, np.array(seeds, dtype=np.int64), self.draws, self.hand, self.fixed, self.need, self.others,
+            self.g_bits, self.g_start, self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken,
+            self.doubled, self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim,
+            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
         )
         if not ok:
             raise RuntimeError("no deal is consistent with this view")

@@ -1,4 +1,8 @@
-"""The compiled look-ahead itself (numba): imported only by ``kernel.warm``, when the fast extra is installed."""
+"""The compiled look-ahead itself (numba): imported only by ``kernel.warm``, when the fast extra is installed.
+
+Cards are bits of a 52-bit mask (one deck); every array of seats is sized by the table's seat count (``hands``,
+``taken``), so the same compiled code plays three, four, five or more seats.
+"""
 
 from __future__ import annotations
 
@@ -123,7 +127,11 @@ def _rollout(
     greedy: bool,
     whim: float,
 ) -> None:
-    """``shared.bots.rollout.rollout`` on arrays, drawing from ``draws`` in a cycle; fills ``taken``/``doubled``."""
+    """``shared.bots.rollout.rollout`` on arrays, drawing from ``draws`` in a cycle; fills ``taken``/``doubled``.
+
+    One entry per seat in ``hands``, ``taken`` and ``doubled``: the table's seat count is their length.
+    """
+    n = hands.shape[0]
     penalty, ftp, qb_breaks, qwait, qgo, nines = flags[0], flags[1], flags[2], flags[3], flags[4], flags[7]
     big, big_suit = flags[8], flags[9]  # the card the rule of thumb dumps (Q♠ in Black Lady), and its suit
     nd = draws.shape[0]
@@ -137,7 +145,7 @@ def _rollout(
     winner = leader
     done = ntrick
     shooter = -2 if flags[10] else -1  # without a moon rule nobody needs stopping
-    for s in range(4):
+    for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
     if ntrick:
@@ -148,7 +156,9 @@ def _rollout(
                 best = b
                 winner = seat
             played |= b
-            seat = (seat + 1) & 3
+            seat += 1
+            if seat == n:
+                seat = 0
     while True:
         if done == 0:
             h = hands[seat]
@@ -170,7 +180,10 @@ def _rollout(
                     di += 1
                     x = 0
                     if not greedy:  # a safe lead: our low card is below all the others hold in a suit
-                        rest = hands[(seat + 1) & 3] | hands[(seat + 2) & 3] | hands[(seat + 3) & 3]
+                        rest = 0  # every other seat's cards
+                        for o in range(n):
+                            if o != seat:
+                                rest |= hands[o]
                         for i in range(4):
                             sm = _suit_mask((k + i) & 3)
                             y = legal & sm
@@ -197,9 +210,11 @@ def _rollout(
             best = b
             played = b
             winner = seat
-            seat = (seat + 1) & 3
+            seat += 1
+            if seat == n:
+                seat = 0
             done = 1
-        while done < 4:
+        while done < n:
             h = hands[seat]
             follow = h & suit
             if strict:
@@ -234,7 +249,7 @@ def _rollout(
                         b = above & -above
                     else:
                         below = legal & (best - 1)
-                        if done == 3 and not played & penalty:
+                        if done == n - 1 and not played & penalty:
                             x = legal & ~big
                             if not x:
                                 x = legal
@@ -264,7 +279,9 @@ def _rollout(
             if b & suit and b > best:
                 best = b
                 winner = seat
-            seat = (seat + 1) & 3
+            seat += 1
+            if seat == n:
+                seat = 0
             done += 1
         if played & HM or (qb_breaks and played & QB):
             hearts_broken = True
@@ -291,11 +308,17 @@ def _sample(
     x: int, seat: int, hand: int, fixed: Ints, need0: Ints, others: Ints,
     g_bits: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
 ) -> int:
-    """``Sampler.sample_from`` on arrays: fill ``hands``; return the stream state after, or 0 when nothing fits."""
+    """``Sampler.sample_from`` on arrays: fill ``hands``; return the stream state after, or 0 when nothing fits.
+
+    A holder per seat, and one more after the last seat where unseen kitty cards lie face down (``fixed``,
+    ``need0`` and ``hands`` have one entry per holder); ``others`` lists every holder but ``seat``.
+    """
     ng = g_n.shape[0]
+    nh = fixed.shape[0]
+    no = others.shape[0]
     for attempt in range(ATTEMPTS):
         relax = attempt >= RELAX_AT
-        for s in range(4):
+        for s in range(nh):
             hands[s] = fixed[s]
             need[s] = need0[s]
         hands[seat] = hand
@@ -312,13 +335,13 @@ def _sample(
                 order[i] = order[j]
                 order[j] = t
             seats = others if relax else g_seats[g]
-            ns = 3 if relax else g_n[g]
+            ns = no if relax else g_n[g]
             tot = 0
             for q in range(ns):
                 tot += need[seats[q]]
-            if ns == 3 and tot == m:
+            if ns == no and tot == m:
                 i = 0
-                for q in range(3):
+                for q in range(no):
                     s = seats[q]
                     for _ in range(need[s]):
                         hands[s] |= order[i]
@@ -360,16 +383,17 @@ def _score(
     down: bool, out: Ints,
 ) -> None:
     """``sim.hand_scorer``'s simple path: fill ``out`` with the hand's score change per seat."""
+    n = taken.shape[0]
     if has_moon:
-        for s in range(4):
+        for s in range(n):
             if taken[s] & pen == pen:
-                for y in range(4):
+                for y in range(n):
                     if self_moon:
                         out[y] = -moon_total if y == s else 0
                     else:
                         out[y] = 0 if y == s else moon_total
                 return
-    for s in range(4):
+    for s in range(n):
         v = 0
         for g in range(g_mask.shape[0]):
             v += g_val[g] * _popcount(taken[s] & g_mask[g])
@@ -380,25 +404,29 @@ def _value(sc: Ints, seat: int, rival: int, share: float, near: bool, totals: In
     """The hard player's ``value`` of one outcome's scores (``hard._valuer``), the same float operations."""
     u = -sc[seat] + share * sc[rival]
     if near:
+        n = sc.shape[0]
         exact_down, reach, end_over, end_score = ends[0], ends[1], ends[2], ends[3]
         dutch_down, exact = ends[4], ends[5]
-        new = np.empty(4, dtype=np.int64)
-        for s in range(4):
+        new = np.empty(n, dtype=np.int64)
+        for s in range(n):
             t = totals[s] + sc[s]
             new[s] = -t if exact_down and t < 0 else t
-        hi = max(new[0], max(new[1], max(new[2], new[3])))
+        hi = new[0]
+        low = new[0]
+        for s in range(1, n):
+            hi = max(hi, new[s])
+            low = min(low, new[s])
         over = False
         if reach:
             over = hi > end_score if end_over else hi >= end_score
         elif dutch_down:
-            for s in range(4):
+            for s in range(n):
                 if (new[s] == 0) if exact else (new[s] <= 0):
                     over = True
         if over:
-            low = min(new[0], min(new[1], min(new[2], new[3])))
             if new[seat] == low:
                 c = 0
-                for s in range(4):
+                for s in range(n):
                     if new[s] == low:
                         c += 1
                 u += worth / c
@@ -408,34 +436,35 @@ def _value(sc: Ints, seat: int, rival: int, share: float, near: bool, totals: In
 
 @njit(cache=True)
 def batch(
-    flags: Ints, seeds: Ints, ndraws: int, samp: Ints, g_bits: Ints, g_start: Ints, g_seats: Ints, g_n: Ints,
-    cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int, trick: Ints, first_trick: bool,
-    hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints, g_mask: Ints, g_val: Ints,
-    val_f: Floats, totals: Ints, ends: Ints,
+    flags: Ints, seeds: Ints, ndraws: int, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints,
+    g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int,
+    trick: Ints, first_trick: bool, hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints,
+    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
 
-    Without ``scoring`` it gives the cards taken and doubled instead, shape (deals, candidates, 2, 4).
+    Without ``scoring`` it gives the cards taken and doubled instead, shape (deals, candidates, 2, seats). The
+    seat count is the length of ``taken0``; the sampler's holders (a kitty's unseen cards too) that of ``fixed``.
     """
-    n = seeds.shape[0]
+    nd = seeds.shape[0]
     a = cands.shape[0]
-    vals = np.zeros((n, a), dtype=np.float64)
-    outs = np.zeros((n if not scoring else 0, a, 2, 4), dtype=np.int64)
+    n = taken0.shape[0]
+    vals = np.zeros((nd, a), dtype=np.float64)
+    outs = np.zeros((nd if not scoring else 0, a, 2, n), dtype=np.int64)
     nt = trick.shape[0]
     tr = np.zeros(nt + 1, dtype=np.int64)
     tr[:nt] = trick
-    hs = np.zeros(4, dtype=np.int64)
-    deal = np.zeros(4, dtype=np.int64)
-    need = np.zeros(4, dtype=np.int64)
+    hs = np.zeros(n, dtype=np.int64)
+    deal = np.zeros(fixed.shape[0], dtype=np.int64)  # the kitty's unseen cards after the seats: nobody plays them
+    need = np.zeros(fixed.shape[0], dtype=np.int64)
     order = np.zeros(52, dtype=np.int64)
     draws = np.zeros(ndraws, dtype=np.float64)
-    tk = np.zeros(4, dtype=np.int64)
-    db = np.zeros(4, dtype=np.int64)
-    sc = np.zeros(4, dtype=np.int64)
-    hand, fixed, need0, others = samp[0], samp[1:5], samp[5:9], samp[9:12]
+    tk = np.zeros(n, dtype=np.int64)
+    db = np.zeros(n, dtype=np.int64)
+    sc = np.zeros(n, dtype=np.int64)
     pen, has_moon, self_moon, moon_total, down, rival = sc_i[0], sc_i[1], sc_i[2], sc_i[3], sc_i[4], sc_i[5]
     share, worth, near = val_f[0], val_f[1], val_f[2] != 0.0
-    for d in range(n):
+    for d in range(nd):
         x = _sample(seeds[d], seat, hand, fixed, need0, others, g_bits, g_start, g_seats, g_n, deal, order, need)
         if x == 0:
             return vals, outs, False  # nothing consistent: the caller raises
@@ -444,7 +473,7 @@ def batch(
             draws[i] = x * INV32
         for j in range(a):
             b = cands[j]
-            for s in range(4):
+            for s in range(n):
                 hs[s] = deal[s]
                 tk[s] = taken0[s]
                 db[s] = doubled0[s]
@@ -455,7 +484,7 @@ def batch(
                 _score(tk, pen, has_moon != 0, self_moon != 0, moon_total, g_mask, g_val, down != 0, sc)
                 vals[d, j] = _value(sc, seat, rival, share, near, totals, ends, worth)
             else:
-                for s in range(4):
+                for s in range(n):
                     outs[d, j, 0, s] = tk[s]
                     outs[d, j, 1, s] = db[s]
     return vals, outs, True

@@ -7,13 +7,18 @@ import os
 import random
 import subprocess
 import sys
+from itertools import cycle
 from pathlib import Path
 
 import pytest
 
 from hartenjagen.shared.bots import kernel
-from hartenjagen.shared.bots.hard import HardComputerPlayer, candidates
+from hartenjagen.shared.bots.hard import DRAWS, WHIM, HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.rollout import rollout
+from hartenjagen.shared.bots.sampling import Sampler, floats, seed_from
+from hartenjagen.shared.bots.value import value_spec
+from hartenjagen.shared.rules import make_rules
 
 from .table import play_game
 from .test_play_all_variants import VARIANTS
@@ -21,6 +26,15 @@ from .test_play_all_variants import VARIANTS
 ROOT = Path(__file__).resolve().parents[2]
 #: The wall-clock stop is a safety net that cuts a search short on a loaded machine; the twins agree on the plays.
 NO_STOP = 60_000.0
+#: The one-deck tables of three and five seats (with and without a kitty): the kernel plays them at their seat count.
+OTHER_TABLES = [o for o in VARIANTS if make_rules(o).seats != 4 and not make_rules(o).counted]
+#: Several decks or jokers (a card may appear twice): these stay in pure Python.
+COUNTED = [o for o in VARIANTS if make_rules(o).counted]
+
+
+def _ids(options: dict) -> str:
+    """A test id from a variant's options."""
+    return "-".join(f"{k}={v}" for k, v in options.items())
 
 
 def _positions(options: dict, seed: int, n: int = 8) -> list[dict]:
@@ -119,3 +133,69 @@ def test_the_review_search_gives_the_same_points_compiled_and_in_pure_python(opt
     monkeypatch.setattr(kernel, "AVAILABLE", False)
     slow = [evaluate_plays(v, 6.0) for v in views]
     assert fast == slow, options
+
+
+def test_the_other_tables_are_the_ones_asked_for() -> None:
+    """Three, five and the Dutch five, each with and without a kitty where it has one, are among the compared."""
+    names = {o["variant"] for o in OTHER_TABLES}
+    assert names == {"three", "three_kitty", "five", "five_kitty", "dutch5"}
+    assert {make_rules(o).seats for o in OTHER_TABLES} == {3, 5}
+
+
+def test_the_kernel_covers_every_one_deck_table_and_no_counted_one() -> None:
+    """One deck at any seat count (a kitty too) plays compiled; several decks or jokers stay in Python."""
+    for options in [{}, *OTHER_TABLES, {"variant": "dutch5"}]:
+        assert kernel.covers(make_rules(options)), options
+    assert COUNTED
+    for options in COUNTED:
+        assert not kernel.covers(make_rules(options)), options
+
+
+@pytest.mark.parametrize("options", OTHER_TABLES, ids=_ids)
+def test_at_three_and_five_seats_the_kernel_deals_and_plays_the_same_cards(options: dict) -> None:
+    """Deal by deal and candidate by candidate: the same cards taken and doubled as the pure-Python twins."""
+    views = _positions(options, seed=3)
+    assert views
+    rng = random.Random(1)
+    for view in views:
+        k = Knowledge(view)
+        assert k.seats == make_rules(options).seats
+        sampler = Sampler(k)
+        plan = kernel.Plan(k, sampler, value_spec(k), DRAWS, WHIM)
+        bits = [1 << c for c in candidates(k)]
+        seeds = [seed_from(rng) for _ in range(6)]
+        for seed, row in zip(seeds, plan.outcomes(seeds, bits), strict=True):
+            hands, x = sampler.sample_from(seed)
+            draws = floats(x, DRAWS)[0]
+            for b, outcome in zip(bits, row, strict=True):
+                hs = list(hands)
+                hs[k.seat] ^= b
+                doubled = list(k.doubled)
+                taken = rollout(
+                    k.rules, hs, list(k.taken), k.leader, k.trick_bits() + [b], k.first_trick, k.hearts_broken,
+                    cycle(draws).__next__, k.counting_down, WHIM, doubled=doubled,
+                )  # fmt: skip
+                assert outcome == [taken, doubled], (options, view["hand"], view["trick"], seed)
+
+
+@pytest.mark.parametrize("options", OTHER_TABLES, ids=_ids)
+def test_at_three_and_five_seats_the_hard_player_runs_compiled_to_the_same_values(options: dict, monkeypatch) -> None:
+    """The hard player's search at these tables goes through the kernel, and gives the pure-Python values."""
+    calls = []
+    run = kernel.Plan.run
+
+    def counted(plan: kernel.Plan, seeds: list[int], cands: list[int]) -> tuple:
+        calls.append(len(seeds))
+        return run(plan, seeds, cands)
+
+    monkeypatch.setattr(kernel.Plan, "run", counted)
+    views = _positions(options, seed=5, n=6)
+    assert views
+    for i, view in enumerate(views):
+        k = Knowledge(view)
+        cands = candidates(k)
+        before = len(calls)
+        fast = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP).evaluate(k, cands, random.Random(i))
+        assert len(calls) > before, "the compiled look-ahead did not play"
+        slow = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, use_kernel=False).evaluate(k, cands, random.Random(i))
+        assert fast == slow, (options, view["hand"], view["trick"])

@@ -34,8 +34,8 @@ def test_a_void_seat_dumps_the_big_card_of_its_variant():
         assert taken[2] == parse_mask(["3H", "5H", "AH", kept]), variant
 
 
-def test_the_compiled_twin_covers_four_seats_with_one_deck_and_no_kitty():
-    assert kernel.covers(make_rules({}))
-    assert kernel.covers(make_rules({"variant": "achterhoeks_bar"}))
-    for variant in ("three", "three_kitty", "five", "three_jokers", "cancellation", "extreme"):
+def test_the_compiled_twin_covers_every_table_of_one_deck():
+    for variant in ("classic", "achterhoeks_bar", "three", "three_kitty", "five", "five_kitty", "dutch5"):
+        assert kernel.covers(make_rules({"variant": variant})), variant
+    for variant in ("three_jokers", "cancellation", "extreme"):
         assert not kernel.covers(make_rules({"variant": variant})), variant
