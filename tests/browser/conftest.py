@@ -11,12 +11,15 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -177,6 +180,7 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
                 errors.append(msg.text)
 
         page.on("console", console)
+        page.on("websocket", lambda ws: note_frames(page, ws))
         page.goto((server or server_url).rstrip("/") + path)
         if name:
             page.fill("#name", name)
@@ -187,6 +191,23 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
     for ctx in contexts:
         ctx.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+FRAMES_KEPT = 30  # the last messages of each page's connections, for a failed test's report
+FRAMES: weakref.WeakKeyDictionary[Page, deque[str]] = weakref.WeakKeyDictionary()
+
+
+def note_frames(page: Page, ws: WebSocket) -> None:
+    """Keep the last messages ``page`` sent and received on its connection ``ws`` (for a failed test's report)."""
+    frames = FRAMES.setdefault(page, deque(maxlen=FRAMES_KEPT))
+
+    def note(what: str) -> None:
+        frames.append(f"{time.strftime('%H:%M:%S')} {what[:200]}")
+
+    note(f"open {ws.url}")
+    ws.on("framesent", lambda payload: note(f"-> {payload if isinstance(payload, str) else '<bytes>'}"))
+    ws.on("framereceived", lambda payload: note(f"<- {payload if isinstance(payload, str) else '<bytes>'}"))
+    ws.on("close", lambda _: note("closed"))
 
 
 PAGE_STATE = """() => {
@@ -217,6 +238,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     lines = []
     for n, page in enumerate(p for ctx in opener.contexts for p in ctx.pages):
         lines.append(f"page {n} at {page.url}: {page_state(page)}")
+        lines.extend(f"  {frame}" for frame in FRAMES.get(page, ()))
         try:
             lines.append(f"  screenshot: {save_shot(page, f'failed-{item.name}-{n}')}")
         except Exception as exc:  # a page that closed or crashed
