@@ -64,12 +64,15 @@ class TestNoHost:
         code = anna.joined["code"]
         await play_together([anna, bram])
         assert anna.table["host"] is None and "new_game" not in anna.table["commands"]
-        # Queue again: leave this table and press Play now with the same game and wait.
+        # Queue again: leave this table and press Play now with the same game and wait. What the game's last moves
+        # brought (a late move the server refused among it) is read first, so that each answer below is to its ask.
+        await anna.drain()
         await anna.send("leave")
-        await answer(anna, "left")
+        left = await answer(anna, "left")
+        assert left["type"] == "left", left
         await anna.send("play_now", options=SHORT, wait=5)
         again = await answer(anna, "joined")
-        assert again["type"] == "joined" and again["code"] != code and again["host"] is False
+        assert again["type"] == "joined" and again["code"] != code and again["host"] is False, again
         await anna.wait(lambda: anna.table["code"] == again["code"] and anna.table["status"] == "waiting")
         # Bram, still at the finished table, votes to play again: a computer player stands in for Anna.
         seat = bram.joined["seat"]
