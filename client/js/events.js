@@ -131,9 +131,11 @@ export function bindEvents({ state, dispatch }) {
     }
   });
 
-  // the number of players names the passing cycle as it is typed
+  // the number of players names the passing cycle as it is typed; the name is kept as it is typed (a reload, or a
+  // network gone before the field was left, does not lose it)
   screen.addEventListener("input", (event) => {
     if (event.target.closest("form[data-form=create]")) syncOptionFields(screen);
+    if (event.target.id === "name" && event.target.value.trim()) dispatch({ type: "name_typed", name: event.target.value.trim() });
   });
 
   screen.addEventListener("change", (event) => {

@@ -469,11 +469,16 @@ export function applyIntent(state, intent, now = Date.now()) {
     case "mute":
       toggleMute(state, intent.name);
       return [];
-    case "name":
+    case "name_typed": // kept as it is typed, without a redraw; the server hears it once the field is left
       if (intent.name === state.prefs.name) return [];
+      state.prefs.name = intent.name;
+      return [{ do: "save_prefs" }, { do: "quiet" }];
+    case "name": {
+      const changed = intent.name !== state.prefs.name;
       state.prefs.name = intent.name; // saved without a redraw: the player may be typing in the next field
-      // The name is told to the server in `hello`: greet again under the new name.
-      return [{ do: "save_prefs" }, { do: "quiet" }, ...(state.session ? [] : [{ do: "greet_again" }])];
+      // The name is told to the server in `hello`: greet again under the new name (when it is not the one greeted).
+      return [...(changed ? [{ do: "save_prefs" }] : []), { do: "quiet" }, ...(state.session ? [] : [{ do: "greet_again" }])];
+    }
     case "pref":
       return setPref(state, intent.key, intent.value);
     case "create":

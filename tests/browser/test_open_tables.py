@@ -1,5 +1,6 @@
 """Open tables in the browser: a table its host lists shows up on another person's start page without a reload, with
-who sits there and their rating, and is joined from the list; the host removes a person with a reason they are told,
+who sits there and their rating, and is joined from the list, while a field being typed in beside the list keeps its
+selection and the name typed outlives a reload; the host removes a person with a reason they are told,
 and the others read it; a seated person reports another."""
 
 from __future__ import annotations
@@ -54,6 +55,26 @@ def test_a_listed_table_appears_on_another_start_page_without_a_reload_and_is_jo
     anna.uncheck("#list-open")
     anna.wait_for_function("() => !window.hartenjagen.state.table.open.listed")
     expect(bram.locator("[data-listed]")).to_have_count(0)
+
+
+def test_a_field_being_typed_in_keeps_its_selection_when_the_list_refreshes_and_the_name_outlives_a_reload(open_page):
+    anna = open_page("/", viewport=DESKTOP)
+    anna.locator("#name").press_sequentially("Anna")  # typed; the field is not left
+    wait = anna.locator("#pn-wait")
+    wait.select_text()  # about to type over the whole number
+    anna.evaluate("() => { window.__waitField = document.querySelector('#pn-wait'); }")
+
+    bram = open_page("/", viewport=DESKTOP, name="Bram")
+    code = create_table(bram)
+    bram.check("#list-open")
+    # Anna's page refreshes its list of open tables, and the form beside it is drawn again with the name she typed
+    expect(anna.locator(f".open-table[data-open-code='{code}']")).to_be_visible()
+    anna.keyboard.type("120")
+    expect(wait).to_have_value("120")  # what she typed replaced the selection, not added itself to it
+    assert anna.evaluate("() => document.activeElement === window.__waitField"), "the field she types in stays itself"
+
+    anna.reload()
+    expect(anna.locator("#name")).to_have_value("Anna")  # the name was kept as it was typed
 
 
 def test_the_host_removes_a_person_with_a_reason_and_a_seated_person_reports_another(open_page, shot):

@@ -1,5 +1,5 @@
 // Render: state to DOM, at most once per animation frame, touching only areas that changed.
-import { patch, reset } from "./dom.js";
+import { morph, patch, reset } from "./dom.js";
 import { headerHtml, connHtml } from "./header.js";
 import { startHtml, syncOptionFields, engineHtml } from "./start.js";
 import { offered } from "../network.js";
@@ -60,7 +60,7 @@ export function createRenderer(state, root) {
     }
     if (kind === "start") {
       // today's board arrives on its own: it redraws its own slot, never the forms a player is using
-      keepingInputs(el.screen, () => patch(el.screen, startHtml(state)));
+      keepingInputs(el.screen, () => morph(el.screen, startHtml(state)));
       const slot = el.screen.querySelector("#daily-slot");
       if (slot) patch(slot, dailyPanelHtml(state));
       // the open tables refresh every few seconds: their own slot, and a Join button that had the focus keeps it
@@ -143,7 +143,8 @@ export function createRenderer(state, root) {
     screenEl.style.setProperty("--top", String(top));
   }
 
-  // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen.
+  // A redraw of a form (a language switch, a saved name) keeps what the player has typed and chosen: the fields kept
+  // in place keep it themselves; one drawn anew gets its value, and the focus and caret it had.
   function keepingInputs(container, fn) {
     const saved = [...container.querySelectorAll("input[id], select[id]")].map((e) => [e.id, e.type === "checkbox" ? e.checked : e.value]);
     const active = document.activeElement && container.contains(document.activeElement) ? document.activeElement : null;
@@ -159,12 +160,12 @@ export function createRenderer(state, root) {
       const e = container.querySelector(`#${CSS.escape(id)}`);
       if (!e) continue;
       if (e.type === "checkbox") e.checked = value;
-      else e.value = value;
+      else if (e.value !== value) e.value = value; // a field kept in place already holds it, caret and all
     }
     syncOptionFields(container);
     syncPlayNow(container);
     const again = focused ? container.querySelector(`#${CSS.escape(focused)}`) : null;
-    if (again) {
+    if (again && again !== active) { // the field was drawn anew
       again.focus();
       if (caret && caret[0] !== null) try { again.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
     }
