@@ -153,7 +153,9 @@ def evaluate_passes(view: View, passes: list[list[int]], budget_ms: float) -> li
     """Return the expected hand points of each pass (cards in target order) from a passing view.
 
     The others' hands are sampled (unknown at pass time), they pass by the hard player's rules,
-    the cards are exchanged as the variant does, and the hand is played out with the rollout.
+    the cards are exchanged as the variant does, and the hand is played out with the rollout: every pass on the
+    same deals with the same random draws. With one deck the compiled look-ahead, where installed, plays the
+    hands out (the same cards as the pure-Python rollout, so the review is the same either way).
     """
     k = Knowledge(view)
     rules, seat = k.rules, k.seat
@@ -163,28 +165,42 @@ def evaluate_passes(view: View, passes: list[list[int]], budget_ms: float) -> li
     rng = rng_for(view, budget_ms)
     n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(passes))
     count = len(targets)
+    seats = rules.seats
+    after = rules.dealer(view["hand_no"]) + 1
+    played: list[tuple[list[Mask], int, int]] = []  # one-deck hands to play out: hands, leader, state of the draws
     totals = [0.0] * len(passes)
     for j in range(n):
         dealt = sampler.sample(rng)
         stream = rng.getrandbits(64)
-        seats = rules.seats
         theirs = {s: list(mask_cards(choose_pass(rules, dealt[s] & LAYER0, count))) for s in range(seats) if s != seat}
+        state = stream & 0xFFFFFFFF or 1  # the xorshift state of this deal's draws (``floats``)
         for i, mine in enumerate(passes):
             hands = list(dealt)
             orders = [mine if s == seat else theirs[s] for s in range(seats)]
             exchange(targets, orders, hands, f"review:{j}", rules.counted)
-            after = rules.dealer(view["hand_no"]) + 1
             leader = after % seats  # also where the leading card lies in the kitty
             if rules.first_lead >= 0:
                 lead = 1 << rules.first_lead
                 leader = next((s % seats for s in range(after, after + seats) if hands[s % seats] & lead), leader)
-            doubled = [0] * seats
-            rand = random.Random(stream).random
             if rules.counted:
-                taken = counted_rollout(rules, hands, [0] * seats, leader, [], True, False, rand,
-                                        greedy=k.counting_down)  # fmt: skip
+                taken = counted_rollout(rules, hands, [0] * seats, leader, [], True, False,
+                                        random.Random(stream).random, greedy=k.counting_down)  # fmt: skip
+                totals[i] += value(taken, [0] * seats)
             else:
-                taken = rollout(rules, hands, [0] * seats, leader, [], True, False, rand, k.counting_down,
-                                doubled=doubled)  # fmt: skip
-            totals[i] += value(taken, doubled)
+                played.append((hands, leader, state))
+    if played:
+        if kernel.AVAILABLE and kernel.covers(rules):
+            outs = kernel.playouts(rules, [h for h, _, _ in played], [x for _, x, _ in played],
+                                   [d for _, _, d in played], DRAWS, k.counting_down, WHIM)  # fmt: skip
+        else:
+            outs = []
+            made: dict[int, list[float]] = {}  # the passes of one deal share its draws
+            for hands, leader, state in played:
+                draws = made.get(state) or made.setdefault(state, floats(state, DRAWS)[0])
+                doubled = [0] * seats
+                taken = rollout(rules, hands, [0] * seats, leader, [], True, False, cycle(draws).__next__,
+                                k.counting_down, WHIM, doubled=doubled)  # fmt: skip
+                outs.append([taken, doubled])
+        for m, (taken, doubled) in enumerate(outs):  # deal by deal, pass by pass: the same sums either way
+            totals[m % len(passes)] += value(taken, doubled)
     return [t / n for t in totals]

@@ -157,6 +157,27 @@ def _first_call(kernel_impl: ModuleType) -> None:
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
         np.zeros(6, dtype=np.int64),
     )
+    kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
+
+
+def playouts(
+    rules: Rules, hands: list[list[Mask]], leaders: list[int], states: list[int], draws: int, greedy: bool,
+    whim: float,
+) -> list[list[list[int]]]:
+    """Play each set of whole hands from its first trick (``rollout`` from the deal), with its own random draws.
+
+    Each set's ``draws`` draws are ``sampling.floats(state, draws)`` of its state in ``states``, used in a cycle.
+    Returns ``[taken, doubled]`` per set: the cards each seat took and of each seat's doubled tricks, as the
+    pure-Python ``rollout`` gives them for the same hands, leader and draws (the pass review's look-ahead).
+    """
+    warm()
+    flags = np.array(rule_flags(rules), dtype=np.int64)
+    outs = _impl.playouts(
+        flags, np.array(hands, dtype=np.int64).reshape(len(hands), rules.seats), np.array(leaders, dtype=np.int64),
+        np.array(states, dtype=np.int64), draws, greedy, whim,
+    )  # fmt: skip
+    result: list[list[list[int]]] = outs.tolist()
+    return result
 
 
 def _classic() -> Rules:

@@ -488,3 +488,34 @@ def batch(
                     outs[d, j, 0, s] = tk[s]
                     outs[d, j, 1, s] = db[s]
     return vals, outs, True
+
+@njit(cache=True)
+def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int, greedy: bool, whim: float) -> Ints:
+    """Play whole hands from their first trick with the rule of thumb (the pass review's look-ahead).
+
+    ``hands`` is (hands, seats), ``leaders`` who leads each; each hand's ``ndraws`` random draws come from the
+    xorshift stream at its state in ``states`` (``sampling.floats``) and are used in a cycle. Returns the cards
+    each seat took and of its doubled tricks, shape (hands, 2, seats).
+    """
+    m = hands.shape[0]
+    n = hands.shape[1]
+    outs = np.zeros((m, 2, n), dtype=np.int64)
+    hs = np.zeros(n, dtype=np.int64)
+    tk = np.zeros(n, dtype=np.int64)
+    db = np.zeros(n, dtype=np.int64)
+    tr = np.zeros(1, dtype=np.int64)
+    draws = np.zeros(ndraws, dtype=np.float64)
+    for i in range(m):
+        x = states[i]
+        for d in range(ndraws):
+            x = _step(x)
+            draws[d] = x * INV32
+        for s in range(n):
+            hs[s] = hands[i, s]
+            tk[s] = 0
+            db[s] = 0
+        _rollout(flags, hs, tk, db, leaders[i], tr, 0, True, False, draws, greedy, whim)
+        for s in range(n):
+            outs[i, 0, s] = tk[s]
+            outs[i, 1, s] = db[s]
+    return outs

@@ -18,6 +18,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.bots.sampling import Sampler, floats, seed_from
 from hartenjagen.shared.bots.value import value_spec
+from hartenjagen.shared.cards import parse_card
 from hartenjagen.shared.rules import make_rules
 
 from .table import play_game
@@ -133,6 +134,38 @@ def test_the_review_search_gives_the_same_points_compiled_and_in_pure_python(opt
     monkeypatch.setattr(kernel, "AVAILABLE", False)
     slow = [evaluate_plays(v, 6.0) for v in views]
     assert fast == slow, options
+
+
+def _passing_views(options: dict, seed: int, n: int = 3) -> list[dict]:
+    """Return ``n`` passing views of a game of mediums (the first hands that pass)."""
+    views: list[dict] = []
+
+    def keep(seat: int, view: dict, intent: dict) -> None:
+        if view["phase"] == "passing" and not view.get("passed") and len(views) < n:
+            views.append(view)
+
+    play_game(["medium"] * 4, options, seed, max_hands=6, on_view=keep)
+    return views
+
+
+#: The one-deck tables where cards are passed.
+PASSING = [o for o in [{}, *OTHER_TABLES] if set(make_rules(o).pass_cycle) - {"hold"}]
+
+
+@pytest.mark.parametrize("options", PASSING, ids=lambda o: _ids(o) or "classic")
+def test_the_pass_review_gives_the_same_points_compiled_and_in_pure_python(options: dict, monkeypatch) -> None:
+    """The hand review's pass search plays its hands out through the compiled look-ahead, to the same points."""
+    from hartenjagen.shared.review_search import evaluate_passes, hard_pass
+
+    views = _passing_views(options, seed=9)
+    assert views, options
+    # the hard player's pass, and the lowest cards of the hand
+    passes = [[hard_pass(v), sorted(parse_card(c) for c in v["hand"])[: len(hard_pass(v))]] for v in views]
+    fast = [evaluate_passes(v, p, 3.0) for v, p in zip(views, passes, strict=True)]
+    monkeypatch.setattr(kernel, "AVAILABLE", False)
+    slow = [evaluate_passes(v, p, 3.0) for v, p in zip(views, passes, strict=True)]
+    assert fast == slow, options
+    assert any(a != b for a, b in fast)  # the two passes were told apart
 
 
 def test_the_other_tables_are_the_ones_asked_for() -> None:
