@@ -19,9 +19,10 @@ from typing import Any
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import RulesError, make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
+
+from .table_options import add_table_flags, table_options
 
 #: Variants of the hard player the arena can seat beside the default one, to measure a change.
 HARD_TRIALS: dict[str, dict[str, Any]] = {"hard-pass-search": {"pass_search": True}, "hard-infer": {"infer": True}}
@@ -236,21 +237,12 @@ def _arena_command(args: Any) -> int:
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
-    options = {}
-    for pair in args.option:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            print(f"--option needs KEY=VALUE, got {pair!r}", file=sys.stderr)
-            return 2
-        try:
-            options[key] = json.loads(value)
-        except ValueError:
-            options[key] = value  # a bare word: a string choice such as passing=scatter
     try:
-        seats = make_rules({**options, "variant": args.variant}).seats
-    except RulesError as exc:
+        options = table_options(args.variant, args.option)
+    except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
+    seats = make_rules({**options, "variant": args.variant}).seats
     players = players or ["hard"] + ["medium"] * (seats - 1)
     if len(players) != seats:
         example = ",".join(["hard"] + ["medium"] * (seats - 1))
@@ -276,14 +268,7 @@ def add_arena_parser(sub: Any) -> None:
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x one seating per seat)")
     arena.add_argument("--seed", type=int, default=1)
-    arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
-    arena.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a table option of the variant, e.g. spot_form=2 or passing=scatter (repeatable)",
-    )
+    add_table_flags(arena)
     arena.add_argument("--jobs", type=int, default=1, help="processes to spread the matches over")
     arena.add_argument("--hard-ms", type=float, default=None, help="the hard player's budget per decision")
     arena.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,8 +1,9 @@
-"""``hearts bench server --bots LEVEL``: tables of one person and three computer players, at human pace.
+"""``hearts bench server --bots LEVEL``: tables of one person and computer players, at human pace.
 
 A real ``hearts serve`` process; one asyncio client process plays the people (a table of one person sends
-about one message a second, so a single process keeps up with hundreds). Each person creates a table, fills
-it with computer players of a level, starts and plays random legal cards after a think time. What is
+about one message a second, so a single process keeps up with hundreds). Each person creates a table (classic
+Hearts to 100, or the variant and options asked for: Cancellation at ten seats has nine computer players), fills
+its other seats with computer players of a level, starts and plays random legal cards after a think time. What is
 measured, from the person's side: the time from the moment a computer seat's turn began (the message that
 showed it) to the message with its move (the server's ``--bot-delay`` included), and the person's own move
 round trip.
@@ -33,6 +34,7 @@ from hartenjagen.server.table.changes import fold
 from .bench_server import Proc, _free_port, _pct
 
 TIMEOUT = 30.0
+CLASSIC = {"variant": "classic", "end_score": 100}  # the tables' game unless another is asked for
 REFLECTED_BY = {"pass": "passed", "play": "play", "moon": "moon", "ready": "ready", "start": "deal"}
 
 
@@ -40,7 +42,8 @@ REFLECTED_BY = {"pass": "passed", "play": "play", "moon": "moon", "ready": "read
 class BotSettings:
     """What one run of the bench does."""
 
-    tables: list[int]  # tables of one person and three computer players, one run per count
+    tables: list[int]  # tables of one person and computer players, one run per count
+    options: dict[str, Any] = field(default_factory=lambda: dict(CLASSIC))  # the game of each table
     level: str = "hard"
     others: dict[str, int] = field(default_factory=dict)  # more tables of other levels, measured apart
     seconds: float = 60.0  # each measured window
@@ -97,7 +100,7 @@ class Person:
         asyncio.get_running_loop().create_task(self._read())
         await self._send({"type": "hello", "version": 1, "name": name})
         await self._wait("welcome")
-        await self._send({"type": "create", "options": {"variant": "classic", "end_score": 100}})
+        await self._send({"type": "create", "options": self.bench.s.options})
         await self._wait("joined")
         await self._send({"type": "fill_computers", "level": self.level})
         await self._send({"type": "start"})
@@ -252,7 +255,7 @@ class Bench:
             await asyncio.sleep(max(0.0, t0 + s.think[1] * i / max(1, len(people)) - time.monotonic()))
             await p.sit(port, f"P{i}")
         await asyncio.sleep(s.warmup)
-        out: dict[str, Any] = {"tables": self.count, "level": s.level, "others": s.others}
+        out: dict[str, Any] = {"tables": self.count, "level": s.level, "others": s.others, "options": s.options}
         self.window = Window()
         await asyncio.sleep(s.seconds)
         quiet, self.window = self.window, None
@@ -335,6 +338,12 @@ def run_bots(s: BotSettings) -> dict[str, Any]:
     return {"runs": runs, "settings": {"bot_delay": s.bot_delay, "think": s.think, "seconds": s.seconds}}
 
 
+def _game(options: dict[str, Any]) -> str:
+    """The game of the tables in a few words, e.g. ``cancellation (seats=10)``."""
+    rest = ", ".join(f"{k}={v}" for k, v in options.items() if k != "variant")
+    return f"{options.get('variant', 'classic')}{f' ({rest})' if rest else ''}"
+
+
 def format_bots(report: dict[str, Any]) -> str:
     """Return the report as lines for the terminal."""
     lines = [
@@ -342,7 +351,8 @@ def format_bots(report: dict[str, Any]) -> str:
     ]
     for run in report["runs"]:
         lines.append(
-            f"{run['tables']} {run['level']} tables (+ {run['others'] or 'nothing else'}), "
+            f"{run['tables']} {run['level']} tables of {_game(run.get('options') or {})} "
+            f"(+ {run['others'] or 'nothing else'}), "
             f"server CPU (with its workers) {run['server_cpu_pct']} % of one core"
         )
         phases = [("quiet", run["quiet"])] + (

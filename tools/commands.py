@@ -16,6 +16,8 @@ from hartenjagen.shared.bots.base import LEVELS
 from hartenjagen.shared.rules import RulesError, make_rules
 from hartenjagen.shared.variants import VARIANTS
 
+from .table_options import add_table_flags, table_options
+
 if TYPE_CHECKING:
     from .bench_server import Settings
 
@@ -135,7 +137,7 @@ def _bench_server(args: argparse.Namespace) -> int:
 
 
 def _bench_bots(args: argparse.Namespace, think: tuple[float, float]) -> int:
-    from .bench_bots import BotSettings, format_bots, run_bots
+    from .bench_bots import CLASSIC, BotSettings, format_bots, run_bots
 
     try:
         counts = [int(x) for x in (args.tables or "20,50,100").split(",")]
@@ -148,8 +150,15 @@ def _bench_bots(args: argparse.Namespace, think: tuple[float, float]) -> int:
     if min(counts) < 0 or args.bots not in LEVELS or any(lvl not in LEVELS for lvl in others):
         print(f"levels are {', '.join(LEVELS)}; table counts at least 0", file=sys.stderr)
         return 2
+    try:
+        options = table_options(args.variant, args.option)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    game = {"variant": args.variant, **options} if args.variant != "classic" or options else dict(CLASSIC)
     settings = BotSettings(
         tables=counts,
+        options=game,
         level=args.bots,
         others=others,
         seconds=args.seconds or 60.0,
@@ -242,9 +251,11 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server.add_argument("--logs", help="with --nodes: keep the nodes' logs in this folder (default: deleted)")
     server.add_argument(
         "--bots",
-        help="instead: tables of one scripted person and three computer players of this level, one fresh server per "
-        "--tables count (default 20,50,100); prints how soon computer moves come",
+        help="instead: tables of one scripted person and computer players of this level in every other seat (classic "
+        "Hearts unless --variant/--option say otherwise), one fresh server per --tables count (default 20,50,100); "
+        "prints how soon computer moves come",
     )
+    add_table_flags(server)  # with --bots: the game of the tables
     server.add_argument("--with", dest="with_tables", default="", help="with --bots: more tables, e.g. medium:5,easy:5")
     server.add_argument("--bot-delay", type=float, default=0.6, help="with --bots: the server's --bot-delay (0.6)")
     server.add_argument(

@@ -39,3 +39,18 @@ def test_bench_server_small_run_reports_every_figure() -> None:
     assert len(names) == 7
     errors = next(g for g in report["goals"] if g["goal"].startswith("errors"))
     assert errors["ours"] == 0 and errors["bare"] == 0
+
+
+def test_bench_server_bots_plays_the_variant_and_seat_count_asked_for() -> None:
+    """``--bots`` with ``--variant``/``--option``: tables of that game (one person, computer players in every other
+    seat), and the computer moves measured; options the rules refuse get a sentence and exit code 2."""
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--bots", "easy", "--tables", "1"]
+    argv += ["--variant", "five", "--seconds", "3", "--warmup", "0.5", "--think", "0.02,0.05", "--bot-delay", "0"]
+    done = subprocess.run([*argv, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=55)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (run,) = json.loads(done.stdout)["runs"]
+    assert run["options"] == {"variant": "five"} and run["errors"] == []
+    easy = run["quiet"]["easy"]
+    assert easy["computer_moves"] > 0 and easy["person_moves"] > 0, run
+    refused = subprocess.run([*argv, "--option", "seats=13"], cwd=ROOT, capture_output=True, text=True, timeout=55)
+    assert refused.returncode == 2 and "seats" in refused.stderr, refused.stderr
