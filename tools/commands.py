@@ -95,6 +95,9 @@ def _bench_server(args: argparse.Namespace) -> int:
         return 2
     if args.bots:
         return _bench_bots(args, (lo, hi))
+    if args.variant != "classic" or args.option:  # the scripted people of the other runs play classic Hearts
+        print("--variant and --option go with --bots", file=sys.stderr)
+        return 2
     try:
         args.tables = int(args.tables) if args.tables is not None else 300 if args.nodes else 1000
     except ValueError:

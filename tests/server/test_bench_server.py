@@ -54,3 +54,7 @@ def test_bench_server_bots_plays_the_variant_and_seat_count_asked_for() -> None:
     assert easy["computer_moves"] > 0 and easy["person_moves"] > 0, run
     refused = subprocess.run([*argv, "--option", "seats=13"], cwd=ROOT, capture_output=True, text=True, timeout=55)
     assert refused.returncode == 2 and "seats" in refused.stderr, refused.stderr
+    # without --bots the scripted people play classic Hearts: a variant is refused, not silently dropped
+    plain = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--variant", "five"]
+    ignored = subprocess.run(plain, cwd=ROOT, capture_output=True, text=True, timeout=55)
+    assert ignored.returncode == 2 and "--bots" in ignored.stderr, ignored.stderr
