@@ -97,8 +97,9 @@ def test_every_flag_the_docs_name_is_a_flag_of_the_hearts_command():
 def test_every_variable_the_docs_name_is_read_somewhere():
     named = {v for text in DOCS.values() for v in re.findall(r"\bHEARTS_[A-Z_]+[A-Z]\b", text)}
     server = {s.env for s in settings.SETTINGS} | {env for env, _ in settings.ENVIRONMENT_ONLY}
-    around = {  # read by the compose file, the tests and tools/ensure_services.sh, not by the server
+    around = {  # read by the compose file, the tests (their Chromium) and tools/ensure_services.sh, not by the server
         "HEARTS_PG_PASSWORD", "HEARTS_TEST_PG", "HEARTS_TEST_REDIS", "HEARTS_PG_PORT", "HEARTS_REDIS_PORT",
+        "HEARTS_CHROMIUM",
     }  # fmt: skip
     assert named <= server | around, sorted(named - server - around)
     for env in around & named:
