@@ -4,7 +4,7 @@ The hard player's own sampler and rollout work on single bits; here hands are la
 (``multiset``), a trick is the core's ``CountedTrick`` (identical cards cancel or the first ranks
 higher, jokers rank by order), and an undecided trick's cards wait for the next decided one. The
 rollout policy is the same rule of thumb: lead low, duck under the winner, dump Q♠ and high hearts
-when void. Slower per card than the one-deck path, and only the pure-Python path exists.
+when void. Slower per card than the one-deck path; ``kernel.counted_outcomes`` is its compiled twin.
 """
 
 from __future__ import annotations

@@ -204,7 +204,9 @@ class HardComputerPlayer(ComputerPlayer):
         """``evaluate`` where a card may appear more than once: the same halving over sampled deals, in Python.
 
         The budget is counted in plays at ``COUNTED_PLAYS_PER_MS`` per nominal millisecond (a layered hand's
-        trick costs more to play out), so the same view still gets the same decision on any machine.
+        trick costs more to play out), so the same view still gets the same decision on any machine. With the
+        compiled twin (``kernel.counted_outcomes``) a round's deals are drawn first, in the same order, and played
+        out in one call: the same values.
         """
         rules, seat, n = k.rules, k.seat, k.seats
         sampler = CountedSampler(k)
@@ -216,26 +218,41 @@ class HardComputerPlayer(ComputerPlayer):
         counts = [0] * len(cands)
         alive = list(range(len(cands)))
         rounds = max(1, (len(cands) - 1).bit_length())
+        compiled = kernel.AVAILABLE and self.kernel
+        if compiled:
+            kernel.warm()
         deadline = time.perf_counter() + self.max_ms / 1000.0
         used = 0.0
         for r in range(rounds):
             share = (plays - used) / (rounds - r)
             samples = max(2, min(MAX_SAMPLES, int(share / (left * len(alive)))))
-            for m in range(samples):
-                hands = sampler.sample(rng)
-                draws = [rng.random() for _ in range(DRAWS)]
-                for i in alive:
-                    hs = list(hands)
-                    hs[seat] = multiset.remove_card(hs[seat], cands[i])
-                    taken = counted_rollout(
-                        rules, hs, list(k.taken), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
-                        cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
-                    )  # fmt: skip
-                    totals[i] += value(taken, [0] * n)
-                    counts[i] += 1
-                used += left * len(alive)
-                if m >= 1 and time.perf_counter() > deadline:
-                    break
+            if compiled:  # the same deals and draws, drawn in the same order, played out in one call
+                deals, draws_ = [], []
+                for _ in range(samples):
+                    deals.append(sampler.sample(rng))
+                    draws_.append([rng.random() for _ in range(DRAWS)])
+                outs = kernel.counted_outcomes(k, deals, draws_, [cands[i] for i in alive], k.counting_down, WHIM)
+                for row in outs:
+                    for j, i in enumerate(alive):
+                        totals[i] += value(row[j], [0] * n)
+                        counts[i] += 1
+                used += left * len(alive) * samples
+            else:
+                for m in range(samples):
+                    hands = sampler.sample(rng)
+                    draws = [rng.random() for _ in range(DRAWS)]
+                    for i in alive:
+                        hs = list(hands)
+                        hs[seat] = multiset.remove_card(hs[seat], cands[i])
+                        taken = counted_rollout(
+                            rules, hs, list(k.taken), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
+                            cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
+                        )  # fmt: skip
+                        totals[i] += value(taken, [0] * n)
+                        counts[i] += 1
+                    used += left * len(alive)
+                    if m >= 1 and time.perf_counter() > deadline:
+                        break
             if len(alive) > 1 and r < rounds - 1:
                 alive = _better_half(alive, totals, counts)
             if time.perf_counter() > deadline:

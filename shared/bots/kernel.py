@@ -6,8 +6,8 @@ pure-Python ``rollout`` instead. Both read the same random draws and play the sa
 seed, a view and a budget give the same decision either way (``tests/bots/test_kernel.py``).
 
 It plays every table of one deck (cards as bits of a 52-bit mask) at any seat count, a kitty too (its unseen
-cards are dealt to nobody, as in Python); tables where a card may appear twice (several decks, jokers) stay in
-Python (``covers``).
+cards are dealt to nobody, as in Python): ``Plan`` and ``covers``. Where a card may appear twice (several decks,
+jokers) the deals are drawn in Python and ``counted_outcomes`` plays their rollouts (``counted.py``) compiled.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cards import Mask
+from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
 from .knowledge import Knowledge
@@ -157,6 +158,12 @@ def _first_call(kernel_impl: ModuleType) -> None:
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
         np.zeros(6, dtype=np.int64),
     )
+    suits = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.int64)
+    kernel_impl.counted_batch(
+        flags, suits, 0x1FFF << 39, True, np.zeros((1, 4, 3), dtype=np.int64), np.zeros((1, 4)),
+        np.zeros(0, dtype=np.int64), 0, np.zeros((4, 3), dtype=np.int64), 0, np.zeros(0, dtype=np.int64), False, False,
+        np.zeros(3, dtype=np.int64), 0, False, 0.08,
+    )
     kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
 
 
@@ -283,3 +290,35 @@ class Plan:
         """
         outcomes: Outcomes = self._batch(seeds, cands, False)[1].tolist()
         return outcomes
+
+
+def _layers(m: Mask) -> list[int]:
+    """A layered mask as its three layers (``multiset``)."""
+    return [m & LAYER0, m >> LAYER & LAYER0, m >> (2 * LAYER) & LAYER0]
+
+
+def counted_outcomes(
+    k: Knowledge, hands: list[list[Mask]], draws: list[list[float]], cands: list[int], greedy: bool, whim: float
+) -> list[list[list[Mask]]]:
+    """Play each candidate card on each sampled deal of layered hands (``counted_rollout``, compiled).
+
+    ``draws`` holds each deal's random draws, used in a cycle by every candidate's rollout. Returns
+    ``[deal][candidate]`` = the layered cards each seat took, as the pure-Python rollout gives them.
+    """
+    warm()
+    rules = k.rules
+    n = k.seats
+    flags = list(rule_flags(rules))
+    flags[0] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
+    outs = _impl.counted_batch(
+        np.array(flags, dtype=np.int64), np.array(rules.suit_masks, dtype=np.int64), rules.hearts_mask,
+        rules.identical == "cancel", np.array([[_layers(h) for h in deal] for deal in hands], dtype=np.int64).reshape(
+            len(hands), n, 3),
+        np.array(draws, dtype=np.float64).reshape(len(hands), -1), np.array(cands, dtype=np.int64), k.seat,
+        np.array([_layers(t) for t in k.taken], dtype=np.int64).reshape(n, 3), k.leader,
+        np.array([c for _, c in k.trick], dtype=np.int64), k.first_trick, k.hearts_broken,
+        np.array(_layers(k.pending), dtype=np.int64), k.jokers_played, greedy, whim,
+    )  # fmt: skip
+    return [
+        [[t[0] | t[1] << LAYER | t[2] << (2 * LAYER) for t in cand] for cand in deal] for deal in outs.tolist()
+    ]

@@ -519,3 +519,286 @@ def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int,
             outs[i, 0, s] = tk[s]
             outs[i, 1, s] = db[s]
     return outs
+
+# --- tables where a card may appear more than once (two or three decks, jokers): ``counted.py`` on arrays ---
+# A layered hand is three masks, one per copy (``multiset``: layer k holds the cards of which there are more than k).
+
+JK = 52  # the joker's card index (``cards.JOKER``): a heart that ranks by the order jokers are played
+
+
+@njit(cache=True)
+def _legal_c(
+    flags: Ints, suits: Ints, hm: int, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int
+) -> int:
+    """``shared.legal.legal_mask`` with the variant's own suit masks (the joker is a heart)."""
+    penalty, ftp, qwait, qgo, hmb, first_lead = flags[0], flags[1], flags[3], flags[4], flags[5], flags[6]
+    waits = qwait and not hearts_broken and (hand & QB) != 0
+    if led_suit < 0:
+        if first_trick and first_lead >= 0:
+            first = 1 << first_lead
+            if hand & first:
+                return first
+        legal = hand
+        if first_trick and not ftp:
+            safe = legal & ~penalty
+            if safe:
+                legal = safe
+        if waits and legal != QB:
+            legal &= ~QB
+        if hmb and not hearts_broken:
+            safe = legal & ~hm
+            if safe:
+                legal = safe
+        return legal
+    follow = hand & suits[led_suit]
+    legal = follow if follow else hand
+    if first_trick and not ftp:
+        safe = legal & ~penalty
+        if safe:
+            legal = safe
+    if waits and legal & QB and legal != QB:
+        legal &= ~QB
+    if qgo and legal & QB and (not follow or (led_suit == 2 and best > QS)):
+        legal = QB
+    return legal
+
+
+@njit(cache=True, inline="always")
+def _suit_of(c: int) -> int:
+    """``cards.SUIT_OF``: the joker is a heart."""
+    return 3 if c == JK else c // 13
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(m: int, k: int) -> int:
+    """The ``k``-th lowest card of a mask (``multiset.cards(m)[k]`` for one layer)."""
+    while k:
+        m &= m - 1
+        k -= 1
+    return _msb(m & -m)
+
+
+@njit(cache=True)
+def _judge(cards: Ints, nc: int, cancel: bool, jokers_before: int, out: Ints) -> None:
+    """``CountedTrick.add``'s ranking: ``out`` = [top card, its place], both -1 when every led card is cancelled."""
+    cancelled = np.zeros(nc, dtype=np.bool_)
+    if cancel:  # the first two identical cards cancel; a third keeps its rank
+        for i in range(nc):
+            for j in range(i):
+                if cards[j] == cards[i] and not cancelled[j]:
+                    first = True  # j is the first of its kind in the trick
+                    for q in range(j):
+                        if cards[q] == cards[j]:
+                            first = False
+                            break
+                    if first:
+                        cancelled[j] = True
+                        cancelled[i] = True
+                    break
+    led = _suit_of(cards[0])
+    jokers = jokers_before
+    best, top, top_at = -2, -1, -1
+    for i in range(nc):
+        c = cards[i]
+        if c == JK:
+            rank = 13 if jokers == 0 else -1
+            jokers += 1
+        else:
+            rank = c % 13
+        if not cancelled[i] and _suit_of(c) == led and rank > best:
+            best = rank
+            top = c
+            top_at = i
+    out[0] = top
+    out[1] = top_at
+
+
+@njit(cache=True, inline="always")
+def _add_card(h: Ints, s: int, c: int) -> None:
+    """``multiset.add_card`` on row ``s`` of a layered array."""
+    b = 1 << c
+    for k in range(3):
+        if not h[s, k] & b:
+            h[s, k] |= b
+            return
+
+
+@njit(cache=True, inline="always")
+def _remove_card(h: Ints, s: int, c: int) -> None:
+    """``multiset.remove_card`` on row ``s``: its highest layer goes."""
+    b = 1 << c
+    for k in range(2, -1, -1):
+        if h[s, k] & b:
+            h[s, k] ^= b
+            return
+
+
+@njit(cache=True)
+def _choose_c(
+    flags: Ints, suits: Ints, hm: int, hand: int, cards: Ints, nc: int, top: int, tbits: int, n: int,
+    first_trick: bool, broken: bool, draws: Floats, di: Ints, greedy: bool, whim: float,
+) -> int:
+    """``counted._choose``: the rule-of-thumb card for one seat (``di[0]`` is the next draw's index)."""
+    nd = draws.shape[0]
+    penalty = flags[0]
+    led = _suit_of(cards[0]) if nc else -1
+    legal = _legal_c(flags, suits, hm, hand, led, first_trick, broken, top)
+    if not legal & (legal - 1):
+        return _msb(legal)
+    r = draws[di[0] % nd]
+    di[0] += 1
+    if r < whim:
+        k = int(draws[di[0] % nd] * _popcount(legal))
+        di[0] += 1
+        return _nth_bit(legal, k)
+    jb = 1 << JK
+    if led < 0:
+        start = int(draws[di[0] % nd] * 4)
+        di[0] += 1
+        for i in range(4):
+            x = legal & suits[(start + i) & 3] & ~jb
+            if x:
+                if greedy:
+                    return _msb(x)
+                low = x & -x
+                if low == QB and x != low:
+                    x ^= low
+                    low = x & -x
+                return _msb(low)
+        k = int(draws[di[0] % nd] * _popcount(legal))
+        di[0] += 1
+        return _nth_bit(legal, k)
+    follow = legal & suits[led]
+    if follow:
+        if greedy:
+            return _msb(follow)
+        below = follow & ((1 << top) - 1) & ~jb if top >= 0 else 0
+        if below:
+            return _msb(below)
+        if nc == n - 1 and not tbits & penalty:
+            x = follow & ~QB
+            if not x:
+                x = follow
+            return _msb(x)
+        return _msb(follow & -follow)
+    if greedy:
+        x = legal & ~penalty
+        if not x:
+            x = legal
+        return _msb(x & -x)
+    if legal & QB:
+        return QS
+    if legal & hm:
+        return _msb(legal & hm)
+    best, pick = -1, -1
+    m = legal
+    while m:
+        c = _msb(m & -m)
+        m &= m - 1
+        key = (c % 13) * 64 + c
+        if key > best:
+            best = key
+            pick = c
+    return pick
+
+
+@njit(cache=True)
+def _counted_rollout(
+    flags: Ints, suits: Ints, hm: int, cancel: bool, hands: Ints, taken: Ints, leader: int, trick: Ints, ntrick: int,
+    first_trick: bool, broken: bool, pending: Ints, jokers_played: int, draws: Floats, greedy: bool, whim: float,
+) -> None:
+    """``counted.counted_rollout`` on layered arrays (seats x 3): finish the hand, adding to ``taken``."""
+    n = hands.shape[0]
+    qb_breaks = flags[2]
+    cards = np.zeros(n, dtype=np.int64)
+    judged = np.zeros(2, dtype=np.int64)
+    di = np.zeros(1, dtype=np.int64)
+    pend = np.zeros((1, 3), dtype=np.int64)
+    for k in range(3):
+        pend[0, k] = pending[k]
+    nc = 0
+    tbits = 0  # the different cards in the trick (its first layer)
+    judged[0] = -1
+    judged[1] = -1
+    for i in range(ntrick):
+        cards[nc] = trick[i]
+        nc += 1
+        tbits |= 1 << trick[i]
+        _judge(cards, nc, cancel, jokers_played, judged)
+    seat = (leader + ntrick) % n
+    while True:
+        while nc < n:
+            c = _choose_c(
+                flags, suits, hm, hands[seat, 0], cards, nc, judged[0], tbits, n, first_trick, broken, draws, di,
+                greedy, whim,
+            )
+            _remove_card(hands, seat, c)
+            cards[nc] = c
+            nc += 1
+            tbits |= 1 << c
+            _judge(cards, nc, cancel, jokers_played, judged)
+            if hm >> c & 1 or (c == QS and qb_breaks):
+                broken = True
+            seat = (seat + 1) % n
+        for i in range(nc):
+            if cards[i] == JK:
+                jokers_played += 1
+        if judged[1] < 0:  # undecided: its cards wait for the next decided trick
+            for i in range(nc):
+                _add_card(pend, 0, cards[i])
+        else:
+            leader = (leader + judged[1]) % n
+            for i in range(nc):
+                _add_card(taken, leader, cards[i])
+            for k in range(3):
+                m = pend[0, k]
+                while m:
+                    _add_card(taken, leader, _msb(m & -m))
+                    m &= m - 1
+                pend[0, k] = 0
+        first_trick = False
+        if not (hands[leader, 0] | hands[leader, 1] | hands[leader, 2]):
+            return
+        nc = 0
+        tbits = 0
+        judged[0] = -1
+        judged[1] = -1
+        seat = leader
+
+
+@njit(cache=True)
+def counted_batch(
+    flags: Ints, suits: Ints, hm: int, cancel: bool, hands: Ints, draws: Floats, cands: Ints, seat: int,
+    taken0: Ints, leader: int, trick: Ints, first_trick: bool, broken: bool, pending: Ints, jokers_played: int,
+    greedy: bool, whim: float,
+) -> Ints:
+    """Play every candidate card on every sampled deal: the cards each seat took, (deals, candidates, seats, 3).
+
+    ``hands`` is (deals, seats, 3), a layered hand per seat; ``draws`` (deals, draws), used in a cycle per rollout.
+    """
+    nd = hands.shape[0]
+    n = hands.shape[1]
+    a = cands.shape[0]
+    nt = trick.shape[0]
+    out = np.zeros((nd, a, n, 3), dtype=np.int64)
+    hs = np.zeros((n, 3), dtype=np.int64)
+    tk = np.zeros((n, 3), dtype=np.int64)
+    tr = np.zeros(nt + 1, dtype=np.int64)
+    tr[:nt] = trick
+    for d in range(nd):
+        for j in range(a):
+            c = cands[j]
+            for s in range(n):
+                for k in range(3):
+                    hs[s, k] = hands[d, s, k]
+                    tk[s, k] = taken0[s, k]
+            _remove_card(hs, seat, c)
+            tr[nt] = c
+            _counted_rollout(
+                flags, suits, hm, cancel, hs, tk, leader, tr, nt + 1, first_trick, broken, pending, jokers_played,
+                draws[d], greedy, whim,
+            )
+            for s in range(n):
+                for k in range(3):
+                    out[d, j, s, k] = tk[s, k]
+    return out

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from hartenjagen.shared import multiset
 from hartenjagen.shared.bots import kernel
+from hartenjagen.shared.bots.counted import CountedSampler, counted_rollout
 from hartenjagen.shared.bots.hard import DRAWS, WHIM, HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import rollout
@@ -222,6 +224,55 @@ def test_at_three_and_five_seats_the_hard_player_runs_compiled_to_the_same_value
         return run(plan, seeds, cands)
 
     monkeypatch.setattr(kernel.Plan, "run", counted)
+    views = _positions(options, seed=5, n=6)
+    assert views
+    for i, view in enumerate(views):
+        k = Knowledge(view)
+        cands = candidates(k)
+        before = len(calls)
+        fast = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP).evaluate(k, cands, random.Random(i))
+        assert len(calls) > before, "the compiled look-ahead did not play"
+        slow = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, use_kernel=False).evaluate(k, cands, random.Random(i))
+        assert fast == slow, (options, view["hand"], view["trick"])
+
+
+@pytest.mark.parametrize("options", COUNTED, ids=_ids)
+def test_where_a_card_appears_twice_the_kernel_plays_the_same_cards(options: dict) -> None:
+    """Several decks and jokers (cancelling, the first of two ranks higher, jokers by order): the same cards taken."""
+    views = _positions(options, seed=3)
+    assert views
+    rng = random.Random(1)
+    for view in views:
+        k = Knowledge(view)
+        sampler = CountedSampler(k)
+        cands = candidates(k)
+        hands = [sampler.sample(rng) for _ in range(4)]
+        draws = [[rng.random() for _ in range(DRAWS)] for _ in hands]
+        compiled = kernel.counted_outcomes(k, hands, draws, cands, k.counting_down, WHIM)
+        for deal, ds, row in zip(hands, draws, compiled, strict=True):
+            for c, outcome in zip(cands, row, strict=True):
+                hs = list(deal)
+                hs[k.seat] = multiset.remove_card(hs[k.seat], c)
+                taken = counted_rollout(
+                    k.rules, hs, list(k.taken), k.leader, [x for _, x in k.trick] + [c], k.first_trick,
+                    k.hearts_broken, cycle(ds).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
+                )  # fmt: skip
+                assert outcome == taken, (options, view["hand"], view["trick"])
+
+
+@pytest.mark.parametrize("options", COUNTED, ids=_ids)
+def test_where_a_card_appears_twice_the_hard_player_searches_compiled_to_the_same_values(
+    options: dict, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hard player's search at these tables goes through the kernel, and gives the pure-Python values."""
+    calls = []
+    outcomes = kernel.counted_outcomes
+
+    def counted(*args: object) -> list:
+        calls.append(1)
+        return outcomes(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kernel, "counted_outcomes", counted)
     views = _positions(options, seed=5, n=6)
     assert views
     for i, view in enumerate(views):
