@@ -16,6 +16,7 @@ from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 S0, S1, S2, S3 = SUIT_MASKS
 HM = HEARTS_MASK
 QB = 1 << QS
+SUITS = np.array(SUIT_MASKS, dtype=np.int64)  # one deck's suits, read by ``_legal``
 Ints = npt.NDArray[np.int64]  # the kernel's arrays: masks, seats and counts
 Floats = npt.NDArray[np.float64]  # the random draws and the valuer's weights
 
@@ -80,37 +81,8 @@ def _top_rank(m: int) -> int:
 
 @njit(cache=True)
 def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int) -> int:
-    """``shared.legal.legal_mask`` over the kernel's rule flags."""
-    penalty, ftp, qwait, qgo, hmb, first_lead = flags[0], flags[1], flags[3], flags[4], flags[5], flags[6]
-    waits = qwait and not hearts_broken and (hand & QB) != 0
-    if led_suit < 0:
-        if first_trick and first_lead >= 0:
-            first = 1 << first_lead
-            if hand & first:
-                return first
-        legal = hand
-        if first_trick and not ftp:
-            safe = legal & ~penalty
-            if safe:
-                legal = safe
-        if waits and legal != QB:
-            legal &= ~QB
-        if hmb and not hearts_broken:
-            safe = legal & ~HM
-            if safe:
-                legal = safe
-        return legal
-    follow = hand & _suit_mask(led_suit)
-    legal = follow if follow else hand
-    if first_trick and not ftp:
-        safe = legal & ~penalty
-        if safe:
-            legal = safe
-    if waits and legal & QB and legal != QB:
-        legal &= ~QB
-    if qgo and legal & QB and (not follow or (led_suit == 2 and best > QS)):
-        legal = QB
-    return legal
+    """``shared.legal.legal_mask`` over the kernel's rule flags, one deck's suits (``_legal_c``)."""
+    return _legal_c(flags, SUITS, HM, hand, led_suit, first_trick, hearts_broken, best)
 
 @njit(cache=True)
 def _rollout(
