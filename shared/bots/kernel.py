@@ -158,9 +158,8 @@ def _first_call(kernel_impl: ModuleType) -> None:
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
         np.zeros(6, dtype=np.int64),
     )
-    suits = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.int64)
     kernel_impl.counted_batch(
-        flags, suits, 0x1FFF << 39, True, np.zeros((1, 4, 3), dtype=np.int64), np.zeros((1, 4)),
+        flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros((1, 4, 3), dtype=np.int64), np.zeros((1, 4)),
         np.zeros(0, dtype=np.int64), 0, np.zeros((4, 3), dtype=np.int64), 0, np.zeros(0, dtype=np.int64), False, False,
         np.zeros(3, dtype=np.int64), 0, False, 0.08,
     )
