@@ -4,7 +4,8 @@ The hard player's own sampler and rollout work on single bits; here hands are la
 (``multiset``), a trick is the core's ``CountedTrick`` (identical cards cancel or the first ranks
 higher, jokers rank by order), and an undecided trick's cards wait for the next decided one. The
 rollout policy is the same rule of thumb: lead low, duck under the winner, dump Q♠ and high hearts
-when void. Slower per card than the one-deck path; ``kernel.counted_outcomes`` is its compiled twin.
+when void. Slower per card than the one-deck path; ``kernel.CountedPlan`` is its compiled twin (the same deals
+from the same seeds, the same cards played).
 """
 
 from __future__ import annotations
@@ -19,14 +20,18 @@ from ..multiset import LAYER0
 from ..rules import Rules
 from ..trick import CountedTrick
 from .knowledge import Knowledge
-
-#: Attempts at a consistent deal; from ``RELAX_AT`` on, shown voids are ignored.
-ATTEMPTS = 40
-RELAX_AT = 30
+from .sampling import ATTEMPTS, INV32, M32, RELAX_AT, seed_from
 
 
 class CountedSampler:
-    """Deals the unseen cards (with their copies) to the other seats: known cards stay, voids hold, sizes match."""
+    """Deals the unseen cards (with their copies) to the other seats: known cards stay, voids hold, sizes match.
+
+    As ``sampling.Sampler``: each deal is drawn from a 32-bit xorshift stream started from one seed, so the
+    compiled twin (``kernel.CountedPlan``) draws the very same deal from that seed. The unseen cards are grouped
+    by the seats that may hold them, the most constrained group first; within a group they are shuffled and each
+    goes to the kitty (unseen kitty cards: no seat holds them) or to a seat in proportion to the cards still
+    needed there.
+    """
 
     def __init__(self, k: Knowledge) -> None:
         n = k.seats
@@ -42,42 +47,62 @@ class CountedSampler:
         self.fixed = fixed
         self.need = [k.sizes[s] - fixed[s].bit_count() if s != k.seat else 0 for s in range(n)]
         self.kitty = k.kitty_out  # unseen kitty cards: no seat holds them
-        allowed = {c: [s for s in others if not k.voids[s] & SUIT_MASKS[SUIT_OF[c]]] for c in set(multiset.cards(free))}
-        self.allowed = allowed
         self.others = others
-        self.cards = sorted(multiset.cards(free), key=lambda c: len(allowed[c]))  # most constrained first
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for c in multiset.cards(free):  # each copy once, lowest card first
+            allowed = tuple(s for s in others if not k.voids[s] & SUIT_MASKS[SUIT_OF[c]])
+            groups.setdefault(allowed, []).append(c)
+        self.groups = sorted(groups.items(), key=lambda item: len(item[0]))  # most constrained first
 
     def sample(self, rng: random.Random) -> list[Mask]:
         """Return a layered hand per seat (this seat's own included) drawn among the consistent ones."""
+        return self.sample_from(seed_from(rng))[0]
+
+    def sample_from(self, x: int) -> tuple[list[Mask], int]:
+        """Return a layered hand per seat drawn from the xorshift stream at state ``x``, and the state after."""
         for attempt in range(ATTEMPTS):
             relax = attempt >= RELAX_AT
             hands = list(self.fixed)
             need = list(self.need)
             kitty = self.kitty
-            order = self.cards[:]
-            rng.shuffle(order)
-            order.sort(key=lambda c: len(self.allowed[c]))  # stable: random within each group
-            for c in order:
-                seats = self.others if relax else self.allowed[c]
-                total = kitty + sum(need[s] for s in seats)
-                if total <= 0:
-                    break
-                r = rng.random() * total
-                if r < kitty:
-                    kitty -= 1  # the card lies in the kitty (or in a taker's kitty pile)
-                    continue
-                r -= kitty
-                for s in seats:
-                    r -= need[s]
-                    if r < 0 and need[s] > 0:
+            ok = True
+            for allowed, cards in self.groups:
+                seats = self.others if relax else allowed
+                order = cards[:]
+                for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
+                    x ^= (x << 13) & M32
+                    x ^= x >> 17
+                    x ^= (x << 5) & M32
+                    j = int(x * INV32 * (i + 1))
+                    order[i], order[j] = order[j], order[i]
+                for c in order:
+                    total = kitty
+                    for s in seats:
+                        total += need[s]
+                    if total <= 0:
+                        ok = False
                         break
-                else:
-                    s = next(y for y in seats if need[y] > 0)
-                hands[s] = multiset.add_card(hands[s], c)
-                need[s] -= 1
-            else:
+                    x ^= (x << 13) & M32
+                    x ^= x >> 17
+                    x ^= (x << 5) & M32
+                    r = x * INV32 * total
+                    if r < kitty:
+                        kitty -= 1  # the card lies in the kitty (or in a taker's kitty pile)
+                        continue
+                    r -= kitty
+                    for s in seats:
+                        r -= need[s]
+                        if r < 0 and need[s] > 0:
+                            break
+                    else:
+                        s = next(y for y in seats if need[y] > 0)
+                    hands[s] = multiset.add_card(hands[s], c)
+                    need[s] -= 1
+                if not ok:
+                    break
+            if ok:
                 hands[self.seat] = self.hand
-                return hands
+                return hands, x
         raise RuntimeError("no deal is consistent with this view")
 
 

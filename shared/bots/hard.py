@@ -201,46 +201,42 @@ class HardComputerPlayer(ComputerPlayer):
         return _values(totals, counts, alive)
 
     def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: random.Random) -> list[float]:
-        """``evaluate`` where a card may appear more than once: the same halving over sampled deals, in Python.
+        """``evaluate`` where a card may appear more than once: the same halving over sampled layered deals.
 
         The budget is counted in plays at ``COUNTED_PLAYS_PER_MS`` per nominal millisecond (a layered hand's
-        trick costs more to play out), so the same view still gets the same decision on any machine. With the
-        compiled twin (``kernel.counted_outcomes``) a round's deals are drawn first, in the same order, and played
-        out in one call: the same values.
+        trick costs more to play out), so the same view still gets the same decision on any machine. Each deal and
+        its draws come from one seed, so the compiled twin (``kernel.CountedPlan``) samples, plays and values a whole
+        round in one call and gives the same values.
         """
         rules, seat, n = k.rules, k.seat, k.seats
         sampler = CountedSampler(k)
         left = max(1, sum(k.sizes))
         plays = self.budget_ms * COUNTED_PLAYS_PER_MS
-        value = valuer(k, value_spec(k))
+        spec = value_spec(k)
+        value = valuer(k, spec)
         played = [c for _, c in k.trick]
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
         alive = list(range(len(cands)))
         rounds = max(1, (len(cands) - 1).bit_length())
-        compiled = kernel.AVAILABLE and self.kernel
-        if compiled:
-            kernel.warm()
-        deadline = time.perf_counter() + self.max_ms / 1000.0
+        plan = kernel.CountedPlan(k, sampler, spec, DRAWS, WHIM) if kernel.AVAILABLE and self.kernel else None
+        deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
         used = 0.0
         for r in range(rounds):
             share = (plays - used) / (rounds - r)
             samples = max(2, min(MAX_SAMPLES, int(share / (left * len(alive)))))
-            if compiled:  # the same deals and draws, drawn in the same order, played out in one call
-                deals, draws_ = [], []
-                for _ in range(samples):
-                    deals.append(sampler.sample(rng))
-                    draws_.append([rng.random() for _ in range(DRAWS)])
-                outs = kernel.counted_outcomes(k, deals, draws_, [cands[i] for i in alive], k.counting_down, WHIM)
-                for row in outs:
+            seeds = [seed_from(rng) for _ in range(samples)]
+            if plan is not None:
+                vals, outs = plan.run(seeds, [cands[i] for i in alive])
+                for m in range(samples):
                     for j, i in enumerate(alive):
-                        totals[i] += value(row[j], [0] * n)
+                        totals[i] += vals[m][j] if vals is not None else value(outs[m][j], [0] * n)
                         counts[i] += 1
                 used += left * len(alive) * samples
             else:
                 for m in range(samples):
-                    hands = sampler.sample(rng)
-                    draws = [rng.random() for _ in range(DRAWS)]
+                    hands, x = sampler.sample_from(seeds[m])
+                    draws = floats(x, DRAWS)[0]
                     for i in alive:
                         hs = list(hands)
                         hs[seat] = multiset.remove_card(hs[seat], cands[i])

@@ -7,7 +7,8 @@ seed, a view and a budget give the same decision either way (``tests/bots/test_k
 
 It plays every table of one deck (cards as bits of a 52-bit mask) at any seat count, a kitty too (its unseen
 cards are dealt to nobody, as in Python): ``Plan`` and ``covers``. Where a card may appear twice (several decks,
-jokers) the deals are drawn in Python and ``counted_outcomes`` plays their rollouts (``counted.py``) compiled.
+jokers) ``CountedPlan`` does the same on layered hands (three masks a seat): it deals from the seeds as
+``CountedSampler.sample_from`` does, plays ``counted_rollout``'s cards and values the outcomes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..cards import Mask
 from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
+from .counted import CountedSampler
 from .knowledge import Knowledge
 from .rollout import big_bits
 from .sampling import Sampler
@@ -158,11 +160,14 @@ def _first_call(kernel_impl: ModuleType) -> None:
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
         np.zeros(6, dtype=np.int64),
     )
-    kernel_impl.counted_batch(
-        flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros((1, 4, 3), dtype=np.int64), np.zeros((1, 4)),
-        np.zeros(0, dtype=np.int64), 0, np.zeros((4, 3), dtype=np.int64), 0, np.zeros(0, dtype=np.int64), False, False,
-        np.zeros(3, dtype=np.int64), 0, False, 0.08,
-    )
+    z43 = np.zeros((4, 3), dtype=np.int64)
+    z3 = np.zeros(3, dtype=np.int64)
+    kernel_impl.counted_plan(
+        flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros(0, dtype=np.int64), 4, z3, z43, z4, 0, others, one,
+        np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64), one, one, 0, z43, 0, np.zeros(0, dtype=np.int64),
+        False, False, z3, 0, False, 0.08, True, np.zeros(6, dtype=np.int64), z3, np.zeros((1, 3), np.int64), one,
+        np.zeros(3), z4, np.zeros(6, dtype=np.int64),
+    )  # fmt: skip
     kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
 
 
@@ -190,6 +195,32 @@ def _classic() -> Rules:
     from ..rules import make_rules
 
     return make_rules({"variant": "classic"})
+
+
+class Valuing:
+    """The scoring and the valuer of one decision as the kernel reads them (``sim.hand_scorer``, ``value.valuer``)."""
+
+    def __init__(self, k: Knowledge, spec: ValueSpec) -> None:
+        rules = k.rules
+        down = k.counting_down
+        moon = rules.moon
+        choice = "others" if moon in ("none", "choose") else moon
+        self.sc_i = np.array(
+            [rules.penalty_mask & LAYER0, moon != "none" and not down, choice == "self", rules.moon_total, down,
+             spec.rival],
+            dtype=np.int64,
+        )  # fmt: skip
+        self.val_f = np.array([spec.share, spec.worth, 1.0 if spec.near else 0.0], dtype=np.float64)
+        self.totals = np.array(spec.totals, dtype=np.int64)
+        self.ends = np.array(
+            [spec.exact and down, spec.reach, rules.end_over, rules.end_score, rules.end == "dutch" and down,
+             spec.exact],
+            dtype=np.int64,
+        )  # fmt: skip
+        # every copy of a card where the deck has copies: three layers each
+        self.pen = np.array(_layers(rules.penalty_mask), dtype=np.int64)
+        self.g_mask = np.array([_layers(m) for m, _ in rules.groups] or [[0, 0, 0]], dtype=np.int64).reshape(-1, 3)
+        self.g_val = np.array([v for _, v in rules.groups] or [0], dtype=np.int64)
 
 
 class Plan:
@@ -226,25 +257,12 @@ class Plan:
         self.first_trick = k.first_trick
         self.hearts_broken = k.hearts_broken
         self.greedy = k.counting_down
-        down = k.counting_down
         # scored in the kernel when the variant scores by card points and the moon alone, and not for chips
         self.scoring = simple_scoring(rules) and spec.chips is None
-        moon = rules.moon
-        choice = "others" if moon in ("none", "choose") else moon
-        self.sc_i = np.array(
-            [rules.penalty_mask, moon != "none" and not down, choice == "self", rules.moon_total, down, spec.rival],
-            dtype=np.int64,
-        )
-        groups = rules.point_groups
-        self.g_mask = np.array([m for m, _ in groups] or [0], dtype=np.int64)
-        self.g_val = np.array([v for _, v in groups] or [0], dtype=np.int64)
-        self.val_f = np.array([spec.share, spec.worth, 1.0 if spec.near else 0.0], dtype=np.float64)
-        self.totals = np.array(spec.totals, dtype=np.int64)
-        self.ends = np.array(
-            [spec.exact and down, spec.reach, rules.end_over, rules.end_score, rules.end == "dutch" and down,
-             spec.exact],
-            dtype=np.int64,
-        )
+        valuing = Valuing(k, spec)
+        self.sc_i, self.val_f, self.totals, self.ends = valuing.sc_i, valuing.val_f, valuing.totals, valuing.ends
+        self.g_mask = np.array([m for m, _ in rules.point_groups] or [0], dtype=np.int64)
+        self.g_val = np.array([v for _, v in rules.point_groups] or [0], dtype=np.int64)
 
     def _batch(self, seeds: list[int], cands: list[Mask], scoring: bool) -> tuple[Floats, Ints]:
         """Call the kernel: the values per deal and candidate when ``scoring``, else the outcomes unscored."""
@@ -296,28 +314,73 @@ def _layers(m: Mask) -> list[int]:
     return [m & LAYER0, m >> LAYER & LAYER0, m >> (2 * LAYER) & LAYER0]
 
 
-def counted_outcomes(
-    k: Knowledge, hands: list[list[Mask]], draws: list[list[float]], cands: list[int], greedy: bool, whim: float
-) -> list[list[list[Mask]]]:
-    """Play each candidate card on each sampled deal of layered hands (``counted_rollout``, compiled).
+class CountedPlan:
+    """``Plan`` where a card may appear more than once: layered hands, the counted trick, scored on layers."""
 
-    ``draws`` holds each deal's random draws, used in a cycle by every candidate's rollout. Returns
-    ``[deal][candidate]`` = the layered cards each seat took, as the pure-Python rollout gives them.
-    """
-    warm()
-    rules = k.rules
-    n = k.seats
-    flags = list(rule_flags(rules))
-    flags[0] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
-    outs = _impl.counted_batch(
-        np.array(flags, dtype=np.int64), np.array(rules.suit_masks, dtype=np.int64), rules.hearts_mask,
-        rules.identical == "cancel", np.array([[_layers(h) for h in deal] for deal in hands], dtype=np.int64).reshape(
-            len(hands), n, 3),
-        np.array(draws, dtype=np.float64).reshape(len(hands), -1), np.array(cands, dtype=np.int64), k.seat,
-        np.array([_layers(t) for t in k.taken], dtype=np.int64).reshape(n, 3), k.leader,
-        np.array([c for _, c in k.trick], dtype=np.int64), k.first_trick, k.hearts_broken,
-        np.array(_layers(k.pending), dtype=np.int64), k.jokers_played, greedy, whim,
-    )  # fmt: skip
-    return [
-        [[t[0] | t[1] << LAYER | t[2] << (2 * LAYER) for t in cand] for cand in deal] for deal in outs.tolist()
-    ]
+    def __init__(self, k: Knowledge, sampler: CountedSampler, spec: ValueSpec, draws: int, whim: float) -> None:
+        warm()
+        rules = k.rules
+        n = k.seats
+        self.draws, self.whim, self.seat = draws, whim, k.seat
+        flags = list(rule_flags(rules))
+        flags[0] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
+        self.flags = np.array(flags, dtype=np.int64)
+        self.suits = np.array(rules.suit_masks, dtype=np.int64)
+        self.hm = rules.hearts_mask
+        self.cancel = rules.identical == "cancel"
+        cards: list[int] = []
+        start = [0]
+        seats: list[list[int]] = []
+        width = max(1, len(sampler.others))
+        for allowed, group in sampler.groups:
+            cards.extend(group)
+            start.append(len(cards))
+            seats.append(list(allowed) + [0] * (width - len(allowed)))
+        self.g_cards = np.array(cards or [0], dtype=np.int64)
+        self.g_start = np.array(start, dtype=np.int64)
+        self.g_seats = np.array(seats or [[0] * width], dtype=np.int64).reshape(-1, width)
+        self.g_n = np.array([len(a) for a, _ in sampler.groups], dtype=np.int64)
+        self.hand = np.array(_layers(sampler.hand), dtype=np.int64)
+        self.fixed = np.array([_layers(h) for h in sampler.fixed], dtype=np.int64).reshape(n, 3)
+        self.need = np.array(sampler.need, dtype=np.int64)
+        self.kitty = sampler.kitty
+        self.others = np.array(sampler.others or [0], dtype=np.int64)[: len(sampler.others)]
+        self.taken = np.array([_layers(t) for t in k.taken], dtype=np.int64).reshape(n, 3)
+        self.leader = k.leader
+        self.trick = np.array([c for _, c in k.trick], dtype=np.int64)
+        self.first_trick, self.hearts_broken = k.first_trick, k.hearts_broken
+        self.pending = np.array(_layers(k.pending), dtype=np.int64)
+        self.jokers_played = k.jokers_played
+        self.greedy = k.counting_down
+        self.scoring = simple_scoring(rules) and spec.chips is None
+        self.valuing = Valuing(k, spec)
+
+    def _batch(self, seeds: list[int], cands: list[int], scoring: bool) -> tuple[Floats, Ints]:
+        """Call the kernel: the values per deal and candidate when ``scoring``, else the cards taken."""
+        v = self.valuing
+        vals, outs, ok = _impl.counted_plan(
+            self.flags, self.suits, self.hm, self.cancel, np.array(seeds, dtype=np.int64), self.draws, self.hand,
+            self.fixed, self.need, self.kitty, self.others, self.g_cards, self.g_start, self.g_seats, self.g_n,
+            np.array(cands, dtype=np.int64), self.seat, self.taken, self.leader, self.trick, self.first_trick,
+            self.hearts_broken, self.pending, self.jokers_played, self.greedy, self.whim, scoring, v.sc_i, v.pen,
+            v.g_mask, v.g_val, v.val_f, v.totals, v.ends,
+        )  # fmt: skip
+        if not ok:
+            raise RuntimeError("no deal is consistent with this view")
+        return vals, outs
+
+    def run(self, seeds: list[int], cands: list[int]) -> tuple[list[list[float]] | None, list[list[list[Mask]]]]:
+        """Play each candidate card on the deal of each seed: values per deal and candidate.
+
+        Where the kernel does not score the variant, ``[deal][candidate]`` = the layered cards each seat took.
+        """
+        if self.scoring:
+            return self._batch(seeds, cands, True)[0].tolist(), []
+        return None, self.outcomes(seeds, cands)
+
+    def outcomes(self, seeds: list[int], cands: list[int]) -> list[list[list[Mask]]]:
+        """``[deal][candidate]`` = the layered cards each seat took, as ``counted_rollout`` gives them."""
+        outs = self._batch(seeds, cands, False)[1]
+        return [
+            [[t[0] | t[1] << LAYER | t[2] << (2 * LAYER) for t in cand] for cand in deal] for deal in outs.tolist()
+        ]

@@ -19,6 +19,10 @@ QB = 1 << QS
 SUITS = np.array(SUIT_MASKS, dtype=np.int64)  # one deck's suits, read by ``_legal``
 Ints = npt.NDArray[np.int64]  # the kernel's arrays: masks, seats and counts
 Floats = npt.NDArray[np.float64]  # the random draws and the valuer's weights
+Bools = npt.NDArray[np.bool_]
+#: A counted rollout's scratch arrays, made once per batch (``_work``): the trick's cards, its judgement (top card
+#: and place), the next draw's index, the undecided cards waiting (1 x 3 layers), which trick cards cancelled.
+Work = tuple[Ints, Ints, Ints, Ints, Bools]
 
 
 @njit(cache=True, inline="always")
@@ -551,9 +555,13 @@ def _nth_bit(m: int, k: int) -> int:
 
 
 @njit(cache=True)
-def _judge(cards: Ints, nc: int, cancel: bool, jokers_before: int, out: Ints) -> None:
-    """``CountedTrick.add``'s ranking: ``out`` = [top card, its place], both -1 when every led card is cancelled."""
-    cancelled = np.zeros(nc, dtype=np.bool_)
+def _judge(cards: Ints, nc: int, cancel: bool, jokers_before: int, out: Ints, cancelled: Bools) -> None:
+    """``CountedTrick.add``'s ranking: ``out`` = [top card, its place], both -1 when every led card is cancelled.
+
+    ``cancelled`` is scratch space of at least ``nc`` entries.
+    """
+    for i in range(nc):
+        cancelled[i] = False
     if cancel:  # the first two identical cards cancel; a third keeps its rank
         for i in range(nc):
             for j in range(i):
@@ -675,17 +683,31 @@ def _choose_c(
 
 
 @njit(cache=True)
+def _work(n: int) -> Work:
+    """Scratch arrays for ``_counted_rollout`` at ``n`` seats."""
+    return (
+        np.zeros(n, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((1, 3), dtype=np.int64),
+        np.zeros(n, dtype=np.bool_),
+    )
+
+
+@njit(cache=True)
 def _counted_rollout(
     flags: Ints, suits: Ints, hm: int, cancel: bool, hands: Ints, taken: Ints, leader: int, trick: Ints, ntrick: int,
     first_trick: bool, broken: bool, pending: Ints, jokers_played: int, draws: Floats, greedy: bool, whim: float,
+    work: Work,
 ) -> None:
-    """``counted.counted_rollout`` on layered arrays (seats x 3): finish the hand, adding to ``taken``."""
+    """``counted.counted_rollout`` on layered arrays (seats x 3): finish the hand, adding to ``taken``.
+
+    ``work`` holds the scratch arrays, made once per batch (``_work``).
+    """
     n = hands.shape[0]
     qb_breaks = flags[2]
-    cards = np.zeros(n, dtype=np.int64)
-    judged = np.zeros(2, dtype=np.int64)
-    di = np.zeros(1, dtype=np.int64)
-    pend = np.zeros((1, 3), dtype=np.int64)
+    cards, judged, di, pend, cancelled = work
+    di[0] = 0
     for k in range(3):
         pend[0, k] = pending[k]
     nc = 0
@@ -696,7 +718,7 @@ def _counted_rollout(
         cards[nc] = trick[i]
         nc += 1
         tbits |= 1 << trick[i]
-        _judge(cards, nc, cancel, jokers_played, judged)
+        _judge(cards, nc, cancel, jokers_played, judged, cancelled)
     seat = (leader + ntrick) % n
     while True:
         while nc < n:
@@ -708,7 +730,7 @@ def _counted_rollout(
             cards[nc] = c
             nc += 1
             tbits |= 1 << c
-            _judge(cards, nc, cancel, jokers_played, judged)
+            _judge(cards, nc, cancel, jokers_played, judged, cancelled)
             if hm >> c & 1 or (c == QS and qb_breaks):
                 broken = True
             seat = (seat + 1) % n
@@ -739,38 +761,159 @@ def _counted_rollout(
 
 
 @njit(cache=True)
-def counted_batch(
-    flags: Ints, suits: Ints, hm: int, cancel: bool, hands: Ints, draws: Floats, cands: Ints, seat: int,
-    taken0: Ints, leader: int, trick: Ints, first_trick: bool, broken: bool, pending: Ints, jokers_played: int,
-    greedy: bool, whim: float,
-) -> Ints:
-    """Play every candidate card on every sampled deal: the cards each seat took, (deals, candidates, seats, 3).
+def _sample_c(
+    x: int, seat: int, hand: Ints, fixed: Ints, need0: Ints, kitty0: int, others: Ints, g_cards: Ints, g_start: Ints,
+    g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
+) -> int:
+    """``CountedSampler.sample_from`` on layered arrays: fill ``hands``; the stream state after, or 0 when nothing fits.
 
-    ``hands`` is (deals, seats, 3), a layered hand per seat; ``draws`` (deals, draws), used in a cycle per rollout.
+    ``hand`` and ``fixed`` are layered (3 masks a seat); ``g_cards`` lists each group's unseen cards with their
+    copies, ``g_start`` where each group begins, ``g_seats``/``g_n`` the seats that may hold them.
     """
-    nd = hands.shape[0]
-    n = hands.shape[1]
+    ng = g_n.shape[0]
+    n = fixed.shape[0]
+    no = others.shape[0]
+    for attempt in range(ATTEMPTS):
+        relax = attempt >= RELAX_AT
+        for s in range(n):
+            for k in range(3):
+                hands[s, k] = fixed[s, k]
+            need[s] = need0[s]
+        kitty = kitty0
+        ok = True
+        for g in range(ng):
+            lo = g_start[g]
+            m = g_start[g + 1] - lo
+            for i in range(m):
+                order[i] = g_cards[lo + i]
+            for i in range(m - 1, 0, -1):
+                x = _step(x)
+                j = int(x * INV32 * (i + 1))
+                t = order[i]
+                order[i] = order[j]
+                order[j] = t
+            seats = others if relax else g_seats[g]
+            ns = no if relax else g_n[g]
+            for i in range(m):
+                total = kitty
+                for q in range(ns):
+                    total += need[seats[q]]
+                if total <= 0:
+                    ok = False
+                    break
+                x = _step(x)
+                r = x * INV32 * total
+                if r < kitty:
+                    kitty -= 1
+                    continue
+                r -= kitty
+                pick = -1
+                for q in range(ns):
+                    s = seats[q]
+                    r -= need[s]
+                    if r < 0 and need[s] > 0:
+                        pick = s
+                        break
+                if pick < 0:
+                    for q in range(ns):
+                        if need[seats[q]] > 0:
+                            pick = seats[q]
+                            break
+                _add_card(hands, pick, order[i])
+                need[pick] -= 1
+            if not ok:
+                break
+        if ok:
+            for k in range(3):
+                hands[seat, k] = hand[k]
+            return x
+    return 0
+
+
+@njit(cache=True)
+def _score_c(
+    taken: Ints, pen: Ints, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Ints, g_val: Ints, down: bool,
+    out: Ints,
+) -> None:
+    """``_score`` on layered masks (seats x 3; ``pen`` and each row of ``g_mask`` three layers)."""
+    n = taken.shape[0]
+    if has_moon:
+        for s in range(n):
+            if (taken[s, 0] & pen[0]) == pen[0] and (taken[s, 1] & pen[1]) == pen[1] and (
+                taken[s, 2] & pen[2]
+            ) == pen[2]:
+                for y in range(n):
+                    if self_moon:
+                        out[y] = -moon_total if y == s else 0
+                    else:
+                        out[y] = 0 if y == s else moon_total
+                return
+    for s in range(n):
+        v = 0
+        for g in range(g_mask.shape[0]):
+            for k in range(3):
+                v += g_val[g] * _popcount(taken[s, k] & g_mask[g, k])
+        out[s] = -v if down else v
+
+
+@njit(cache=True)
+def counted_plan(
+    flags: Ints, suits: Ints, hm: int, cancel: bool, seeds: Ints, ndraws: int, hand: Ints, fixed: Ints, need0: Ints,
+    kitty0: int, others: Ints, g_cards: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int,
+    taken0: Ints, leader: int, trick: Ints, first_trick: bool, broken: bool, pending: Ints, jokers_played: int,
+    greedy: bool, whim: float, scoring: bool, sc_i: Ints, pen: Ints, g_mask: Ints, g_val: Ints, val_f: Floats,
+    totals: Ints, ends: Ints,
+) -> tuple[Floats, Ints, bool]:
+    """Draw a layered deal per seed and play every candidate on it: the value per (deal, candidate) when scoring.
+
+    ``batch`` for tables where a card may appear more than once: the deals of ``CountedSampler.sample_from``, the
+    rollouts of ``counted_rollout``, scored as ``sim.hand_scorer`` and valued as ``value.valuer``. Without
+    ``scoring`` it gives the layered cards each seat took instead, shape (deals, candidates, seats, 3).
+    """
+    nd = seeds.shape[0]
+    n = fixed.shape[0]
     a = cands.shape[0]
     nt = trick.shape[0]
-    out = np.zeros((nd, a, n, 3), dtype=np.int64)
+    vals = np.zeros((nd, a), dtype=np.float64)
+    outs = np.zeros((nd if not scoring else 0, a, n, 3), dtype=np.int64)
+    deal = np.zeros((n, 3), dtype=np.int64)
     hs = np.zeros((n, 3), dtype=np.int64)
     tk = np.zeros((n, 3), dtype=np.int64)
+    need = np.zeros(n, dtype=np.int64)
+    order = np.zeros(max(1, g_cards.shape[0]), dtype=np.int64)
+    draws = np.zeros(ndraws, dtype=np.float64)
+    sc = np.zeros(n, dtype=np.int64)
     tr = np.zeros(nt + 1, dtype=np.int64)
     tr[:nt] = trick
+    work = _work(n)
+    has_moon, self_moon, moon_total, down, rival = sc_i[1] != 0, sc_i[2] != 0, sc_i[3], sc_i[4] != 0, sc_i[5]
+    share, worth, near = val_f[0], val_f[1], val_f[2] != 0.0
     for d in range(nd):
+        x = _sample_c(
+            seeds[d], seat, hand, fixed, need0, kitty0, others, g_cards, g_start, g_seats, g_n, deal, order, need
+        )
+        if x == 0:
+            return vals, outs, False  # nothing consistent: the caller raises
+        for i in range(ndraws):
+            x = _step(x)
+            draws[i] = x * INV32
         for j in range(a):
             c = cands[j]
             for s in range(n):
                 for k in range(3):
-                    hs[s, k] = hands[d, s, k]
+                    hs[s, k] = deal[s, k]
                     tk[s, k] = taken0[s, k]
             _remove_card(hs, seat, c)
             tr[nt] = c
             _counted_rollout(
                 flags, suits, hm, cancel, hs, tk, leader, tr, nt + 1, first_trick, broken, pending, jokers_played,
-                draws[d], greedy, whim,
+                draws, greedy, whim, work,
             )
-            for s in range(n):
-                for k in range(3):
-                    out[d, j, s, k] = tk[s, k]
-    return out
+            if scoring:
+                _score_c(tk, pen, has_moon, self_moon, moon_total, g_mask, g_val, down, sc)
+                vals[d, j] = _value(sc, seat, rival, share, near, totals, ends, worth)
+            else:
+                for s in range(n):
+                    for k in range(3):
+                        outs[d, j, s, k] = tk[s, k]
+    return vals, outs, True

@@ -237,8 +237,9 @@ def test_at_three_and_five_seats_the_hard_player_runs_compiled_to_the_same_value
 
 
 @pytest.mark.parametrize("options", COUNTED, ids=_ids)
-def test_where_a_card_appears_twice_the_kernel_plays_the_same_cards(options: dict) -> None:
-    """Several decks and jokers (cancelling, the first of two ranks higher, jokers by order): the same cards taken."""
+def test_where_a_card_appears_twice_the_kernel_deals_and_plays_the_same_cards(options: dict) -> None:
+    """Several decks and jokers (cancelling, the first of two ranks higher, jokers by order): from the same seeds
+    the compiled twin deals the same layered hands and every rollout takes the same cards as the pure-Python one."""
     views = _positions(options, seed=3)
     assert views
     rng = random.Random(1)
@@ -246,16 +247,19 @@ def test_where_a_card_appears_twice_the_kernel_plays_the_same_cards(options: dic
         k = Knowledge(view)
         sampler = CountedSampler(k)
         cands = candidates(k)
-        hands = [sampler.sample(rng) for _ in range(4)]
-        draws = [[rng.random() for _ in range(DRAWS)] for _ in hands]
-        compiled = kernel.counted_outcomes(k, hands, draws, cands, k.counting_down, WHIM)
-        for deal, ds, row in zip(hands, draws, compiled, strict=True):
+        plan = kernel.CountedPlan(k, sampler, value_spec(k), DRAWS, WHIM)
+        seeds = [seed_from(rng) for _ in range(4)]
+        compiled = plan.outcomes(seeds, cands)
+        for seed, row in zip(seeds, compiled, strict=True):
+            deal, x = sampler.sample_from(seed)
+            assert [h.bit_count() for h in deal] == k.sizes  # every hand as large as the view says
+            draws = floats(x, DRAWS)[0]
             for c, outcome in zip(cands, row, strict=True):
                 hs = list(deal)
                 hs[k.seat] = multiset.remove_card(hs[k.seat], c)
                 taken = counted_rollout(
                     k.rules, hs, list(k.taken), k.leader, [x for _, x in k.trick] + [c], k.first_trick,
-                    k.hearts_broken, cycle(ds).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
+                    k.hearts_broken, cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
                 )  # fmt: skip
                 assert outcome == taken, (options, view["hand"], view["trick"])
 
@@ -266,13 +270,13 @@ def test_where_a_card_appears_twice_the_hard_player_searches_compiled_to_the_sam
 ) -> None:
     """The hard player's search at these tables goes through the kernel, and gives the pure-Python values."""
     calls = []
-    outcomes = kernel.counted_outcomes
+    run = kernel.CountedPlan.run
 
-    def counted(*args: object) -> list:
+    def counted(plan: kernel.CountedPlan, seeds: list[int], cands: list[int]) -> tuple:
         calls.append(1)
-        return outcomes(*args)  # type: ignore[arg-type]
+        return run(plan, seeds, cands)
 
-    monkeypatch.setattr(kernel, "counted_outcomes", counted)
+    monkeypatch.setattr(kernel.CountedPlan, "run", counted)
     views = _positions(options, seed=5, n=6)
     assert views
     for i, view in enumerate(views):
