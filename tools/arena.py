@@ -3,7 +3,8 @@
 Every deal is played once with each rotation of the players over the seats (as many as the
 variant seats), so card luck cancels. Deals come in matches of consecutive hands played as real games
 (totals carry over, a game ends at the end score and the next one starts on the next
-deal); a game counts for the win rate when it finishes inside its match.
+deal); a game counts for the win rate when it finishes inside its match. Where the compiled look-ahead is
+installed, each process loads it before its first timed decision, so the decision times are the decisions' own.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from hartenjagen.shared.bots import make_player
+from hartenjagen.shared.bots import kernel, make_player
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
 from hartenjagen.shared.rules import make_rules
@@ -45,6 +46,8 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
         options.update(HARD_TRIALS.get(seat_names[s], {}))
         seed = task["seed"] * 1_000_003 + task["match"] * n * n + rot * n + s
         bots.append(make_player(level, seed, **options))
+    if any(b.level == "hard" for b in bots):
+        kernel.warm()  # load the compiled look-ahead (once per process, about a second) before any timed decision
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
     deals, games, moons = [], [], {n: 0 for n in set(seat_names)}
     game = Game(rules)
