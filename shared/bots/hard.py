@@ -40,7 +40,8 @@ DEFAULT_MS = 80.0
 PLAYS_PER_MS = 1200.0
 #: The same for decks where a card may appear twice (``counted.py``): a trick costs more to play out.
 COUNTED_PLAYS_PER_MS = 300.0
-#: Wall-clock stop, whatever the budget.
+#: Wall-clock stop, whatever the budget: looked at before each candidate's rollout, once the least number of deals
+#: (``MIN_SAMPLES``, two where a card may appear twice) is played, so one slow deal does not run past it.
 MAX_MS = 800.0
 #: A pass searches with this many decisions' budget (it sets up the whole hand) ...
 PASS_BUDGET = 2.0
@@ -171,7 +172,11 @@ class HardComputerPlayer(ComputerPlayer):
                     hands, x = sampler.sample_from(seeds[m])
                     w = _weight(hands, kept)
                     draws = floats(x, DRAWS)[0]
+                    late = False
                     for i in alive:
+                        if m >= MIN_SAMPLES and time.perf_counter() > deadline:  # the stop holds inside a deal too
+                            late = True
+                            break
                         b = 1 << cands[i]
                         hs = list(hands)
                         hs[seat] ^= b
@@ -191,6 +196,8 @@ class HardComputerPlayer(ComputerPlayer):
                         )
                         totals[i] += w * value(taken, doubled)
                         counts[i] += w
+                    if late:
+                        break
                     used += left * len(alive)
                     if m >= MIN_SAMPLES - 1 and time.perf_counter() > deadline:
                         break
@@ -237,7 +244,11 @@ class HardComputerPlayer(ComputerPlayer):
                 for m in range(samples):
                     hands, x = sampler.sample_from(seeds[m])
                     draws = floats(x, DRAWS)[0]
+                    late = False
                     for i in alive:
+                        if m >= 2 and time.perf_counter() > deadline:  # the stop holds inside a deal too
+                            late = True
+                            break
                         hs = list(hands)
                         hs[seat] = multiset.remove_card(hs[seat], cands[i])
                         taken = counted_rollout(
@@ -246,6 +257,8 @@ class HardComputerPlayer(ComputerPlayer):
                         )  # fmt: skip
                         totals[i] += value(taken, [0] * n)
                         counts[i] += 1
+                    if late:
+                        break
                     used += left * len(alive)
                     if m >= 1 and time.perf_counter() > deadline:
                         break
