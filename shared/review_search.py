@@ -15,7 +15,7 @@ from .bots import kernel
 from .bots.base import ComputerPlayer
 from .bots.counted import CountedSampler, counted_rollout
 from .bots.hard import DRAWS, PLAYS_PER_MS, WHIM, candidates
-from .bots.knowledge import Knowledge
+from .bots.knowledge import Knowledge, start_taken
 from .bots.passing import choose_pass
 from .bots.rollout import rollout
 from .bots.sampling import Sampler, floats, seed_from
@@ -110,36 +110,48 @@ def _search(k: Knowledge, cands: list[int], view: View, budget_ms: float, value:
         return [t / n for t in totals]
     trick = k.trick_bits()
     for seed in seeds:
-        hands, x = sampler.sample_from(seed)
+        hands, kitty, x = sampler.sample_with_kitty(seed)
+        taken0 = start_taken(k, kitty)  # a kitty's cards count for whoever the view says took them
         draws = floats(x, DRAWS)[0]
         for i, b in enumerate(bits):
             hs = list(hands)
             hs[seat] ^= b
             doubled = list(k.doubled)
-            taken = rollout(rules, hs, list(k.taken), k.leader, trick + [b], k.first_trick, k.hearts_broken,
+            taken = rollout(rules, hs, list(taken0), k.leader, trick + [b], k.first_trick, k.hearts_broken,
                             cycle(draws).__next__, k.counting_down, WHIM, doubled=doubled)  # fmt: skip
             totals[i] += value(taken, doubled)
     return [t / n for t in totals]
 
 
 def _search_counted(k: Knowledge, cands: list[int], view: View, budget_ms: float, value: Valuer) -> list[float]:
-    """``_search`` where a card may appear twice (layered hands, the counted trick): in Python."""
-    rules, seat = k.rules, k.seat
+    """``_search`` where a card may appear twice: layered hands, the counted trick, compiled where installed."""
+    rules, seat, seats = k.rules, k.seat, k.seats
     sampler = CountedSampler(k)
     rng = rng_for(view, budget_ms)
     n = samples_for(budget_ms, (sum(k.sizes) + SCORE_PLAYS) * len(cands))
-    played = [c for _, c in k.trick]
+    seeds = [seed_from(rng) for _ in range(n)]
     totals = [0.0] * len(cands)
-    for _ in range(n):
-        hands = sampler.sample(rng)
-        stream = rng.getrandbits(64)
+    if kernel.AVAILABLE:
+        plan = kernel.CountedPlan(k, sampler, value_spec(k), DRAWS, WHIM)
+        points = plan.points(seeds, cands)  # scored in the kernel where it scores the variant
+        if points is None:
+            points = [[value(taken, [0] * seats) for taken in row] for row in plan.outcomes(seeds, cands)]
+        for row in points:  # deal by deal, as the Python path adds them: the same sums to the last digit
+            for i, v in enumerate(row):
+                totals[i] += v
+        return [t / n for t in totals]
+    played = [c for _, c in k.trick]
+    for seed in seeds:
+        hands, kitty, x = sampler.sample_with_kitty(seed)
+        taken0 = start_taken(k, kitty)
+        draws = floats(x, DRAWS)[0]
         for i, c in enumerate(cands):
             hs = list(hands)
             hs[seat] = remove_card(hs[seat], c)
-            rand = random.Random(stream).random  # common random numbers: the candidates differ, not the luck
-            taken = counted_rollout(rules, hs, list(k.taken), k.leader, played + [c], k.first_trick,
-                                    k.hearts_broken, rand, k.pending, k.jokers_played, k.counting_down)  # fmt: skip
-            totals[i] += value(taken, list(k.doubled))
+            taken = counted_rollout(rules, hs, list(taken0), k.leader, played + [c], k.first_trick, k.hearts_broken,
+                                    cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down,
+                                    WHIM)  # fmt: skip
+            totals[i] += value(taken, [0] * seats)
     return [t / n for t in totals]
 
 

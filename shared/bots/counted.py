@@ -60,9 +60,15 @@ class CountedSampler:
 
     def sample_from(self, x: int) -> tuple[list[Mask], int]:
         """Return a layered hand per seat drawn from the xorshift stream at state ``x``, and the state after."""
+        hands, _, x = self.sample_with_kitty(x)
+        return hands, x
+
+    def sample_with_kitty(self, x: int) -> tuple[list[Mask], Mask, int]:
+        """``sample_from``, and the unseen kitty cards of the deal (layered; a known taker counts them)."""
+        n = self.seats
         for attempt in range(ATTEMPTS):
             relax = attempt >= RELAX_AT
-            hands = list(self.fixed)
+            hands = list(self.fixed) + [0]  # the kitty's unseen cards last
             need = list(self.need)
             kitty = self.kitty
             ok = True
@@ -88,6 +94,7 @@ class CountedSampler:
                     r = x * INV32 * total
                     if r < kitty:
                         kitty -= 1  # the card lies in the kitty (or in a taker's kitty pile)
+                        hands[n] = multiset.add_card(hands[n], c)
                         continue
                     r -= kitty
                     for s in seats:
@@ -102,7 +109,7 @@ class CountedSampler:
                     break
             if ok:
                 hands[self.seat] = self.hand
-                return hands, x
+                return hands[:n], hands[n], x
         raise RuntimeError("no deal is consistent with this view")
 
 

@@ -27,7 +27,7 @@ from ..view import View
 from . import kernel
 from .base import ComputerPlayer
 from .counted import CountedSampler, counted_rollout
-from .knowledge import Knowledge, kept_qs
+from .knowledge import Knowledge, kept_qs, start_taken
 from .pass_search import search_pass
 from .passing import choose_pass
 from .rollout import rollout
@@ -133,7 +133,8 @@ class HardComputerPlayer(ComputerPlayer):
         left = max(1, sum(k.sizes))
         plays = self.budget_ms * PLAYS_PER_MS
         trick = k.trick_bits()
-        taken0 = k.taken
+        taken0 = start_taken(k, 0)  # a kitty's cards count for whoever the view says took them
+        owed = any(t >= 0 for t in k.kitty_owed)  # unseen kitty cards another seat took: counted per deal
         doubled0 = k.doubled
         totals = [0.0] * len(cands)
         counts: list[float] = [0] * len(cands)  # weighted: a deal inference doubts counts less
@@ -169,7 +170,8 @@ class HardComputerPlayer(ComputerPlayer):
                 used += left * len(alive) * n
             else:
                 for m in range(n):
-                    hands, x = sampler.sample_from(seeds[m])
+                    hands, kitty, x = sampler.sample_with_kitty(seeds[m])
+                    taken_m = start_taken(k, kitty) if owed else taken0
                     w = _weight(hands, kept)
                     draws = floats(x, DRAWS)[0]
                     late = False
@@ -184,7 +186,7 @@ class HardComputerPlayer(ComputerPlayer):
                         taken = rollout(
                             rules,
                             hs,
-                            list(taken0),
+                            list(taken_m),
                             k.leader,
                             trick + [b],
                             k.first_trick,
@@ -222,6 +224,8 @@ class HardComputerPlayer(ComputerPlayer):
         spec = value_spec(k)
         value = valuer(k, spec)
         played = [c for _, c in k.trick]
+        taken0 = start_taken(k, 0)  # a kitty's cards count for whoever the view says took them
+        owed = any(t >= 0 for t in k.kitty_owed)
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
         alive = list(range(len(cands)))
@@ -242,7 +246,8 @@ class HardComputerPlayer(ComputerPlayer):
                 used += left * len(alive) * samples
             else:
                 for m in range(samples):
-                    hands, x = sampler.sample_from(seeds[m])
+                    hands, kitty, x = sampler.sample_with_kitty(seeds[m])
+                    taken_m = start_taken(k, kitty) if owed else taken0
                     draws = floats(x, DRAWS)[0]
                     late = False
                     for i in alive:
@@ -252,7 +257,7 @@ class HardComputerPlayer(ComputerPlayer):
                         hs = list(hands)
                         hs[seat] = multiset.remove_card(hs[seat], cands[i])
                         taken = counted_rollout(
-                            rules, hs, list(k.taken), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
+                            rules, hs, list(taken_m), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
                             cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
                         )  # fmt: skip
                         totals[i] += value(taken, [0] * n)

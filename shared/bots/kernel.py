@@ -27,7 +27,7 @@ from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
 from .counted import CountedSampler
-from .knowledge import Knowledge
+from .knowledge import Knowledge, start_taken
 from .rollout import big_bits
 from .sampling import Sampler
 from .value import ValueSpec
@@ -158,7 +158,7 @@ def _first_call(kernel_impl: ModuleType) -> None:
         flags, one, 4, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
         np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
-        np.zeros(6, dtype=np.int64),
+        np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
     )
     z43 = np.zeros((4, 3), dtype=np.int64)
     z3 = np.zeros(3, dtype=np.int64)
@@ -166,7 +166,7 @@ def _first_call(kernel_impl: ModuleType) -> None:
         flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros(0, dtype=np.int64), 4, z3, z43, z4, 0, others, one,
         np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64), one, one, 0, z43, 0, np.zeros(0, dtype=np.int64),
         False, False, z3, 0, False, 0.08, True, np.zeros(6, dtype=np.int64), z3, np.zeros((1, 3), np.int64), one,
-        np.zeros(3), z4, np.zeros(6, dtype=np.int64),
+        np.zeros(3), z4, np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
     )  # fmt: skip
     kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
 
@@ -250,7 +250,8 @@ class Plan:
         self.fixed = np.array(sampler.fixed, dtype=np.int64)  # a mask per holder
         self.need = np.array(sampler.need, dtype=np.int64)
         self.others = np.array(sampler.others, dtype=np.int64)
-        self.taken = np.array(k.taken, dtype=np.int64)
+        self.taken = np.array(start_taken(k, 0), dtype=np.int64)  # a kitty's cards count for its known taker
+        self.owed = np.array(k.kitty_owed, dtype=np.int64)
         self.doubled = np.array(k.doubled, dtype=np.int64)
         self.leader = k.leader
         self.trick = np.array(k.trick_bits(), dtype=np.int64)
@@ -270,7 +271,7 @@ class Plan:
             self.flags, np.array(seeds, dtype=np.int64), self.draws, self.hand, self.fixed, self.need, self.others,
             self.g_bits, self.g_start, self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken,
             self.doubled, self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim,
-            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends,
+            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends, self.owed,
         )
         if not ok:
             raise RuntimeError("no deal is consistent with this view")
@@ -345,7 +346,8 @@ class CountedPlan:
         self.need = np.array(sampler.need, dtype=np.int64)
         self.kitty = sampler.kitty
         self.others = np.array(sampler.others or [0], dtype=np.int64)[: len(sampler.others)]
-        self.taken = np.array([_layers(t) for t in k.taken], dtype=np.int64).reshape(n, 3)
+        self.taken = np.array([_layers(t) for t in start_taken(k, 0)], dtype=np.int64).reshape(n, 3)
+        self.owed = np.array(k.kitty_owed, dtype=np.int64)
         self.leader = k.leader
         self.trick = np.array([c for _, c in k.trick], dtype=np.int64)
         self.first_trick, self.hearts_broken = k.first_trick, k.hearts_broken
@@ -363,7 +365,7 @@ class CountedPlan:
             self.fixed, self.need, self.kitty, self.others, self.g_cards, self.g_start, self.g_seats, self.g_n,
             np.array(cands, dtype=np.int64), self.seat, self.taken, self.leader, self.trick, self.first_trick,
             self.hearts_broken, self.pending, self.jokers_played, self.greedy, self.whim, scoring, v.sc_i, v.pen,
-            v.g_mask, v.g_val, v.val_f, v.totals, v.ends,
+            v.g_mask, v.g_val, v.val_f, v.totals, v.ends, self.owed,
         )  # fmt: skip
         if not ok:
             raise RuntimeError("no deal is consistent with this view")
@@ -377,6 +379,21 @@ class CountedPlan:
         if self.scoring:
             return self._batch(seeds, cands, True)[0].tolist(), []
         return None, self.outcomes(seeds, cands)
+
+    def points(self, seeds: list[int], cands: list[int]) -> list[list[float]] | None:
+        """The seat's own score change for the hand per deal and candidate (scored in the kernel), or None.
+
+        None where the kernel does not score the variant: then ``outcomes`` and Python's scoring.
+        """
+        if not self.scoring:
+            return None
+        v = self.valuing
+        val_f, v.val_f = v.val_f, np.zeros(3, dtype=np.float64)  # the value is then -score[seat], exactly
+        try:
+            vals, _ = self._batch(seeds, cands, True)
+        finally:
+            v.val_f = val_f
+        return [[-x for x in row] for row in vals.tolist()]
 
     def outcomes(self, seeds: list[int], cands: list[int]) -> list[list[list[Mask]]]:
         """``[deal][candidate]`` = the layered cards each seat took, as ``counted_rollout`` gives them."""

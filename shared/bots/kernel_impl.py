@@ -415,12 +415,13 @@ def batch(
     flags: Ints, seeds: Ints, ndraws: int, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints,
     g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int,
     trick: Ints, first_trick: bool, hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints,
-    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints,
+    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints, owed: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
 
     Without ``scoring`` it gives the cards taken and doubled instead, shape (deals, candidates, 2, seats). The
     seat count is the length of ``taken0``; the sampler's holders (a kitty's unseen cards too) that of ``fixed``.
+    ``owed`` gives, per unseen kitty card from low to high, the seat that took it or -1 (``knowledge.start_taken``).
     """
     nd = seeds.shape[0]
     a = cands.shape[0]
@@ -436,8 +437,10 @@ def batch(
     order = np.zeros(52, dtype=np.int64)
     draws = np.zeros(ndraws, dtype=np.float64)
     tk = np.zeros(n, dtype=np.int64)
+    kt = np.zeros(n, dtype=np.int64)  # the deal's cards taken before the first candidate: a taken kitty counted
     db = np.zeros(n, dtype=np.int64)
     sc = np.zeros(n, dtype=np.int64)
+    counted_kitty = fixed.shape[0] > n and owed.shape[0] > 0 and owed.max() >= 0
     pen, has_moon, self_moon, moon_total, down, rival = sc_i[0], sc_i[1], sc_i[2], sc_i[3], sc_i[4], sc_i[5]
     share, worth, near = val_f[0], val_f[1], val_f[2] != 0.0
     for d in range(nd):
@@ -447,11 +450,22 @@ def batch(
         for i in range(ndraws):
             x = _step(x)
             draws[i] = x * INV32
+        for s in range(n):
+            kt[s] = taken0[s]
+        if counted_kitty:
+            m = deal[n]
+            i = 0
+            while m and i < owed.shape[0]:
+                low = m & -m
+                if owed[i] >= 0:
+                    kt[owed[i]] |= low
+                m ^= low
+                i += 1
         for j in range(a):
             b = cands[j]
             for s in range(n):
                 hs[s] = deal[s]
-                tk[s] = taken0[s]
+                tk[s] = kt[s]
                 db[s] = doubled0[s]
             hs[seat] ^= b
             tr[nt] = b
@@ -765,10 +779,11 @@ def _sample_c(
     x: int, seat: int, hand: Ints, fixed: Ints, need0: Ints, kitty0: int, others: Ints, g_cards: Ints, g_start: Ints,
     g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
 ) -> int:
-    """``CountedSampler.sample_from`` on layered arrays: fill ``hands``; the stream state after, or 0 when nothing fits.
+    """``CountedSampler.sample_with_kitty`` on layered arrays: the stream state after the deal, or 0 if none fits.
 
-    ``hand`` and ``fixed`` are layered (3 masks a seat); ``g_cards`` lists each group's unseen cards with their
-    copies, ``g_start`` where each group begins, ``g_seats``/``g_n`` the seats that may hold them.
+    ``hands`` gets a row per seat, then the unseen kitty cards. ``hand`` and ``fixed`` are layered (3 masks a
+    seat); ``g_cards`` lists each group's unseen cards with their copies, ``g_start`` where each group begins,
+    ``g_seats``/``g_n`` the seats that may hold them.
     """
     ng = g_n.shape[0]
     n = fixed.shape[0]
@@ -779,6 +794,8 @@ def _sample_c(
             for k in range(3):
                 hands[s, k] = fixed[s, k]
             need[s] = need0[s]
+        for k in range(3):
+            hands[n, k] = 0
         kitty = kitty0
         ok = True
         for g in range(ng):
@@ -805,6 +822,7 @@ def _sample_c(
                 r = x * INV32 * total
                 if r < kitty:
                     kitty -= 1
+                    _add_card(hands, n, order[i])
                     continue
                 r -= kitty
                 pick = -1
@@ -862,7 +880,7 @@ def counted_plan(
     kitty0: int, others: Ints, g_cards: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int,
     taken0: Ints, leader: int, trick: Ints, first_trick: bool, broken: bool, pending: Ints, jokers_played: int,
     greedy: bool, whim: float, scoring: bool, sc_i: Ints, pen: Ints, g_mask: Ints, g_val: Ints, val_f: Floats,
-    totals: Ints, ends: Ints,
+    totals: Ints, ends: Ints, owed: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a layered deal per seed and play every candidate on it: the value per (deal, candidate) when scoring.
 
@@ -876,9 +894,11 @@ def counted_plan(
     nt = trick.shape[0]
     vals = np.zeros((nd, a), dtype=np.float64)
     outs = np.zeros((nd if not scoring else 0, a, n, 3), dtype=np.int64)
-    deal = np.zeros((n, 3), dtype=np.int64)
+    deal = np.zeros((n + 1, 3), dtype=np.int64)  # a layered hand per seat, then the unseen kitty cards
     hs = np.zeros((n, 3), dtype=np.int64)
     tk = np.zeros((n, 3), dtype=np.int64)
+    kt = np.zeros((n, 3), dtype=np.int64)  # the deal's cards taken before the first candidate: a taken kitty counted
+    counted_kitty = owed.shape[0] > 0 and owed.max() >= 0
     need = np.zeros(n, dtype=np.int64)
     order = np.zeros(max(1, g_cards.shape[0]), dtype=np.int64)
     draws = np.zeros(ndraws, dtype=np.float64)
@@ -897,12 +917,23 @@ def counted_plan(
         for i in range(ndraws):
             x = _step(x)
             draws[i] = x * INV32
+        for s in range(n):
+            for k in range(3):
+                kt[s, k] = taken0[s, k]
+        if counted_kitty:  # the kitty's cards low to high, each copy once, to the seats that took them
+            i = 0
+            for c in range(JK + 1):
+                for k in range(3):
+                    if deal[n, k] >> c & 1 and i < owed.shape[0]:
+                        if owed[i] >= 0:
+                            _add_card(kt, owed[i], c)
+                        i += 1
         for j in range(a):
             c = cands[j]
             for s in range(n):
                 for k in range(3):
                     hs[s, k] = deal[s, k]
-                    tk[s, k] = taken0[s, k]
+                    tk[s, k] = kt[s, k]
             _remove_card(hs, seat, c)
             tr[nt] = c
             _counted_rollout(

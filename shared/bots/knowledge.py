@@ -59,6 +59,8 @@ class Knowledge:
         "unseen_all",
         "pending",
         "jokers_played",
+        "kitty_mine",
+        "kitty_owed",
     )
 
     def __init__(self, view: View) -> None:
@@ -108,6 +110,8 @@ class Knowledge:
         mine = parse_mask(view.get("kitty") or [])  # the kitty cards this seat took and has seen
         self.unseen: Mask = rules.deck & ~self.hand & ~played & ~mine
         self.kitty_out: int = rules.kitty - mine.bit_count()  # kitty cards nobody holds in hand, unseen here
+        self.kitty_mine: Mask = mine
+        self.kitty_owed: list[int] = _kitty_owed(view, seat)
         self.hand_all, self.unseen_all, self.pending, self.jokers_played = self.hand, self.unseen, 0, 0
 
     def _counted(self, view: View) -> None:
@@ -160,6 +164,8 @@ class Knowledge:
         self.unseen_all = multiset.subtract(rules.deck, multiset.add(multiset.add(self.hand_all, played), mine))
         self.unseen = self.unseen_all & LAYER0
         self.kitty_out = rules.kitty - mine.bit_count()
+        self.kitty_mine = mine
+        self.kitty_owed = _kitty_owed(view, seat)
         self.known = [0] * n
         passed, passed_to = view.get("passed"), view.get("passed_to")
         if passed and view.get("received") is not None and passed_to is not None:
@@ -288,3 +294,26 @@ def big_card(rules: Rules) -> tuple[int, int]:
         if rules.card_points[c] > most:
             best, most = c, rules.card_points[c]
     return best, (SUIT_OF[best] if best >= 0 else -1)
+
+
+def _kitty_owed(view: View, seat: int) -> list[int]:
+    """Per kitty card this seat has not seen, low to high: the seat that took it, or -1 while it lies there."""
+    return [t for t in view.get("kitty_takers") or [] if t != seat]
+
+
+def start_taken(k: Knowledge, kitty: Mask) -> list[Mask]:
+    """Each seat's cards that count so far: its tricks, and the kitty cards it took.
+
+    ``kitty`` is the unseen kitty cards of one sampled deal (layered where a card may appear twice): they go, low to
+    high, to the seats the view says took them (``kitty_owed``); those still lying count for nobody. This seat's own
+    kitty cards are known.
+    """
+    taken = list(k.taken)
+    if k.kitty_mine:
+        taken[k.seat] = multiset.add(taken[k.seat], k.kitty_mine)
+    if kitty and any(t >= 0 for t in k.kitty_owed):
+        for c, t in zip(multiset.cards(kitty), k.kitty_owed, strict=False):
+            if t >= 0:
+                taken[t] = multiset.add_card(taken[t], c)
+    return taken
+

@@ -68,6 +68,11 @@ class Sampler:
 
     def sample_from(self, x: int) -> tuple[list[Mask], int]:
         """Return a hand per seat drawn from the xorshift stream at state ``x``, and the state after the deal."""
+        hands, _, x = self.sample_with_kitty(x)
+        return hands, x
+
+    def sample_with_kitty(self, x: int) -> tuple[list[Mask], Mask, int]:
+        """``sample_from``, and the unseen kitty cards of the deal (nobody plays them; a known taker counts them)."""
         for attempt in range(ATTEMPTS):
             relax = attempt >= RELAX_AT
             hands = list(self.fixed)
@@ -113,5 +118,5 @@ class Sampler:
                 if not ok:
                     break
             if ok:
-                return hands[: self.seats], x  # the unseen kitty cards are left out: nobody plays them
+                return hands[: self.seats], hands[self.seats] if len(hands) > self.seats else 0, x
         raise RuntimeError("no deal is consistent with this view")

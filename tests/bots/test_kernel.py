@@ -16,7 +16,7 @@ from hartenjagen.shared import multiset
 from hartenjagen.shared.bots import kernel
 from hartenjagen.shared.bots.counted import CountedSampler, counted_rollout
 from hartenjagen.shared.bots.hard import DRAWS, WHIM, HardComputerPlayer, candidates
-from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.knowledge import Knowledge, start_taken
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.bots.sampling import Sampler, floats, seed_from
 from hartenjagen.shared.bots.value import value_spec
@@ -200,14 +200,14 @@ def test_at_three_and_five_seats_the_kernel_deals_and_plays_the_same_cards(optio
         bits = [1 << c for c in candidates(k)]
         seeds = [seed_from(rng) for _ in range(6)]
         for seed, row in zip(seeds, plan.outcomes(seeds, bits), strict=True):
-            hands, x = sampler.sample_from(seed)
+            hands, kitty, x = sampler.sample_with_kitty(seed)
             draws = floats(x, DRAWS)[0]
             for b, outcome in zip(bits, row, strict=True):
                 hs = list(hands)
                 hs[k.seat] ^= b
                 doubled = list(k.doubled)
                 taken = rollout(
-                    k.rules, hs, list(k.taken), k.leader, k.trick_bits() + [b], k.first_trick, k.hearts_broken,
+                    k.rules, hs, start_taken(k, kitty), k.leader, k.trick_bits() + [b], k.first_trick, k.hearts_broken,
                     cycle(draws).__next__, k.counting_down, WHIM, doubled=doubled,
                 )  # fmt: skip
                 assert outcome == [taken, doubled], (options, view["hand"], view["trick"], seed)
@@ -251,14 +251,14 @@ def test_where_a_card_appears_twice_the_kernel_deals_and_plays_the_same_cards(op
         seeds = [seed_from(rng) for _ in range(4)]
         compiled = plan.outcomes(seeds, cands)
         for seed, row in zip(seeds, compiled, strict=True):
-            deal, x = sampler.sample_from(seed)
+            deal, kitty, x = sampler.sample_with_kitty(seed)
             assert [h.bit_count() for h in deal] == k.sizes  # every hand as large as the view says
             draws = floats(x, DRAWS)[0]
             for c, outcome in zip(cands, row, strict=True):
                 hs = list(deal)
                 hs[k.seat] = multiset.remove_card(hs[k.seat], c)
                 taken = counted_rollout(
-                    k.rules, hs, list(k.taken), k.leader, [x for _, x in k.trick] + [c], k.first_trick,
+                    k.rules, hs, start_taken(k, kitty), k.leader, [x for _, x in k.trick] + [c], k.first_trick,
                     k.hearts_broken, cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, WHIM,
                 )  # fmt: skip
                 assert outcome == taken, (options, view["hand"], view["trick"])
