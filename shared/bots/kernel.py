@@ -345,7 +345,7 @@ class CountedPlan:
         self.fixed = np.array([_layers(h) for h in sampler.fixed], dtype=np.int64).reshape(n, 3)
         self.need = np.array(sampler.need, dtype=np.int64)
         self.kitty = sampler.kitty
-        self.others = np.array(sampler.others or [0], dtype=np.int64)[: len(sampler.others)]
+        self.others = np.array(sampler.others, dtype=np.int64)
         self.taken = np.array([_layers(t) for t in start_taken(k, 0)], dtype=np.int64).reshape(n, 3)
         self.owed = np.array(k.kitty_owed, dtype=np.int64)
         self.leader = k.leader
