@@ -233,19 +233,8 @@ class Plan:
         self.whim = whim
         self.seat = k.seat
         self.flags = np.array(rule_flags(rules), dtype=np.int64)
-        bits: list[int] = []
-        start = [0]
-        seats: list[list[int]] = []
         # the holders a card may go to: the other seats, and the kitty's unseen cards after the last seat
-        width = len(sampler.others)
-        for allowed, group in sampler.groups:
-            bits.extend(group)
-            start.append(len(bits))
-            seats.append(list(allowed) + [0] * (width - len(allowed)))
-        self.g_bits = np.array(bits or [0], dtype=np.int64)
-        self.g_start = np.array(start, dtype=np.int64)
-        self.g_seats = np.array(seats or [[0] * width], dtype=np.int64).reshape(-1, width)
-        self.g_n = np.array([len(a) for a, _ in sampler.groups], dtype=np.int64)
+        self.g_bits, self.g_start, self.g_seats, self.g_n = _group_arrays(sampler.groups, len(sampler.others))
         self.hand = sampler.hand
         self.fixed = np.array(sampler.fixed, dtype=np.int64)  # a mask per holder
         self.need = np.array(sampler.need, dtype=np.int64)
@@ -310,6 +299,27 @@ class Plan:
         return outcomes
 
 
+def _group_arrays(groups: list[tuple[tuple[int, ...], list[int]]], width: int) -> tuple[Ints, Ints, Ints, Ints]:
+    """A sampler's groups as the kernel reads them: members in one row, starts, holders (padded) and their count.
+
+    The members are cards (counted decks) or bits (one deck); each group's holders are padded to ``width``.
+    """
+    members: list[int] = []
+    start = [0]
+    seats: list[list[int]] = []
+    width = max(1, width)
+    for allowed, group in groups:
+        members.extend(group)
+        start.append(len(members))
+        seats.append(list(allowed) + [0] * (width - len(allowed)))
+    return (
+        np.array(members or [0], dtype=np.int64),
+        np.array(start, dtype=np.int64),
+        np.array(seats or [[0] * width], dtype=np.int64).reshape(-1, width),
+        np.array([len(a) for a, _ in groups], dtype=np.int64),
+    )
+
+
 def _layers(m: Mask) -> list[int]:
     """A layered mask as its three layers (``multiset``)."""
     return [m & LAYER0, m >> LAYER & LAYER0, m >> (2 * LAYER) & LAYER0]
@@ -329,18 +339,7 @@ class CountedPlan:
         self.suits = np.array(rules.suit_masks, dtype=np.int64)
         self.hm = rules.hearts_mask
         self.cancel = rules.identical == "cancel"
-        cards: list[int] = []
-        start = [0]
-        seats: list[list[int]] = []
-        width = max(1, len(sampler.others))
-        for allowed, group in sampler.groups:
-            cards.extend(group)
-            start.append(len(cards))
-            seats.append(list(allowed) + [0] * (width - len(allowed)))
-        self.g_cards = np.array(cards or [0], dtype=np.int64)
-        self.g_start = np.array(start, dtype=np.int64)
-        self.g_seats = np.array(seats or [[0] * width], dtype=np.int64).reshape(-1, width)
-        self.g_n = np.array([len(a) for a, _ in sampler.groups], dtype=np.int64)
+        self.g_cards, self.g_start, self.g_seats, self.g_n = _group_arrays(sampler.groups, len(sampler.others))
         self.hand = np.array(_layers(sampler.hand), dtype=np.int64)
         self.fixed = np.array([_layers(h) for h in sampler.fixed], dtype=np.int64).reshape(n, 3)
         self.need = np.array(sampler.need, dtype=np.int64)
