@@ -20,7 +20,7 @@ from ..multiset import LAYER0
 from ..rules import Rules
 from ..trick import CountedTrick
 from .knowledge import Knowledge
-from .sampling import ATTEMPTS, INV32, M32, RELAX_AT, seed_from
+from .sampling import ATTEMPTS, INV32, M32, RELAX_AT, seed_from, shuffle_from
 
 
 class CountedSampler:
@@ -75,12 +75,7 @@ class CountedSampler:
             for allowed, cards in self.groups:
                 seats = self.others if relax else allowed
                 order = cards[:]
-                for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
-                    x ^= (x << 13) & M32
-                    x ^= x >> 17
-                    x ^= (x << 5) & M32
-                    j = int(x * INV32 * (i + 1))
-                    order[i], order[j] = order[j], order[i]
+                x = shuffle_from(order, x)
                 for c in order:
                     total = kitty
                     for s in seats:

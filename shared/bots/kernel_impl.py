@@ -279,6 +279,18 @@ def _step(x: int) -> int:
     x ^= (x << 5) & M32
     return x
 
+@njit(cache=True, inline="always")
+def _shuffle(order: Ints, m: int, x: int) -> int:
+    """``sampling.shuffle_from`` on the first ``m`` entries of ``order``: the stream state after."""
+    for i in range(m - 1, 0, -1):
+        x = _step(x)
+        j = int(x * INV32 * (i + 1))
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+    return x
+
+
 @njit(cache=True)
 def _sample(
     x: int, seat: int, hand: int, fixed: Ints, need0: Ints, others: Ints,
@@ -304,12 +316,7 @@ def _sample(
             m = g_start[g + 1] - lo
             for i in range(m):
                 order[i] = g_bits[lo + i]
-            for i in range(m - 1, 0, -1):
-                x = _step(x)
-                j = int(x * INV32 * (i + 1))
-                t = order[i]
-                order[i] = order[j]
-                order[j] = t
+            x = _shuffle(order, m, x)
             seats = others if relax else g_seats[g]
             ns = no if relax else g_n[g]
             tot = 0
@@ -803,12 +810,7 @@ def _sample_c(
             m = g_start[g + 1] - lo
             for i in range(m):
                 order[i] = g_cards[lo + i]
-            for i in range(m - 1, 0, -1):
-                x = _step(x)
-                j = int(x * INV32 * (i + 1))
-                t = order[i]
-                order[i] = order[j]
-                order[j] = t
+            x = _shuffle(order, m, x)
             seats = others if relax else g_seats[g]
             ns = no if relax else g_n[g]
             for i in range(m):

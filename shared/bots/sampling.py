@@ -35,6 +35,17 @@ def floats(x: int, n: int) -> tuple[list[float], int]:
     return out, x
 
 
+def shuffle_from(order: list[int], x: int) -> int:
+    """Shuffle ``order`` in place (Fisher-Yates) from the xorshift stream at state ``x``; return the state after."""
+    for i in range(len(order) - 1, 0, -1):
+        x ^= (x << 13) & M32
+        x ^= x >> 17
+        x ^= (x << 5) & M32
+        j = int(x * INV32 * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return x
+
+
 class Sampler:
     """Draws hands for the other seats: known cards stay put, shown voids are respected, sizes match."""
 
@@ -82,12 +93,7 @@ class Sampler:
             for allowed, bits in self.groups:
                 seats = self.others if relax else allowed
                 order = bits[:]
-                for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
-                    x ^= (x << 13) & M32
-                    x ^= x >> 17
-                    x ^= (x << 5) & M32
-                    j = int(x * INV32 * (i + 1))
-                    order[i], order[j] = order[j], order[i]
+                x = shuffle_from(order, x)
                 if len(seats) == len(self.others) and sum(need[s] for s in seats) == len(order):
                     # free to go anywhere (the last group): deal the shuffled cards out by the sizes
                     i = 0
