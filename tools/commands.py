@@ -64,7 +64,7 @@ def _bench_review_speed(args: argparse.Namespace) -> int:
 def _bench_offline(args: argparse.Namespace) -> int:
     from .bench_offline import bench_offline, format_offline
 
-    result = bench_offline(loads=args.loads, medium=args.medium, hard=args.hard)
+    result = bench_offline(loads=args.loads, medium=args.medium, hard=args.hard, phone=args.phone)
     print(json.dumps(result) if args.json else format_offline(result))
     return 0
 
@@ -314,7 +314,11 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     )
     offline.add_argument("--loads", type=int, default=5, help="offline page loads timed (default 5)")
     offline.add_argument("--medium", type=int, default=40, help="medium decisions timed (default 40)")
-    offline.add_argument("--hard", type=int, default=12, help="hard decisions timed (default 12)")
+    offline.add_argument("--hard", type=int, default=12, help="hard decisions timed at each table size (default 12)")
+    offline.add_argument(
+        "--phone", type=float, default=None, metavar="SLOWDOWN",
+        help="run the browser on 1/SLOWDOWN of one core, as a phone (4: a quarter; needs root, Linux's CPU cgroup)",
+    )  # fmt: skip
     offline.add_argument("--json", action="store_true", help="print one JSON object")
     offline.set_defaults(func=_bench_offline)
     from .arena import add_arena_parser

@@ -129,9 +129,16 @@ def simple_move(view: View) -> Intent:
     return move
 
 
-def decide_here(level: str, view: View) -> Intent | None:
-    """Decide in this thread (the offline table): a computer player that fails plays a simple legal move."""
+#: The hard player in the browser's worker (the offline table: no compiled look-ahead, and maybe a phone) stops by the
+#: clock after this long, whatever its budget: it thinks within the pause before a computer player's move is shown,
+#: and a decision ends within 300 ms on a slow phone (docs/offline.md gives the figures and its strength there).
+WORKER_MAX_MS = 200.0
+
+
+def decide_here(level: str, view: View, seed: int | None = None) -> Intent | None:
+    """Decide in this thread (the offline table's worker): a computer player that fails plays a simple legal move."""
     try:
-        return decide(level, secrets.randbits(32), view)
+        seed = secrets.randbits(32) if seed is None else seed
+        return decide(level, seed, view, max_ms=WORKER_MAX_MS)
     except Exception:  # a broken computer player must never stall a table
         return fallback(view)

@@ -10,9 +10,18 @@ from ..view import View
 from .base import HardOptions, Intent, make_player
 
 
-def decide(level: str, seed: int, view: View, budget_ms: float | None = None) -> Intent | None:
-    """Return the intent a fresh computer player of ``level`` makes from ``view`` with ``seed``."""
-    options: HardOptions = {"budget_ms": budget_ms} if level == "hard" and budget_ms else {}
+def decide(
+    level: str, seed: int, view: View, budget_ms: float | None = None, max_ms: float | None = None
+) -> Intent | None:
+    """Return the intent a fresh computer player of ``level`` makes from ``view`` with ``seed``.
+
+    A hard player may be given its budget (nominal milliseconds of simulated plays) and its wall-clock stop.
+    """
+    options: HardOptions = {}
+    if level == "hard" and budget_ms:
+        options["budget_ms"] = budget_ms
+    if level == "hard" and max_ms:
+        options["max_ms"] = max_ms
     return make_player(level, seed, **options).decide(view)
 
 

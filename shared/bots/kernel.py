@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import pickle
@@ -95,6 +94,8 @@ def cached() -> bool:
     """
     src = Path(__file__).with_name("kernel_impl.py")
     digest = hashlib.sha256(src.read_bytes()).digest()
+    import importlib.metadata  # here: importing it costs the browser's worker, which never has numba, 30 ms or more
+
     try:
         version = importlib.metadata.version("numba")
     except importlib.metadata.PackageNotFoundError:

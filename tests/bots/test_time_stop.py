@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from hartenjagen.shared.bots import hard
+from hartenjagen.server.table.commands import WORKER_MAX_MS, decide_here
+from hartenjagen.shared.bots import hard, kernel
 from hartenjagen.shared.bots.hard import MIN_SAMPLES, HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 
@@ -58,3 +59,22 @@ def test_past_the_stop_no_further_rollout_is_played_even_inside_a_deal(
     values = player.evaluate(k, cands, random.Random(1))
     assert len(played) == stop_after  # not one rollout more: the deal was left unfinished
     assert len(values) == len(cands) and max(values) > -hard.DROPPED / 2  # a card is still chosen on what was played
+
+
+def test_the_offline_tables_hard_player_stops_by_the_workers_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The browser's worker has no compiled look-ahead, and a phone may play a rollout in 5 ms: the decision is made
+    # on what was played when the worker's clock stop comes, whatever the budget, not a rollout later.
+    view = _view({"variant": "classic"})
+    monkeypatch.setattr(kernel, "AVAILABLE", False)
+    played = []
+    real = hard.rollout
+
+    def slow(*args: object, **kwargs: object) -> object:
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hard, "rollout", slow)
+    monkeypatch.setattr(hard.time, "perf_counter", lambda: len(played) * 0.005)
+    intent = decide_here("hard", view, seed=7)
+    assert intent is not None and intent["card"] in view["legal"]
+    assert len(played) == int(WORKER_MAX_MS / 5) + 1  # the first rollout past the stop's moment is not played

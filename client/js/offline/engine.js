@@ -93,9 +93,9 @@ export function createOfflineEngine({ onMessage, onStatus }) {
     stats(records) {
       return ask({ op: "stats", records }).then((m) => m.stats);
     },
-    /** One computer decision from a view and a seed, with the milliseconds it took in the worker. */
-    decide(level, seed, view, budgetMs = null) {
-      return ask({ op: "decide", level, seed, view, budget_ms: budgetMs });
+    /** One computer decision from a view and a seed, as the offline table decides, with the milliseconds it took. */
+    decide(level, seed, view) {
+      return ask({ op: "decide", level, seed, view });
     },
     /** The pause before a computer player's move (tests shorten it). */
     setDelay(ms) {

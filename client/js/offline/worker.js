@@ -8,6 +8,7 @@ const BOT_DELAY_MS = 600; // the pause before a computer player's move, as `hear
 let py = null;
 let solo = null;
 let booting = null;
+let warming = null; // the hard player's modules, loaded after the start
 let tableId = null;
 let botDelay = BOT_DELAY_MS;
 let pace = 1; // the host's pace (slow, normal, fast) as a factor of the pause
@@ -171,6 +172,8 @@ async function handle(msg) {
     if (!booting) booting = boot();
     try {
       post({ op: "ready", ...(await booting) });
+      // The hard player's modules load once the engine is ready, not within its first decision nor the start
+      if (!warming) warming = setTimeout(() => call(() => py.runPython("import hartenjagen.shared.bots.hard")), 0);
     } catch (err) {
       post({ op: "failed", error: String(err && err.message ? err.message : err) });
     }
@@ -216,11 +219,12 @@ async function handle(msg) {
   } else if (msg.op === "stats") {
     post({ op: "stats", id: msg.id, stats: JSON.parse(solo.OfflineTable.stats(JSON.stringify(msg.records))) });
   } else if (msg.op === "decide") {
-    // One computer decision from a view and a seed, timed here (the tests and `hearts bench offline` use it).
-    const choice = py.pyimport("hartenjagen.shared.bots.choice");
+    // One computer decision from a view and a seed, as the offline table decides, timed here (the tests and
+    // `hearts bench offline` use it).
+    const commands = py.pyimport("hartenjagen.server.table.commands");
     const view = py.runPython("import json; json.loads").call(null, JSON.stringify(msg.view));
     const started = performance.now();
-    const intent = choice.decide(msg.level, msg.seed, view, msg.budget_ms ?? null);
+    const intent = commands.decide_here(msg.level, view, msg.seed);
     const ms = performance.now() - started;
     const text = py.runPython("import json; json.dumps").call(null, intent);
     post({ op: "decision", id: msg.id, intent: JSON.parse(text), ms });
