@@ -11,15 +11,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
-import weakref
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -170,6 +167,7 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
         # play and installing need it.
         workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
         ctx = browser.new_context(viewport=viewport or DESKTOP, locale=locale, service_workers=workers, has_touch=touch)
+        ctx.add_init_script(NOTE_FRAMES)
         speed = animation_speed(request.node)
         if speed:
             ctx.add_init_script(f"({ANIMATION_SPEED})({json.dumps(speed)})")
@@ -183,7 +181,6 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
                 errors.append(msg.text)
 
         page.on("console", console)
-        page.on("websocket", lambda ws: note_frames(page, ws))
         page.goto((server or server_url).rstrip("/") + path)
         if name:
             page.fill("#name", name)
@@ -196,21 +193,38 @@ def open_page(browser: Browser, server_url: str, request: pytest.FixtureRequest)
     assert not errors, f"errors in the page: {errors}"
 
 
-FRAMES_KEPT = 30  # the last messages of each page's connections, for a failed test's report
-FRAMES: weakref.WeakKeyDictionary[Page, deque[str]] = weakref.WeakKeyDictionary()
+FRAMES_KEPT = 30  # the last messages of each page's connections since it loaded, for a failed test's report
+# Kept in the page itself: Playwright's websocket events would carry every frame through the browser, its driver and
+# pytest (about a twentieth of the suite's processor time) for reports that are almost never read.
+NOTE_FRAMES = f"""(() => {{
+    const kept = window.__frames = [];
+    const note = (what) => {{
+        kept.push(new Date().toTimeString().slice(0, 8) + ' ' + what.slice(0, 200));
+        if (kept.length > {FRAMES_KEPT}) kept.shift();
+    }};
+    const text = (data) => (typeof data === 'string' ? data : '<bytes>');
+    const Plain = window.WebSocket;
+    window.WebSocket = class extends Plain {{
+        constructor(...args) {{
+            super(...args);
+            note('open ' + args[0]);
+            this.addEventListener('message', (e) => note('<- ' + text(e.data)));
+            this.addEventListener('close', () => note('closed'));
+        }}
+        send(data) {{
+            note('-> ' + text(data));
+            return super.send(data);
+        }}
+    }};
+}})()"""
 
 
-def note_frames(page: Page, ws: WebSocket) -> None:
-    """Keep the last messages ``page`` sent and received on its connection ``ws`` (for a failed test's report)."""
-    frames = FRAMES.setdefault(page, deque(maxlen=FRAMES_KEPT))
-
-    def note(what: str) -> None:
-        frames.append(f"{time.strftime('%H:%M:%S')} {what[:200]}")
-
-    note(f"open {ws.url}")
-    ws.on("framesent", lambda payload: note(f"-> {payload if isinstance(payload, str) else '<bytes>'}"))
-    ws.on("framereceived", lambda payload: note(f"<- {payload if isinstance(payload, str) else '<bytes>'}"))
-    ws.on("close", lambda _: note("closed"))
+def page_frames(page: Page) -> list[str]:
+    """The last messages ``page`` sent and received on its connections since it loaded (for a failed test's report)."""
+    try:
+        return page.evaluate("() => window.__frames || []")
+    except Exception as exc:  # a page that closed or crashed: say so
+        return [f"unreadable: {exc}"]
 
 
 PAGE_STATE = """() => {
@@ -241,7 +255,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     lines = []
     for n, page in enumerate(p for ctx in opener.contexts for p in ctx.pages):
         lines.append(f"page {n} at {page.url}: {page_state(page)}")
-        lines.extend(f"  {frame}" for frame in FRAMES.get(page, ()))
+        lines.extend(f"  {frame}" for frame in page_frames(page))
         try:
             lines.append(f"  screenshot: {save_shot(page, f'failed-{item.name}-{n}')}")
         except Exception as exc:  # a page that closed or crashed
