@@ -4,6 +4,7 @@ table nobody hosts, the computer players' speed that applies is shown read-only.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, create_table, no_horizontal_scroll, resize
@@ -19,6 +20,8 @@ SWITCHES = {  # the preference each switch changes, its name in English and Dutc
         False,
     ),
 }
+pytestmark = pytest.mark.sound_on  # the Sound switch starts as a player's does: on
+
 WORDS = {"en": {True: "on", False: "off"}, "nl": {True: "aan", False: "uit"}}
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, click_card, create_table, fill_and_start, hand_cards, play_one_legal, view
 
 
+@pytest.mark.sound_on  # a whole hand with a player's default sound: its tones are made as the cards are played
 def test_create_fill_pass_play_a_whole_hand_and_see_the_score_table(open_page, shot):
     page = open_page("/", name="Anna")
     code = create_table(page)
