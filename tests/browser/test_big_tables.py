@@ -114,8 +114,15 @@ MEASURE = """() => {
 }"""
 
 # The trick at rest: the one before gone to its taker, every card still.
-AT_REST = """() => !document.querySelector('.trick-caption')
-    && [...document.querySelectorAll('.trick .card')].every(c => c.getAnimations().length === 0)"""
+# The trick on the table is the one the page knows, drawn (every card of it: a message that came this frame is drawn
+# in the page's next frame), with no trick held over it and no card still moving.
+AT_REST = """() => {
+    const t = window.hartenjagen.state.table;
+    const trick = t && t.view && t.view.trick;
+    return !document.querySelector('.trick-caption')
+        && document.querySelectorAll('.trick .slot').length === (trick ? trick.cards.length : 0)
+        && [...document.querySelectorAll('.trick .card')].every(c => c.getAnimations().length === 0);
+}"""
 
 
 def _overlap(a: dict, b: dict) -> bool:

@@ -17,7 +17,8 @@ BUDGET_MS = 10.0
 
 
 def hand_over(t: dict) -> bool:
-    return t["view"] is not None and t["view"]["phase"] == "hand_over"
+    """The hand is over, and with it the game when it reached the end score (a hand of 25 points may)."""
+    return t["view"] is not None and t["view"]["phase"] in ("hand_over", "game_over")
 
 
 async def anna_after_a_hand(make_server, **settings):
