@@ -26,7 +26,12 @@ from hartenjagen.shared.view import view_for
 from .table_options import add_table_flags, table_options
 
 #: Variants of the hard player the arena can seat beside the default one, to measure a change.
-HARD_TRIALS: dict[str, dict[str, Any]] = {"hard-pass-search": {"pass_search": True}, "hard-infer": {"infer": True}}
+HARD_TRIALS: dict[str, dict[str, Any]] = {
+    "hard0": {"learned": False},  # the hard player with the rule-of-thumb rollouts (today's default, kept by name)
+    "hard-learned": {"learned": True},  # with the learned rollout policy (``hearts train``)
+    "hard-pass-search": {"pass_search": True},
+    "hard-infer": {"infer": True},
+}
 #: Deals per match: consecutive hands that form games with running totals.
 HANDS_PER_MATCH = 20
 Z95 = 1.96
@@ -266,7 +271,8 @@ def add_arena_parser(sub: Any) -> None:
         "--players",
         default=None,
         help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
-        "also hard-pass-search (the hard player with the search-based pass) and hard-infer (with the Q♠ inference), "
+        "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
+        "the learned rollout policy), hard-pass-search (the search-based pass) and hard-infer (with the Q♠ inference), "
         "to measure them",
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x one seating per seat)")

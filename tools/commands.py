@@ -325,6 +325,9 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     from .review import add_review_parsers
 
     add_arena_parser(sub)
+    from .train import add_train_parser
+
+    add_train_parser(sub)
     add_review_parsers(sub, bench_sub)
     from . import runtime_fetch
 

@@ -117,6 +117,7 @@ class HardOptions(TypedDict, total=False):
     pass_search: bool  # search the likely passes on sampled deals, instead of passing by the tips
     infer: bool  # a deal where Q♠ sits with a seat that discarded something else instead counts less
     use_kernel: bool  # the compiled look-ahead where the fast extra is installed
+    learned: bool  # the learned rollout policy (False: the rule of thumb, the arena's hard0)
 
 
 def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> ComputerPlayer:

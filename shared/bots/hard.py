@@ -11,7 +11,8 @@ The budget is counted in simulated card plays, not wall-clock time, so the same 
 and view give the same decision on any machine; ``budget_ms`` is nominal milliseconds of
 ``PLAYS_PER_MS`` plays each (the pure-Python rate on the reference machine), and ``max_ms``
 is a wall-clock safety stop. With the optional compiled twin (``kernel``, the fast extra) the
-same plays, and so the same decision, cost about a fortieth of the time.
+same plays, and so the same decision, cost about a fortieth of the time. With ``learned`` the rollouts draw their
+cards from the learned policy (``policy.py``, at the tables of one deck); measured no stronger, it is off by default.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from itertools import cycle
 from .. import multiset
 from ..cards import QS_BIT, mask_names
 from ..view import View
-from . import kernel
+from . import kernel, policy
 from .base import ComputerPlayer
 from .counted import CountedSampler, counted_rollout
 from .knowledge import Knowledge, kept_qs, start_taken
 from .pass_search import search_pass
 from .passing import choose_pass
+from .policy import covers_learned
 from .rollout import rollout
 from .sampling import Sampler, floats, seed_from
 from .value import value_spec, valuer
@@ -76,8 +78,10 @@ class HardComputerPlayer(ComputerPlayer):
         pass_search: bool = False,
         infer: bool = False,
         use_kernel: bool = True,
+        learned: bool = False,
     ) -> None:
         super().__init__(seed)
+        self.weights = policy.learned_weights() if learned else None  # the learned rollout policy, or the rule of thumb
         self.budget_ms = budget_ms
         self.max_ms = max_ms
         self.pass_search = pass_search
@@ -147,7 +151,8 @@ class HardComputerPlayer(ComputerPlayer):
         if not (kept and k.unseen & QS_BIT and any(kept)):
             kept = None  # nothing to infer: every deal counts the same
         compiled = kernel.AVAILABLE and self.kernel and kept is None and kernel.covers(rules)
-        plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM) if compiled else None
+        weights = self.weights if covers_learned(rules) else None
+        plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM, weights) if compiled else None
         deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
         used = 0.0
         for r in range(rounds):
@@ -195,6 +200,7 @@ class HardComputerPlayer(ComputerPlayer):
                             greedy,
                             WHIM,
                             doubled=doubled,
+                            weights=weights,
                         )
                         totals[i] += w * value(taken, doubled)
                         counts[i] += w

@@ -159,7 +159,7 @@ def _first_call(kernel_impl: ModuleType) -> None:
         flags, one, 4, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
         np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
         False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
-        np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
     )
     z43 = np.zeros((4, 3), dtype=np.int64)
     z3 = np.zeros(3, dtype=np.int64)
@@ -227,9 +227,13 @@ class Valuing:
 class Plan:
     """One decision's fixed inputs as arrays: the sampler's groups, the position, the scoring and the valuer."""
 
-    def __init__(self, k: Knowledge, sampler: Sampler, spec: ValueSpec, draws: int, whim: float = 0.08) -> None:
+    def __init__(
+        self, k: Knowledge, sampler: Sampler, spec: ValueSpec, draws: int, whim: float = 0.08,
+        weights: tuple[int, ...] | None = None,
+    ) -> None:
         warm()
         rules = k.rules
+        self.wts = np.array(weights or (), dtype=np.int64)  # the learned rollout policy, or none: the rule of thumb
         self.draws = draws
         self.whim = whim
         self.seat = k.seat
@@ -261,7 +265,7 @@ class Plan:
             self.flags, np.array(seeds, dtype=np.int64), self.draws, self.hand, self.fixed, self.need, self.others,
             self.g_bits, self.g_start, self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken,
             self.doubled, self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim,
-            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends, self.owed,
+            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends, self.owed, self.wts,
         )
         if not ok:
             raise RuntimeError("no deal is consistent with this view")

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..cards import HEARTS_MASK, QS, SUIT_MASKS
+from .policy import SCALE, K
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 
 S0, S1, S2, S3 = SUIT_MASKS
@@ -88,6 +89,98 @@ def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_brok
     """``shared.legal.legal_mask`` over the kernel's rule flags, one deck's suits (``_legal_c``)."""
     return _legal_c(flags, SUITS, HM, hand, led_suit, first_trick, hearts_broken, best)
 
+@njit(cache=True, inline="always")
+def _moon(shooter: int, seat: int) -> int:
+    """``rollout._moon``: 1 when another seat alone has taken points, 2 when this one has, else 0."""
+    if shooter < 0:
+        return 0
+    return 2 if shooter == seat else 1
+
+
+@njit(cache=True)
+def _pick(
+    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
+    big: int, big_suit: int, moon: int, prior: int, u: float, scratch: Ints,
+) -> int:
+    """``policy.pick`` and ``policy.features``: a legal card bit drawn by the learned softmax (``u`` uniform).
+
+    ``scratch`` (2 x 64) holds the legal cards and their scores.
+    """
+    n = hands.shape[0]
+    h = hands[seat]
+    rest = 0
+    v0 = 0
+    v1 = 0
+    v2 = 0
+    v3 = 0
+    for o in range(n):
+        if o != seat:
+            x = hands[o]
+            rest |= x
+            v0 += 1 if not x & S0 else 0
+            v1 += 1 if not x & S1 else 0
+            v2 += 1 if not x & S2 else 0
+            v3 += 1 if not x & S3 else 0
+    if done == 0:
+        kind = 0
+    elif h & suit:
+        kind = 1
+    else:
+        kind = 2
+    w = kind * K
+    top_score = 0
+    nb = 0
+    m = legal
+    while m:
+        b = m & -m
+        m ^= b
+        c = _msb(b)
+        s = c // 13
+        sm = _suit_mask(s)
+        ours = h & sm
+        mine = _popcount(ours)
+        above = _popcount(rest & sm & ~((b << 1) - 1))
+        below = _popcount(rest & sm & (b - 1))
+        takes = 1 if kind == 0 or ((b & suit) != 0 and b > best) else 0
+        sure = 1 if takes and above == 0 else 0
+        voids = v0 if s == 0 else (v1 if s == 1 else (v2 if s == 2 else v3))
+        score = wts[w] * (c - 13 * s)
+        score += wts[w + 1] * (1 if b & penalty else 0)
+        score += wts[w + 2] * (1 if b == big else 0)
+        score += wts[w + 3] * (mine - 1)
+        score += wts[w + 4] * _popcount(rest & sm)
+        score += wts[w + 5] * above
+        score += wts[w + 6] * below
+        score += wts[w + 7] * takes
+        score += wts[w + 8] * sure
+        score += wts[w + 9] * (takes * _popcount(played & penalty))
+        score += wts[w + 10] * (takes if played & big else 0)
+        score += wts[w + 11] * (takes if rest & big else 0)
+        score += wts[w + 12] * (takes if moon == 1 else 0)
+        score += wts[w + 13] * (takes if moon == 2 else 0)
+        score += wts[w + 14] * (1 if mine == 1 else 0)
+        score += wts[w + 15] * voids
+        score += wts[w + 16] * (1 if (ours & -ours) == b else 0)
+        score += wts[w + 17] * (1 if (1 << _msb(ours)) == b else 0)
+        score += wts[w + 18] * (1 if big != 0 and (b & big_suit) != 0 and b > big and (rest & big) != 0 else 0)
+        score += wts[w + 19] * (takes if done == n - 1 else 0)
+        score += wts[w + 20] * (1 if b == prior else 0)
+        if nb == 0 or score > top_score:
+            top_score = score
+        scratch[0, nb] = b
+        scratch[1, nb] = score
+        nb += 1
+    total = 0.0
+    for i in range(nb):
+        total += np.exp((scratch[1, i] - top_score) / SCALE)
+    r = u * total
+    for i in range(nb):
+        r -= np.exp((scratch[1, i] - top_score) / SCALE)
+        if r < 0:
+            return scratch[0, i]
+    return scratch[0, nb - 1]
+
+
 @njit(cache=True)
 def _rollout(
     flags: Ints,
@@ -102,10 +195,13 @@ def _rollout(
     draws: Floats,
     greedy: bool,
     whim: float,
+    wts: Ints,
+    scratch: Ints,
 ) -> None:
     """``shared.bots.rollout.rollout`` on arrays, drawing from ``draws`` in a cycle; fills ``taken``/``doubled``.
 
-    One entry per seat in ``hands``, ``taken`` and ``doubled``: the table's seat count is their length.
+    One entry per seat in ``hands``, ``taken`` and ``doubled``: the table's seat count is their length. ``wts``
+    holds the learned policy's weights (``policy.pick``), or nothing for the rule of thumb; ``scratch`` its room.
     """
     n = hands.shape[0]
     penalty, ftp, qb_breaks, qwait, qgo, nines = flags[0], flags[1], flags[2], flags[3], flags[4], flags[7]
@@ -114,6 +210,7 @@ def _rollout(
     di = 0
     no_points_first = first_trick and not ftp
     strict = qwait or qgo
+    learned = wts.shape[0] > 0 and not greedy
     seat = leader
     suit = 0
     best = 0
@@ -179,6 +276,11 @@ def _rollout(
                         if b == big and x != b:
                             x ^= b
                             b = x & -x
+                    if learned:  # the learned policy, told the rule of thumb's card
+                        moon = _moon(shooter, seat)
+                        u = draws[di % nd]
+                        di += 1
+                        b = _pick(wts, legal, hands, seat, 0, 0, 0, 0, penalty, big, big_suit, moon, b, u, scratch)
             else:
                 b = legal
             hands[seat] = h ^ b
@@ -250,6 +352,13 @@ def _rollout(
                     b = 1 << _msb(legal & HM)
                 else:
                     b = _top_rank(legal)
+                if learned and r >= whim:  # the learned policy, told the rule of thumb's card
+                    moon = _moon(shooter, seat)
+                    u = draws[di % nd]
+                    di += 1
+                    b = _pick(
+                        wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, b, u, scratch
+                    )
             hands[seat] = h ^ b
             played |= b
             if b & suit and b > best:
@@ -422,7 +531,7 @@ def batch(
     flags: Ints, seeds: Ints, ndraws: int, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints,
     g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int,
     trick: Ints, first_trick: bool, hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints,
-    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints, owed: Ints,
+    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints, owed: Ints, wts: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
 
@@ -447,6 +556,7 @@ def batch(
     kt = np.zeros(n, dtype=np.int64)  # the deal's cards taken before the first candidate: a taken kitty counted
     db = np.zeros(n, dtype=np.int64)
     sc = np.zeros(n, dtype=np.int64)
+    scratch = np.zeros((2, 64), dtype=np.int64)
     counted_kitty = fixed.shape[0] > n and owed.shape[0] > 0 and owed.max() >= 0
     pen, has_moon, self_moon, moon_total, down, rival = sc_i[0], sc_i[1], sc_i[2], sc_i[3], sc_i[4], sc_i[5]
     share, worth, near = val_f[0], val_f[1], val_f[2] != 0.0
@@ -476,7 +586,9 @@ def batch(
                 db[s] = doubled0[s]
             hs[seat] ^= b
             tr[nt] = b
-            _rollout(flags, hs, tk, db, leader, tr, nt + 1, first_trick, hearts_broken, draws, greedy, whim)
+            _rollout(
+                flags, hs, tk, db, leader, tr, nt + 1, first_trick, hearts_broken, draws, greedy, whim, wts, scratch
+            )
             if scoring:
                 _score(tk, pen, has_moon != 0, self_moon != 0, moon_total, g_mask, g_val, down != 0, sc)
                 vals[d, j] = _value(sc, seat, rival, share, near, totals, ends, worth)
@@ -502,6 +614,8 @@ def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int,
     db = np.zeros(n, dtype=np.int64)
     tr = np.zeros(1, dtype=np.int64)
     draws = np.zeros(ndraws, dtype=np.float64)
+    wts = np.zeros(0, dtype=np.int64)  # the rule of thumb
+    scratch = np.zeros((2, 64), dtype=np.int64)
     for i in range(m):
         x = states[i]
         for d in range(ndraws):
@@ -511,11 +625,49 @@ def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int,
             hs[s] = hands[i, s]
             tk[s] = 0
             db[s] = 0
-        _rollout(flags, hs, tk, db, leaders[i], tr, 0, True, False, draws, greedy, whim)
+        _rollout(flags, hs, tk, db, leaders[i], tr, 0, True, False, draws, greedy, whim, wts, scratch)
         for s in range(n):
             outs[i, 0, s] = tk[s]
             outs[i, 1, s] = db[s]
     return outs
+
+@njit(cache=True)
+def finish(
+    flags: Ints, hands: Ints, taken: Ints, leaders: Ints, tricks: Ints, ntricks: Ints, firsts: Bools, brokens: Bools,
+    states: Ints, ndraws: int, whim: float, wts: Ints, g_mask: Ints, g_val: Ints, has_moon: bool, moon_total: int,
+) -> Ints:
+    """Play each position to the hand's end (``rollout``, the learned policy when ``wts``); its score per seat.
+
+    Row ``i`` of ``hands``/``taken`` (rows, seats) is one position: whoever leads the trick in ``tricks[i]`` (its
+    first ``ntricks[i]`` card bits), the first trick or not, hearts broken or not; its draws come from the xorshift
+    stream at ``states[i]``. Scored by card points and the moon for the others (``hearts train``'s labels).
+    """
+    m = hands.shape[0]
+    n = hands.shape[1]
+    out = np.zeros((m, n), dtype=np.int64)
+    hs = np.zeros(n, dtype=np.int64)
+    tk = np.zeros(n, dtype=np.int64)
+    db = np.zeros(n, dtype=np.int64)
+    sc = np.zeros(n, dtype=np.int64)
+    draws = np.zeros(ndraws, dtype=np.float64)
+    scratch = np.zeros((2, 64), dtype=np.int64)
+    for i in range(m):
+        x = states[i]
+        for d in range(ndraws):
+            x = _step(x)
+            draws[d] = x * INV32
+        for s in range(n):
+            hs[s] = hands[i, s]
+            tk[s] = taken[i, s]
+            db[s] = 0
+        _rollout(
+            flags, hs, tk, db, leaders[i], tricks[i], ntricks[i], firsts[i], brokens[i], draws, False, whim, wts,
+            scratch,
+        )
+        _score(tk, flags[0], has_moon, False, moon_total, g_mask, g_val, False, sc)
+        for s in range(n):
+            out[i, s] = sc[s]
+    return out
 
 # --- tables where a card may appear more than once (two or three decks, jokers): ``counted.py`` on arrays ---
 # A layered hand is three masks, one per copy (``multiset``: layer k holds the cards of which there are more than k).

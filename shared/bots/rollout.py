@@ -17,6 +17,7 @@ from ..legal import legal_mask
 from ..rules import Rules
 from ..sim import NEXTS, SUIT_OF_BIT, doubler_mask
 from .knowledge import big_card
+from .policy import pick
 
 _SUITS = SUIT_MASKS
 _SPADES = SUIT_MASKS[2]
@@ -33,6 +34,22 @@ def _top_rank(m: Mask) -> Mask:
             if r >= best_rank:
                 best, best_rank = 1 << c, r
     return best
+
+
+def first_shooter(rules: Rules, taken: list[Mask]) -> int:
+    """The only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several or no moon rule."""
+    shooter = -2 if rules.moon == "none" else -1  # without a moon rule nobody needs stopping
+    for s in range(len(taken)):
+        if taken[s] & rules.penalty_mask:
+            shooter = s if shooter == -1 else -2
+    return shooter
+
+
+def moon_state(shooter: int, seat: int) -> int:
+    """The learned policy's moon state: 1 when another seat alone has taken points, 2 when this one has, else 0."""
+    if shooter < 0:
+        return 0
+    return 2 if shooter == seat else 1
 
 
 def big_bits(rules: Rules) -> tuple[Mask, Mask]:
@@ -53,11 +70,16 @@ def rollout(
     greedy: bool = False,
     whim: float = 0.08,
     doubled: list[Mask] | None = None,
+    weights: tuple[int, ...] | None = None,
+    trace: list[Mask] | None = None,
 ) -> list[Mask]:
     """Finish a hand with the rule-of-thumb policy; return the cards each seat took (``hands``/``taken`` change).
 
     ``greedy`` plays for points (the Dutch second half); ``whim`` is the chance of a random legal card;
-    ``doubled`` collects the cards of each seat's doubled tricks (changed in place).
+    ``doubled`` collects the cards of each seat's doubled tricks (changed in place). With ``weights`` (the learned
+    policy, ``policy.pick``) a card that is not a whim is drawn from the model's softmax, told the rule of thumb's
+    card, except when ``greedy``.
+    ``trace`` collects the cards played, in order.
     """
     penalty = rules.penalty_mask
     no_points_first = first_trick and not rules.first_trick_points
@@ -66,6 +88,7 @@ def rollout(
     nines = doubler_mask(rules)
     seats = len(hands)
     big, big_suit = big_bits(rules)
+    wts: tuple[int, ...] = weights if weights is not None and not greedy else ()
     if doubled is None:
         doubled = [0] * seats
     suit_of = SUIT_OF_BIT
@@ -75,10 +98,7 @@ def rollout(
     winner = leader
     done = len(trick)
     # the only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several
-    shooter = -2 if rules.moon == "none" else -1  # without a moon rule nobody needs stopping
-    for s in range(seats):
-        if taken[s] & penalty:
-            shooter = s if shooter == -1 else -2
+    shooter = first_shooter(rules, taken)
     if trick:
         suit = suit_of[trick[0]]
         for b in trick:
@@ -128,9 +148,14 @@ def rollout(
                         if b == big and x != b:
                             x ^= b
                             b = x & -x
+                    if wts:  # the learned policy, told the rule of thumb's card
+                        moon = moon_state(shooter, seat)
+                        b = pick(wts, legal, hands, seat, 0, 0, 0, 0, penalty, big, big_suit, moon, b, rand())
             else:
                 b = legal
             hands[seat] = h ^ b
+            if trace is not None:
+                trace.append(b)
             suit = suit_of[b]
             best = played = b
             winner = seat
@@ -156,39 +181,45 @@ def rollout(
                     legal &= legal - 1
                     k -= 1
                 b = legal & -legal
-            elif follow:
-                if greedy:
-                    above = legal & ~(best - 1)
-                    b = 1 << (above.bit_length() - 1) if above else legal & -legal
-                elif legal & big and best > big and winner != shooter:
-                    b = big
-                elif winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
-                    above = legal & ~(best - 1)
-                    b = above & -above  # take this trick from a seat that may be shooting the moon
-                else:
-                    below = legal & (best - 1)
-                    if done == seats - 1 and not played & penalty:
-                        x = legal & ~big or legal
-                        b = 1 << (x.bit_length() - 1)
-                    elif below:
-                        b = 1 << (below.bit_length() - 1)
-                    elif suit == big_suit and legal & big:
-                        x = legal & ~big
-                        b = 1 << (x.bit_length() - 1)
-                    else:
-                        b = 1 << (legal.bit_length() - 1)
-            elif greedy:
-                x = legal & ~penalty or legal
-                b = x & -x
-            elif winner == shooter and legal & ~penalty:
-                b = _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
-            elif legal & big:
-                b = big
-            elif legal & HEARTS_MASK:
-                b = 1 << ((legal & HEARTS_MASK).bit_length() - 1)
             else:
-                b = _top_rank(legal)
+                if follow:
+                    if greedy:
+                        above = legal & ~(best - 1)
+                        b = 1 << (above.bit_length() - 1) if above else legal & -legal
+                    elif legal & big and best > big and winner != shooter:
+                        b = big
+                    elif winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
+                        above = legal & ~(best - 1)
+                        b = above & -above  # take this trick from a seat that may be shooting the moon
+                    else:
+                        below = legal & (best - 1)
+                        if done == seats - 1 and not played & penalty:
+                            x = legal & ~big or legal
+                            b = 1 << (x.bit_length() - 1)
+                        elif below:
+                            b = 1 << (below.bit_length() - 1)
+                        elif suit == big_suit and legal & big:
+                            x = legal & ~big
+                            b = 1 << (x.bit_length() - 1)
+                        else:
+                            b = 1 << (legal.bit_length() - 1)
+                elif greedy:
+                    x = legal & ~penalty or legal
+                    b = x & -x
+                elif winner == shooter and legal & ~penalty:
+                    b = _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
+                elif legal & big:
+                    b = big
+                elif legal & HEARTS_MASK:
+                    b = 1 << ((legal & HEARTS_MASK).bit_length() - 1)
+                else:
+                    b = _top_rank(legal)
+                if wts:  # the learned policy, told the rule of thumb's card
+                    moon = moon_state(shooter, seat)
+                    b = pick(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, b, rand())
             hands[seat] = h ^ b
+            if trace is not None:
+                trace.append(b)
             played |= b
             if b & suit and b > best:
                 best = b

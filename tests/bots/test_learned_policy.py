@@ -1,0 +1,143 @@
+"""The learned rollout policy: the shipped model loads, decides legally from a seat's view, and both twins agree."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import cycle
+from pathlib import Path
+
+import pytest
+
+from hartenjagen.shared.bots import kernel, policy, policy_model
+from hartenjagen.shared.bots.hard import HardComputerPlayer, candidates
+from hartenjagen.shared.bots.knowledge import Knowledge
+from hartenjagen.shared.bots.rollout import rollout
+from hartenjagen.shared.bots.sampling import floats
+from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.sim import hand_scorer
+from hartenjagen.tools.train import bits, play_positions
+
+from .table import play_hands
+
+NO_STOP = 60_000.0
+
+
+def test_the_shipped_model_loads_small_and_says_how_it_was_made() -> None:
+    """The model file is in the package, under 1 MB, of the features' version, and names the command that made it."""
+    weights = policy.learned_weights()
+    assert weights is not None
+    assert len(weights) == len(policy.KINDS) * policy.K
+    assert any(weights), "an all-zero model plays like a coin"
+    assert policy_model.VERSION == policy.VERSION
+    assert policy_model.MADE_BY.startswith("hearts train ")
+    assert Path(policy_model.__file__).stat().st_size < 1_000_000
+
+
+def test_a_model_of_another_version_is_not_loaded(monkeypatch) -> None:
+    """Features that changed since the model was made: the hard player falls back to the rule of thumb."""
+    monkeypatch.setattr(policy_model, "VERSION", policy.VERSION + 1)
+    assert policy.learned_weights() is None
+    assert HardComputerPlayer(learned=True).weights is None
+
+
+@pytest.mark.parametrize("use_kernel", [True, False], ids=["compiled", "pure-python"])
+def test_the_learned_hard_player_plays_legal_cards_from_its_own_view(use_kernel: bool) -> None:
+    """A whole hand: every card it picks is legal (the game refuses any other), decided from a copy of its view."""
+    player = HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, use_kernel=use_kernel, learned=True)
+    plays = []
+
+    class Seat:
+        """The learned player in seat 0, given only a JSON copy of the view (no game, no other hand)."""
+
+        def decide(self, view: dict) -> dict:
+            intent = player.decide(json.loads(json.dumps(view)))
+            if intent["type"] == "play":
+                assert intent["card"] in view["legal"]
+                plays.append(intent["card"])
+            return intent
+
+    others = [HardComputerPlayer(seed=s, budget_ms=1, learned=False) for s in (1, 2, 3)]
+    play_hands([Seat(), *others], {}, deal_seed=31, hands=1)
+    assert len(plays) == 13
+
+
+def test_the_learned_rollouts_decide_differently_from_the_rule_of_thumb() -> None:
+    """The model changes what the look-ahead plays: over a few positions some decision or value differs."""
+    views = []
+    play_hands([HardComputerPlayer(seed=s, budget_ms=1) for s in range(4)], {}, 55, 1, lambda s, v, i: views.append(v))
+    differs = 0
+    for i, view in enumerate(v for v in views if v["phase"] == "playing" and len(v["legal"]) > 2):
+        k = Knowledge(view)
+        cands = candidates(k)
+        learned = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, learned=True).evaluate(k, cands, random.Random(i))
+        plain = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, learned=False).evaluate(k, cands, random.Random(i))
+        differs += learned != plain
+    assert differs > 0
+
+
+def test_compiled_and_pure_python_learned_playouts_take_the_same_cards() -> None:
+    """The twins: from positions of real games, the same draws play the same cards to the same scores."""
+    if not kernel.warm():
+        pytest.fail("the test install has the fast extra")
+    import numpy as np
+
+    from hartenjagen.shared.bots import kernel_impl
+
+    rules = make_rules({"variant": "classic"})
+    weights = policy.learned_weights()
+    assert weights is not None
+    score = hand_scorer(rules)
+    positions = play_positions(rules, 120, seed=5)
+    flags = np.array(kernel.rule_flags(rules), dtype=np.int64)
+    g_mask = np.array([m for m, _ in rules.point_groups], dtype=np.int64)
+    g_val = np.array([v for _, v in rules.point_groups], dtype=np.int64)
+    for i, p in enumerate(positions):
+        state = 1_234_567 + i
+        draws = floats(state, 64)[0]
+        taken = rollout(rules, list(p["hands"]), list(p["taken"]), p["leader"], list(p["trick"]), p["first"],
+                        p["broken"], cycle(draws).__next__, False, 0.08, weights=weights)  # fmt: skip
+        trick = p["trick"] + [0] * (4 - len(p["trick"]))
+        compiled = kernel_impl.finish(
+            flags, np.array([p["hands"]]), np.array([p["taken"]]), np.array([p["leader"]]), np.array([trick]),
+            np.array([len(p["trick"])]), np.array([p["first"]]), np.array([p["broken"]]), np.array([state]), 64,
+            0.08, np.array(weights), g_mask, g_val, True, rules.moon_total,
+        )  # fmt: skip
+        assert compiled[0].tolist() == score(taken, None), p
+
+
+def test_compiled_and_pure_python_learned_search_give_the_same_values() -> None:
+    """The hard player with the learned rollouts: the same values and card with or without the kernel."""
+    views = []
+    play_hands([HardComputerPlayer(seed=s, budget_ms=1) for s in range(4)], {}, 77, 1, lambda s, v, i: views.append(v))
+    checked = 0
+    for i, view in enumerate(v for v in views if v["phase"] == "playing" and len(v["legal"]) > 1):
+        k = Knowledge(view)
+        cands = candidates(k)
+        if len(cands) < 2:
+            continue
+        fast = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, learned=True).evaluate(k, cands, random.Random(i))
+        slow = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, learned=True, use_kernel=False).evaluate(
+            k, cands, random.Random(i)
+        )
+        assert fast == slow, (view["hand"], view["trick"])
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_positions_cards_are_its_legal_cards() -> None:
+    """The trainer's positions are real ones: the card the player chose is one of the legal cards kept."""
+    rules = make_rules({"variant": "classic"})
+    for p in play_positions(rules, 60, seed=9):
+        assert p["chosen"] in bits(p["legal"])
+        assert len(bits(p["legal"])) > 1
+
+
+def test_the_default_hard_player_plays_the_rule_of_thumb_and_the_arena_names_both() -> None:
+    """Off by default (measured no stronger); the arena seats it as hard-learned beside hard0, today's player."""
+    from hartenjagen.shared.bots import make_player
+    from hartenjagen.tools.arena import HARD_TRIALS
+
+    assert make_player("hard", 1).weights is None  # type: ignore[attr-defined]
+    assert make_player("hard", 1, **HARD_TRIALS["hard0"]).weights is None  # type: ignore[attr-defined]
+    assert make_player("hard", 1, **HARD_TRIALS["hard-learned"]).weights == policy.learned_weights()  # type: ignore[attr-defined]
