@@ -22,9 +22,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from hartenjagen.shared.bots import kernel, make_player
 from hartenjagen.shared.bots.knowledge import Knowledge, start_taken
@@ -38,6 +36,9 @@ from hartenjagen.shared.rules import Rules, make_rules
 from hartenjagen.shared.view import view_for
 
 from .arena import progress_bar
+
+if TYPE_CHECKING:  # numpy comes with the fast extra: imported where a command needs it, so ``hearts`` runs without
+    import numpy as np
 
 #: Where the shipped model lives (a Python module, so the browser's worker loads it like any other code).
 MODEL = Path(__file__).resolve().parents[1] / "shared" / "bots" / "policy_model.py"
@@ -157,6 +158,8 @@ def rule_of_thumb(rules: Rules, p: Position, rng: random.Random) -> int:
 
 def feature_rows(rules: Rules, p: Position, rng: random.Random) -> np.ndarray:
     """The features of each legal card of a position, placed in its kind of play's block (cards, kinds x K)."""
+    import numpy as np
+
     big, big_suit = big_bits(rules)
     prior = rule_of_thumb(rules, p, rng)
     hands, seat, trick = p["hands"], p["seat"], p["trick"]
@@ -189,6 +192,8 @@ def fit(
     Returns the weights, the loss, how often the policy's card is the best-valued one, and the mean points the
     policy's card loses against the best one (its regret) on these positions, and the rule of thumb's regret.
     """
+    import numpy as np
+
     x = np.concatenate(xs)
     sizes = np.array([len(v) for v in values])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -255,6 +260,8 @@ def train(args: argparse.Namespace) -> int:
     if not kernel.AVAILABLE:
         print("hearts train needs the compiled look-ahead: pip install -e '.[fast]'", file=sys.stderr)
         return 2
+    import numpy as np
+
     rules = make_rules({"variant": args.variant})
     rng = random.Random(args.seed)
     weights: tuple[int, ...] = ()
