@@ -146,30 +146,55 @@ def warm() -> bool:
     return True
 
 
-def _first_call(kernel_impl: ModuleType) -> None:
+def _first_call(kernel_impl: ModuleType, parts: tuple[str, ...] = ("batch", "counted_plan", "playouts")) -> None:
     """Call the kernel once on a tiny input: numba compiles it, or loads it from its cache.
 
-    The compiled code serves every seat count (array lengths are not part of its types): four seats here.
+    The compiled code serves every seat count (array lengths are not part of its types): four seats here. ``parts``
+    names the entry points to call (numba compiles and caches each on its own: ``compile_part``).
     """
     flags = np.array(rule_flags(_classic()), dtype=np.int64)
     z4 = np.zeros(4, dtype=np.int64)
     one = np.ones(1, dtype=np.int64)
     others = np.array([1, 2, 3], dtype=np.int64)
-    kernel_impl.batch(
-        flags, one, 4, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
-        np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
-        False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
-        np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
-    )
+    if "batch" in parts:
+        kernel_impl.batch(
+            flags, one, 4, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
+            np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
+            False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
+            np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        )  # fmt: skip
     z43 = np.zeros((4, 3), dtype=np.int64)
     z3 = np.zeros(3, dtype=np.int64)
-    kernel_impl.counted_plan(
-        flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros(0, dtype=np.int64), 4, z3, z43, z4, 0, others, one,
-        np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64), one, one, 0, z43, 0, np.zeros(0, dtype=np.int64),
-        False, False, z3, 0, False, 0.08, True, np.zeros(6, dtype=np.int64), z3, np.zeros((1, 3), np.int64), one,
-        np.zeros(3), z4, np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
-    )  # fmt: skip
-    kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
+    if "counted_plan" in parts:
+        kernel_impl.counted_plan(
+            flags, kernel_impl.SUITS, kernel_impl.HM, True, np.zeros(0, dtype=np.int64), 4, z3, z43, z4, 0, others,
+            one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64), one, one, 0, z43, 0,
+            np.zeros(0, dtype=np.int64), False, False, z3, 0, False, 0.08, True, np.zeros(6, dtype=np.int64), z3,
+            np.zeros((1, 3), np.int64), one, np.zeros(3), z4, np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        )  # fmt: skip
+    if "playouts" in parts:
+        kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
+
+
+#: The kernel's entry points, each compiled (and cached by numba) on its own.
+PARTS = ("batch", "counted_plan", "playouts")
+
+
+def compile_part(name: str) -> None:
+    """Compile one entry point of the kernel into numba's cache (or load it), so that processes can share the work.
+
+    ``warm`` in a later process then loads every part from the cache; the test session compiles the parts side by
+    side this way on a fresh install.
+    """
+    global np
+    if name not in PARTS:
+        raise ValueError(f"no kernel part {name!r}; choose one of {', '.join(PARTS)}")
+    import numpy
+
+    from . import kernel_impl
+
+    np = numpy
+    _first_call(kernel_impl, (name,))
 
 
 def playouts(
