@@ -7,7 +7,7 @@ positions where the player to move has a choice, with every hand known. The poli
 
 - ``choices`` (the default): the card the player chose, so the rollouts play the way the players at the table do;
 - ``playouts``: every legal card is played out to the hand's end many times in the true deal with the current
-  rollout policy (the compiled look-ahead's ``finish``; the same random draws for every card of a position) and
+  rollout policy (the compiled look-ahead's ``kernel.play_out``; the same random draws for every card of a position) and
   valued as the points the others took on average less the mover's own; the target is a softmax of those values,
   so each round learns the card that playing out with the last round's policy found best.
 
@@ -33,6 +33,7 @@ from hartenjagen.shared.cards import SUIT_MASKS, parse_card
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import GAME_OVER, PASSING, PLAYING, Game
 from hartenjagen.shared.rules import Rules, make_rules
+from hartenjagen.shared.sim import hand_scorer
 from hartenjagen.shared.view import view_for
 
 from .arena import progress_bar
@@ -99,48 +100,36 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def label(rules: Rules, positions: list[Position], reps: int, weights: tuple[int, ...], rng: random.Random) -> list[
-    np.ndarray
-]:
+def label(
+    rules: Rules, positions: list[Position], reps: int, weights: tuple[int, ...], rng: random.Random
+) -> list[np.ndarray]:
     """Each position's value per legal card: the mean over ``reps`` playouts of the others' points less the mover's."""
-    import numpy
-
-    from hartenjagen.shared.bots import kernel_impl
+    import numpy as np
 
     n = rules.seats
-    rows_hands, rows_taken, leaders, tricks, ntricks, firsts, brokens, states = [], [], [], [], [], [], [], []
+    hands, taken, leaders, tricks, firsts, brokens, states = [], [], [], [], [], [], []
     for p in positions:
         seeds = [seed_from(rng) for _ in range(reps)]
         for b in bits(p["legal"]):
-            hands = list(p["hands"])
-            hands[p["seat"]] ^= b
-            trick = p["trick"] + [b]
+            after = list(p["hands"])
+            after[p["seat"]] ^= b
             for x in seeds:
-                rows_hands.append(hands)
-                rows_taken.append(p["taken"])
+                hands.append(after)
+                taken.append(p["taken"])
                 leaders.append(p["leader"])
-                tricks.append(trick + [0] * (n - len(trick)))
-                ntricks.append(len(trick))
+                tricks.append(p["trick"] + [b])
                 firsts.append(p["first"])
                 brokens.append(p["broken"])
                 states.append(x)
-    kernel.warm()
-    flags = numpy.array(kernel.rule_flags(rules), dtype=numpy.int64)
-    g_mask = numpy.array([m for m, _ in rules.point_groups] or [0], dtype=numpy.int64)
-    g_val = numpy.array([v for _, v in rules.point_groups] or [0], dtype=numpy.int64)
-    scores = kernel_impl.finish(
-        flags, numpy.array(rows_hands, dtype=numpy.int64), numpy.array(rows_taken, dtype=numpy.int64),
-        numpy.array(leaders, dtype=numpy.int64), numpy.array(tricks, dtype=numpy.int64),
-        numpy.array(ntricks, dtype=numpy.int64), numpy.array(firsts, dtype=numpy.bool_),
-        numpy.array(brokens, dtype=numpy.bool_), numpy.array(states, dtype=numpy.int64), DRAWS, WHIM,
-        numpy.array(weights, dtype=numpy.int64), g_mask, g_val, rules.moon != "none", rules.moon_total,
-    )  # fmt: skip
+    outs = kernel.play_out(rules, hands, taken, leaders, tricks, firsts, brokens, states, DRAWS, False, WHIM, weights)
+    score = hand_scorer(rules)
+    scores = np.array([score(t, d) for t, d in outs], dtype=np.float64)
     values: list[np.ndarray] = []
     i = 0
     for p in positions:
         seat = p["seat"]
         m = len(bits(p["legal"]))
-        block = scores[i : i + m * reps].reshape(m, reps, n).astype(numpy.float64)
+        block = scores[i : i + m * reps].reshape(m, reps, n)
         i += m * reps
         own = block[:, :, seat]
         others = (block.sum(axis=2) - own) / (n - 1)

@@ -173,7 +173,11 @@ def _first_call(kernel_impl: ModuleType, parts: tuple[str, ...] = ("batch", "cou
             np.zeros((1, 3), np.int64), one, np.zeros(3), z4, np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
         )  # fmt: skip
     if "playouts" in parts:
-        kernel_impl.playouts(flags, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64), one, 4, False, 0.08)
+        z14 = np.zeros((1, 4), dtype=np.int64)
+        kernel_impl.playouts(
+            flags, z14, z14, np.zeros(1, dtype=np.int64), z14, np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_),
+            np.zeros(1, dtype=np.bool_), one, 4, False, 0.08, np.zeros(0, dtype=np.int64),
+        )  # fmt: skip
 
 
 #: The kernel's entry points, each compiled (and cached by numba) on its own.
@@ -207,11 +211,35 @@ def playouts(
     Returns ``[taken, doubled]`` per set: the cards each seat took and of each seat's doubled tricks, as the
     pure-Python ``rollout`` gives them for the same hands, leader and draws (the pass review's look-ahead).
     """
+    n = rules.seats
+    fresh = [[0] * n for _ in hands]
+    return play_out(rules, hands, fresh, leaders, [[] for _ in hands], [True] * len(hands), [False] * len(hands),
+                    states, draws, greedy, whim)  # fmt: skip
+
+
+def play_out(
+    rules: Rules, hands: list[list[Mask]], taken: list[list[Mask]], leaders: list[int], tricks: list[list[Mask]],
+    firsts: list[bool], brokens: list[bool], states: list[int], draws: int, greedy: bool, whim: float,
+    weights: tuple[int, ...] | None = None,
+) -> list[list[list[int]]]:
+    """Play each position to the hand's end as ``rollout`` does, each with its own draws: ``[taken, doubled]`` each.
+
+    A position is the hands, the cards taken so far, who leads the trick in play and its cards, the first trick or
+    not, hearts broken or not; its ``draws`` draws are ``sampling.floats(state, draws)``, used in a cycle. With
+    ``weights`` the rollouts draw from the learned policy (``policy.pick``).
+    """
     warm()
-    flags = np.array(rule_flags(rules), dtype=np.int64)
+    n = rules.seats
+    m = len(hands)
+    trick_bits = np.zeros((m, n), dtype=np.int64)
+    for i, trick in enumerate(tricks):
+        trick_bits[i, : len(trick)] = trick
     outs = _impl.playouts(
-        flags, np.array(hands, dtype=np.int64).reshape(len(hands), rules.seats), np.array(leaders, dtype=np.int64),
-        np.array(states, dtype=np.int64), draws, greedy, whim,
+        np.array(rule_flags(rules), dtype=np.int64), np.array(hands, dtype=np.int64).reshape(m, n),
+        np.array(taken, dtype=np.int64).reshape(m, n), np.array(leaders, dtype=np.int64), trick_bits,
+        np.array([len(t) for t in tricks], dtype=np.int64), np.array(firsts, dtype=np.bool_),
+        np.array(brokens, dtype=np.bool_), np.array(states, dtype=np.int64), draws, greedy, whim,
+        np.array(weights or (), dtype=np.int64),
     )  # fmt: skip
     result: list[list[list[int]]] = outs.tolist()
     return result

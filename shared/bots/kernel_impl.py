@@ -599,12 +599,17 @@ def batch(
     return vals, outs, True
 
 @njit(cache=True)
-def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int, greedy: bool, whim: float) -> Ints:
-    """Play whole hands from their first trick with the rule of thumb (the pass review's look-ahead).
+def playouts(
+    flags: Ints, hands: Ints, taken: Ints, leaders: Ints, tricks: Ints, ntricks: Ints, firsts: Bools, brokens: Bools,
+    states: Ints, ndraws: int, greedy: bool, whim: float, wts: Ints,
+) -> Ints:
+    """Play each position to the hand's end (``rollout``; the learned policy when ``wts``): the cards taken.
 
-    ``hands`` is (hands, seats), ``leaders`` who leads each; each hand's ``ndraws`` random draws come from the
-    xorshift stream at its state in ``states`` (``sampling.floats``) and are used in a cycle. Returns the cards
-    each seat took and of its doubled tricks, shape (hands, 2, seats).
+    Row ``i`` of ``hands``/``taken`` (positions, seats) is one position: whoever leads the trick in ``tricks[i]``
+    (its first ``ntricks[i]`` card bits), the first trick or not, hearts broken or not; its ``ndraws`` random draws
+    come from the xorshift stream at ``states[i]`` (``sampling.floats``), used in a cycle. Returns the cards each
+    seat took and of its doubled tricks, shape (positions, 2, seats): the pass review's whole hands, the trainer's
+    positions.
     """
     m = hands.shape[0]
     n = hands.shape[1]
@@ -612,43 +617,6 @@ def playouts(flags: Ints, hands: Ints, leaders: Ints, states: Ints, ndraws: int,
     hs = np.zeros(n, dtype=np.int64)
     tk = np.zeros(n, dtype=np.int64)
     db = np.zeros(n, dtype=np.int64)
-    tr = np.zeros(1, dtype=np.int64)
-    draws = np.zeros(ndraws, dtype=np.float64)
-    wts = np.zeros(0, dtype=np.int64)  # the rule of thumb
-    scratch = np.zeros((2, 64), dtype=np.int64)
-    for i in range(m):
-        x = states[i]
-        for d in range(ndraws):
-            x = _step(x)
-            draws[d] = x * INV32
-        for s in range(n):
-            hs[s] = hands[i, s]
-            tk[s] = 0
-            db[s] = 0
-        _rollout(flags, hs, tk, db, leaders[i], tr, 0, True, False, draws, greedy, whim, wts, scratch)
-        for s in range(n):
-            outs[i, 0, s] = tk[s]
-            outs[i, 1, s] = db[s]
-    return outs
-
-@njit(cache=True)
-def finish(
-    flags: Ints, hands: Ints, taken: Ints, leaders: Ints, tricks: Ints, ntricks: Ints, firsts: Bools, brokens: Bools,
-    states: Ints, ndraws: int, whim: float, wts: Ints, g_mask: Ints, g_val: Ints, has_moon: bool, moon_total: int,
-) -> Ints:
-    """Play each position to the hand's end (``rollout``, the learned policy when ``wts``); its score per seat.
-
-    Row ``i`` of ``hands``/``taken`` (rows, seats) is one position: whoever leads the trick in ``tricks[i]`` (its
-    first ``ntricks[i]`` card bits), the first trick or not, hearts broken or not; its draws come from the xorshift
-    stream at ``states[i]``. Scored by card points and the moon for the others (``hearts train``'s labels).
-    """
-    m = hands.shape[0]
-    n = hands.shape[1]
-    out = np.zeros((m, n), dtype=np.int64)
-    hs = np.zeros(n, dtype=np.int64)
-    tk = np.zeros(n, dtype=np.int64)
-    db = np.zeros(n, dtype=np.int64)
-    sc = np.zeros(n, dtype=np.int64)
     draws = np.zeros(ndraws, dtype=np.float64)
     scratch = np.zeros((2, 64), dtype=np.int64)
     for i in range(m):
@@ -661,13 +629,14 @@ def finish(
             tk[s] = taken[i, s]
             db[s] = 0
         _rollout(
-            flags, hs, tk, db, leaders[i], tricks[i], ntricks[i], firsts[i], brokens[i], draws, False, whim, wts,
+            flags, hs, tk, db, leaders[i], tricks[i], ntricks[i], firsts[i], brokens[i], draws, greedy, whim, wts,
             scratch,
         )
-        _score(tk, flags[0], has_moon, False, moon_total, g_mask, g_val, False, sc)
         for s in range(n):
-            out[i, s] = sc[s]
-    return out
+            outs[i, 0, s] = tk[s]
+            outs[i, 1, s] = db[s]
+    return outs
+
 
 # --- tables where a card may appear more than once (two or three decks, jokers): ``counted.py`` on arrays ---
 # A layered hand is three masks, one per copy (``multiset``: layer k holds the cards of which there are more than k).
