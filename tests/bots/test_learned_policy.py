@@ -22,6 +22,14 @@ from .table import play_hands
 NO_STOP = 60_000.0
 
 
+def _choices(deal_seed: int, least: int) -> list[dict]:
+    """The play views of one hand of four hard players where the mover has at least ``least`` legal cards."""
+    views: list[dict] = []
+    play_hands([HardComputerPlayer(seed=s, budget_ms=1) for s in range(4)], {}, deal_seed, 1,
+               lambda seat, view, intent: views.append(view))  # fmt: skip
+    return [v for v in views if v["phase"] == "playing" and len(v["legal"]) >= least]
+
+
 def test_the_shipped_model_loads_small_and_says_how_it_was_made() -> None:
     """The model file is in the package, under 1 MB, of the features' version, and names the command that made it."""
     weights = policy.learned_weights()
@@ -63,10 +71,8 @@ def test_the_learned_hard_player_plays_legal_cards_from_its_own_view(use_kernel:
 
 def test_the_learned_rollouts_decide_differently_from_the_rule_of_thumb() -> None:
     """The model changes what the look-ahead plays: over a few positions some decision or value differs."""
-    views = []
-    play_hands([HardComputerPlayer(seed=s, budget_ms=1) for s in range(4)], {}, 55, 1, lambda s, v, i: views.append(v))
     differs = 0
-    for i, view in enumerate(v for v in views if v["phase"] == "playing" and len(v["legal"]) > 2):
+    for i, view in enumerate(_choices(55, 3)):
         k = Knowledge(view)
         cands = candidates(k)
         learned = HardComputerPlayer(budget_ms=4, max_ms=NO_STOP, learned=True).evaluate(k, cands, random.Random(i))
@@ -98,10 +104,8 @@ def test_compiled_and_pure_python_learned_playouts_take_the_same_cards() -> None
 
 def test_compiled_and_pure_python_learned_search_give_the_same_values() -> None:
     """The hard player with the learned rollouts: the same values and card with or without the kernel."""
-    views = []
-    play_hands([HardComputerPlayer(seed=s, budget_ms=1) for s in range(4)], {}, 77, 1, lambda s, v, i: views.append(v))
     checked = 0
-    for i, view in enumerate(v for v in views if v["phase"] == "playing" and len(v["legal"]) > 1):
+    for i, view in enumerate(_choices(77, 2)):
         k = Knowledge(view)
         cands = candidates(k)
         if len(cands) < 2:
