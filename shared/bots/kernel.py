@@ -125,7 +125,8 @@ def warm() -> bool:
     """Import and compile the kernel (or load it from numba's cache) now, not inside a timed decision.
 
     Returns False when the kernel is not available. The first call on a fresh install compiles for
-    about 20 s and writes numba's cache; later processes load it in well under a second.
+    about 20 s (one process, this 2-core machine) and writes numba's cache; later processes load it in well under a
+    second.
     """
     global _impl, np
     if not AVAILABLE:

@@ -26,7 +26,7 @@ Bools = npt.NDArray[np.bool_]
 Work = tuple[Ints, Ints, Ints, Ints, Bools]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _msb(x: int) -> int:
     """Index of the highest set bit of a positive mask (``bit_length() - 1``)."""
     n = 0
@@ -49,7 +49,7 @@ def _msb(x: int) -> int:
         n += 1
     return n
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount(x: int) -> int:
     """Number of set bits."""
     c = 0
@@ -58,7 +58,7 @@ def _popcount(x: int) -> int:
         c += 1
     return c
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _suit_mask(s: int) -> int:
     """The mask of suit ``s``."""
     if s == 0:
@@ -69,7 +69,7 @@ def _suit_mask(s: int) -> int:
         return S2
     return S3
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _top_rank(m: int) -> int:
     """The bit of the highest-ranked card over all suits (the higher suit on a tie)."""
     best = 0
@@ -89,7 +89,7 @@ def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_brok
     """``shared.legal.legal_mask`` over the kernel's rule flags, one deck's suits (``_legal_c``)."""
     return _legal_c(flags, SUITS, HM, hand, led_suit, first_trick, hearts_broken, best)
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _moon(shooter: int, seat: int) -> int:
     """``rollout._moon``: 1 when another seat alone has taken points, 2 when this one has, else 0."""
     if shooter < 0:
@@ -380,7 +380,7 @@ def _rollout(
         first_trick = False
         no_points_first = False
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _step(x: int) -> int:
     """One step of the 32-bit xorshift stream (``sampling.floats``)."""
     x ^= (x << 13) & M32
@@ -388,7 +388,7 @@ def _step(x: int) -> int:
     x ^= (x << 5) & M32
     return x
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shuffle(order: Ints, m: int, x: int) -> int:
     """``sampling.shuffle_from`` on the first ``m`` entries of ``order``: the stream state after."""
     for i in range(m - 1, 0, -1):
@@ -681,13 +681,13 @@ def _legal_c(
     return legal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _suit_of(c: int) -> int:
     """``cards.SUIT_OF``: the joker is a heart."""
     return 3 if c == JK else c // 13
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _nth_bit(m: int, k: int) -> int:
     """The ``k``-th lowest card of a mask (``multiset.cards(m)[k]`` for one layer)."""
     while k:
@@ -735,7 +735,7 @@ def _judge(cards: Ints, nc: int, cancel: bool, jokers_before: int, out: Ints, ca
     out[1] = top_at
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _add_card(h: Ints, s: int, c: int) -> None:
     """``multiset.add_card`` on row ``s`` of a layered array."""
     b = 1 << c
@@ -745,7 +745,7 @@ def _add_card(h: Ints, s: int, c: int) -> None:
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _remove_card(h: Ints, s: int, c: int) -> None:
     """``multiset.remove_card`` on row ``s``: its highest layer goes."""
     b = 1 << c
