@@ -118,6 +118,7 @@ class HardOptions(TypedDict, total=False):
     infer: bool  # a deal where Q♠ sits with a seat that discarded something else instead counts less
     use_kernel: bool  # the compiled look-ahead where the fast extra is installed
     learned: bool  # the learned rollout policy (False: the rule of thumb, the arena's hard0)
+    read: bool  # weigh each sampled deal by how well the learned policy explains the others' plays
 
 
 def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> ComputerPlayer:

@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Sequence
 from itertools import cycle
+from math import exp
 
 from .. import multiset
 from ..cards import QS_BIT, mask_names
@@ -28,6 +29,7 @@ from ..view import View
 from . import kernel, policy
 from .base import ComputerPlayer
 from .counted import CountedSampler, counted_rollout
+from .inference import Play, log_likelihood, plays_of
 from .knowledge import Knowledge, kept_qs, start_taken
 from .pass_search import search_pass
 from .passing import choose_pass
@@ -63,6 +65,9 @@ HALVING = True
 #: Off by default: over 2,000 duplicate hands at 40 ms against three mediums it changed nothing measurable
 #: (-0.93 +- 0.33 points per hand with it, -0.89 +- 0.34 without, the same deals).
 KEPT_QS_WEIGHT = 0.25
+#: With ``read``: a deal weighs its likelihood (``inference.log_likelihood``) to this power (1: Bayes' rule, were
+#: the model exact; less trusts it less).
+INFER_POWER = 0.2
 
 
 class HardComputerPlayer(ComputerPlayer):
@@ -79,9 +84,12 @@ class HardComputerPlayer(ComputerPlayer):
         infer: bool = False,
         use_kernel: bool = True,
         learned: bool = False,
+        read: bool = False,
     ) -> None:
         super().__init__(seed)
-        self.weights = policy.learned_weights() if learned else None  # the learned rollout policy, or the rule of thumb
+        model = policy.learned_weights() if learned or read else None
+        self.weights = model if learned else None  # the learned rollout policy, or the rule of thumb
+        self.reader = model if read else None  # the same model, to weigh each deal by how well it explains the play
         self.budget_ms = budget_ms
         self.max_ms = max_ms
         self.pass_search = pass_search
@@ -114,12 +122,14 @@ class HardComputerPlayer(ComputerPlayer):
         if len(cands) == 1:
             return mask_names(1 << cands[0])[0]
         kept = kept_qs(view) if self.infer else None
-        values = self.evaluate(k, cands, self.rng_for(view), kept)
+        history = plays_of(k.rules, view) if self.reader is not None else None
+        values = self.evaluate(k, cands, self.rng_for(view), kept, history)
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
         return mask_names(1 << cands[best])[0]
 
     def evaluate(
-        self, k: Knowledge, cands: list[int], rng: random.Random, kept: list[int] | None = None
+        self, k: Knowledge, cands: list[int], rng: random.Random, kept: list[int] | None = None,
+        history: list[Play] | None = None,
     ) -> list[float]:
         """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
 
@@ -128,7 +138,9 @@ class HardComputerPlayer(ComputerPlayer):
         (common random numbers, so two cards are compared on equal luck), and keeps the better half.
         Candidates dropped early get their mean minus ``DROPPED`` so that a survivor is chosen.
         Each deal and its draws come from one seed; the compiled twin (``kernel``), when installed,
-        plays a whole round in one call and gives the same values.
+        plays a whole round in one call and gives the same values. With ``history`` (``read``: the hand's plays so
+        far) each deal is weighed by how well it explains the others' plays (``inference.log_likelihood``, raised to
+        ``INFER_POWER``).
         """
         rules, seat = k.rules, k.seat
         if rules.counted:
@@ -152,6 +164,10 @@ class HardComputerPlayer(ComputerPlayer):
             kept = None  # nothing to infer: every deal counts the same
         compiled = kernel.AVAILABLE and self.kernel and kept is None and kernel.covers(rules)
         weights = self.weights if covers_learned(rules) else None
+        reader = self.reader if covers_learned(rules) and not greedy and history else None
+        if reader is not None and not any(p[0] != seat for p in history or ()):
+            reader = None  # nobody else has played yet: every deal explains that as well
+        ref: float | None = None  # the log-likelihood that weighs 1: the first deal's
         plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM, weights) if compiled else None
         deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
         used = 0.0
@@ -161,23 +177,33 @@ class HardComputerPlayer(ComputerPlayer):
             seeds = [seed_from(rng) for _ in range(n)]
             if plan is not None:
                 vals, outs = plan.run(seeds, [1 << cands[i] for i in alive])
+                ws = [1.0] * n
+                if reader is not None and history:
+                    ll = plan.likelihoods(seeds, history, reader)
+                    ref = ll[0] if ref is None else ref
+                    ws = [exp(INFER_POWER * (x - ref)) for x in ll]
                 for m in range(n):
+                    w = ws[m]
                     if vals is not None:
                         row = vals[m]
                         for j, i in enumerate(alive):
-                            totals[i] += row[j]
-                            counts[i] += 1
+                            totals[i] += w * row[j]
+                            counts[i] += w
                     else:
                         for j, i in enumerate(alive):
                             taken, doubled = outs[m][j]
-                            totals[i] += value(taken, doubled)
-                            counts[i] += 1
+                            totals[i] += w * value(taken, doubled)
+                            counts[i] += w
                 used += left * len(alive) * n
             else:
                 for m in range(n):
                     hands, kitty, x = sampler.sample_with_kitty(seeds[m])
                     taken_m = start_taken(k, kitty) if owed else taken0
                     w = _weight(hands, kept)
+                    if reader is not None and history:
+                        ll1 = log_likelihood(rules, reader, hands, history, seat)
+                        ref = ll1 if ref is None else ref
+                        w *= exp(INFER_POWER * (ll1 - ref))
                     draws = floats(x, DRAWS)[0]
                     late = False
                     for i in alive:

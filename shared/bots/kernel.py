@@ -26,6 +26,7 @@ from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
 from .counted import CountedSampler
+from .inference import PLAY_FIELDS, Play
 from .knowledge import Knowledge, start_taken
 from .rollout import big_bits
 from .sampling import Sampler
@@ -163,6 +164,10 @@ def _first_call(kernel_impl: ModuleType, parts: tuple[str, ...] = ("batch", "cou
             np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, z4, z4, 0, np.zeros(0, dtype=np.int64),
             False, False, False, 0.08, True, np.zeros(6, dtype=np.int64), one, one, np.zeros(3), z4,
             np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+        )  # fmt: skip
+        kernel_impl.likelihoods(
+            flags, one, 0, z4, z4, others, one, np.zeros(2, dtype=np.int64), np.zeros((1, 3), np.int64),
+            np.zeros(1, dtype=np.int64), 0, 4, np.zeros((0, 10), dtype=np.int64), np.zeros(63, dtype=np.int64),
         )  # fmt: skip
     z43 = np.zeros((4, 3), dtype=np.int64)
     z3 = np.zeros(3, dtype=np.int64)
@@ -348,6 +353,19 @@ class Plan:
         finally:
             self.val_f = val_f
         return [[-v for v in row] for row in vals.tolist()]
+
+    def likelihoods(self, seeds: list[int], plays: list[Play], weights: tuple[int, ...]) -> list[float]:
+        """``inference.log_likelihood`` of the deal of each seed, by the policy of ``weights``."""
+        table = np.array(plays, dtype=np.int64).reshape(-1, PLAY_FIELDS)
+        out, ok = _impl.likelihoods(
+            self.flags, np.array(seeds, dtype=np.int64), self.hand, self.fixed, self.need, self.others, self.g_bits,
+            self.g_start, self.g_seats, self.g_n, self.seat, self.taken.shape[0], table,
+            np.array(weights, dtype=np.int64),
+        )  # fmt: skip
+        if not ok:
+            raise RuntimeError("no deal is consistent with this view")
+        result: list[float] = out.tolist()
+        return result
 
     def outcomes(self, seeds: list[int], cands: list[Mask]) -> Outcomes:
         """Play each candidate bit on the deal of each seed; return the outcomes unscored.

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..cards import HEARTS_MASK, QS, SUIT_MASKS
+from .inference import IMPOSSIBLE
 from .policy import SCALE, K
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 
@@ -98,13 +99,13 @@ def _moon(shooter: int, seat: int) -> int:
 
 
 @njit(cache=True)
-def _pick(
+def _scores(
     wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
-    big: int, big_suit: int, moon: int, prior: int, u: float, scratch: Ints,
-) -> int:
-    """``policy.pick`` and ``policy.features``: a legal card bit drawn by the learned softmax (``u`` uniform).
+    big: int, big_suit: int, moon: int, prior: int, scratch: Ints,
+) -> tuple[int, int]:
+    """``policy.scores`` and ``policy.features``: ``scratch`` (2 x 64) gets the legal cards and their scores.
 
-    ``scratch`` (2 x 64) holds the legal cards and their scores.
+    Returns how many cards there are and the highest score.
     """
     n = hands.shape[0]
     h = hands[seat]
@@ -170,6 +171,17 @@ def _pick(
         scratch[0, nb] = b
         scratch[1, nb] = score
         nb += 1
+    return nb, top_score
+
+
+@njit(cache=True)
+def _pick(
+    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
+    big: int, big_suit: int, moon: int, prior: int, u: float, scratch: Ints,
+) -> int:
+    """``policy.pick``: a legal card bit drawn by the learned softmax (``u`` uniform); ``scratch`` as ``_scores``."""
+    nb, top_score = _scores(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, prior,
+                            scratch)  # fmt: skip
     total = 0.0
     for i in range(nb):
         total += np.exp((scratch[1, i] - top_score) / SCALE)
@@ -179,6 +191,91 @@ def _pick(
         if r < 0:
             return scratch[0, i]
     return scratch[0, nb - 1]
+
+
+@njit(cache=True)
+def _chance(
+    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
+    big: int, big_suit: int, moon: int, prior: int, card: int, scratch: Ints,
+) -> float:
+    """``policy.chance``: the learned softmax's chance of ``card`` (0 when it is not legal)."""
+    nb, top_score = _scores(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, prior,
+                            scratch)  # fmt: skip
+    total = 0.0
+    mine = 0.0
+    for i in range(nb):
+        e = np.exp((scratch[1, i] - top_score) / SCALE)
+        total += e
+        if scratch[0, i] == card:
+            mine = e
+    return mine / total
+
+
+@njit(cache=True)
+def _thumb_lead(legal: int, rest: int, k: int, greedy: bool, big: int) -> int:
+    """``rollout.thumb_lead``: the rule of thumb's lead, looking at suit ``k`` first."""
+    x = 0
+    if not greedy:  # a safe lead: our low card is below all the others hold in a suit
+        for i in range(4):
+            sm = _suit_mask((k + i) & 3)
+            y = legal & sm
+            o = rest & sm
+            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
+                x = y
+                break
+    if not x:
+        for i in range(4):
+            x = legal & _suit_mask((k + i) & 3)
+            if x:
+                break
+    if greedy:
+        return 1 << _msb(x)
+    b = x & -x
+    if b == big and x != b:
+        x ^= b
+        b = x & -x
+    return b
+
+
+@njit(cache=True)
+def _thumb_follow(
+    legal: int, follow: int, greedy: bool, big: int, big_suit: int, penalty: int, suit: int, best: int, played: int,
+    winner: int, shooter: int, last: bool,
+) -> int:
+    """``rollout.thumb_follow``: the rule of thumb's card after a lead."""
+    if follow:
+        if greedy:
+            above = legal & ~(best - 1)
+            return (1 << _msb(above)) if above else legal & -legal
+        if legal & big and best > big and winner != shooter:
+            return big
+        if winner == shooter and legal > best and (played & penalty or suit == HM):
+            above = legal & ~(best - 1)
+            return above & -above
+        below = legal & (best - 1)
+        if last and not played & penalty:
+            x = legal & ~big
+            if not x:
+                x = legal
+            return 1 << _msb(x)
+        if below:
+            return 1 << _msb(below)
+        if suit == big_suit and legal & big:
+            x = legal & ~big
+            return 1 << _msb(x)
+        return 1 << _msb(legal)
+    if greedy:
+        x = legal & ~penalty
+        if not x:
+            x = legal
+        return x & -x
+    if winner == shooter and legal & ~penalty:
+        return _top_rank(legal & ~penalty)
+    if legal & big:
+        return big
+    if legal & HM:
+        return 1 << _msb(legal & HM)
+    return _top_rank(legal)
 
 
 @njit(cache=True)
@@ -251,31 +348,12 @@ def _rollout(
                 else:
                     k = int(draws[di % nd] * 4)
                     di += 1
-                    x = 0
-                    if not greedy:  # a safe lead: our low card is below all the others hold in a suit
-                        rest = 0  # every other seat's cards
+                    rest = 0  # every other seat's cards
+                    if not greedy:
                         for o in range(n):
                             if o != seat:
                                 rest |= hands[o]
-                        for i in range(4):
-                            sm = _suit_mask((k + i) & 3)
-                            y = legal & sm
-                            o = rest & sm
-                            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
-                                x = y
-                                break
-                    if not x:
-                        for i in range(4):
-                            x = legal & _suit_mask((k + i) & 3)
-                            if x:
-                                break
-                    if greedy:
-                        b = 1 << _msb(x)
-                    else:
-                        b = x & -x
-                        if b == big and x != b:
-                            x ^= b
-                            b = x & -x
+                    b = _thumb_lead(legal, rest, k, greedy, big)
                     if learned:  # the learned policy, told the rule of thumb's card
                         moon = _moon(shooter, seat)
                         u = draws[di % nd]
@@ -316,42 +394,11 @@ def _rollout(
                         legal &= legal - 1
                         k -= 1
                     b = legal & -legal
-                elif follow:
-                    if greedy:
-                        above = legal & ~(best - 1)
-                        b = (1 << _msb(above)) if above else legal & -legal
-                    elif legal & big and best > big and winner != shooter:
-                        b = big
-                    elif winner == shooter and legal > best and (played & penalty or suit == HM):
-                        above = legal & ~(best - 1)
-                        b = above & -above
-                    else:
-                        below = legal & (best - 1)
-                        if done == n - 1 and not played & penalty:
-                            x = legal & ~big
-                            if not x:
-                                x = legal
-                            b = 1 << _msb(x)
-                        elif below:
-                            b = 1 << _msb(below)
-                        elif suit == big_suit and legal & big:
-                            x = legal & ~big
-                            b = 1 << _msb(x)
-                        else:
-                            b = 1 << _msb(legal)
-                elif greedy:
-                    x = legal & ~penalty
-                    if not x:
-                        x = legal
-                    b = x & -x
-                elif winner == shooter and legal & ~penalty:
-                    b = _top_rank(legal & ~penalty)
-                elif legal & big:
-                    b = big
-                elif legal & HM:
-                    b = 1 << _msb(legal & HM)
                 else:
-                    b = _top_rank(legal)
+                    last = done == n - 1
+                    b = _thumb_follow(
+                        legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, shooter, last
+                    )
                 if learned and r >= whim:  # the learned policy, told the rule of thumb's card
                     moon = _moon(shooter, seat)
                     u = draws[di % nd]
@@ -597,6 +644,73 @@ def batch(
                     outs[d, j, 0, s] = tk[s]
                     outs[d, j, 1, s] = db[s]
     return vals, outs, True
+
+@njit(cache=True)
+def likelihoods(
+    flags: Ints, seeds: Ints, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints, g_start: Ints,
+    g_seats: Ints, g_n: Ints, seat: int, n: int, plays: Ints, wts: Ints,
+) -> tuple[Floats, bool]:
+    """``inference.log_likelihood`` of the deal of each seed (drawn as ``batch`` draws it): one float per seed.
+
+    ``plays`` holds one ``inference.Play`` a row. False where no deal fits (the caller raises).
+    """
+    nd = seeds.shape[0]
+    out = np.zeros(nd, dtype=np.float64)
+    deal = np.zeros(fixed.shape[0], dtype=np.int64)
+    need = np.zeros(fixed.shape[0], dtype=np.int64)
+    order = np.zeros(52, dtype=np.int64)
+    hs = np.zeros(n, dtype=np.int64)
+    scratch = np.zeros((2, 64), dtype=np.int64)
+    penalty, big, big_suit = flags[0], flags[8], flags[9]
+    for d in range(nd):
+        x = _sample(seeds[d], seat, hand, fixed, need0, others, g_bits, g_start, g_seats, g_n, deal, order, need)
+        if x == 0:
+            return out, False
+        for s in range(n):
+            hs[s] = deal[s]
+        total = 0.0
+        for i in range(plays.shape[0] - 1, -1, -1):
+            ps, b, done, suit, best = plays[i, 0], plays[i, 1], plays[i, 2], plays[i, 3], plays[i, 4]
+            played, winner, first, broken, shooter = plays[i, 5], plays[i, 6], plays[i, 7], plays[i, 8], plays[i, 9]
+            hs[ps] |= b
+            if ps == seat:
+                continue
+            h = hs[ps]
+            if done:
+                legal = _legal(flags, h, _msb(suit) // 13, first != 0, broken != 0, _msb(best))
+            else:
+                legal = _legal(flags, h, -1, first != 0, broken != 0, -1)
+            if not legal & b:
+                total += IMPOSSIBLE
+                continue
+            if not legal & (legal - 1):
+                continue
+            moon = _moon(shooter, ps)
+            if done == 0:
+                rest = 0
+                for o in range(n):
+                    if o != ps:
+                        rest |= hs[o]
+                p = 0.0
+                last = -1
+                q = 0.0
+                for k in range(4):
+                    prior = _thumb_lead(legal, rest, k, False, big)
+                    if prior != last:  # the same card from another first suit: the same chance
+                        q = _chance(wts, legal, hs, ps, 0, 0, 0, 0, penalty, big, big_suit, moon, prior, b, scratch)
+                        last = prior
+                    p += q
+                p *= 0.25
+            else:
+                prior = _thumb_follow(
+                    legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, shooter, done == n - 1
+                )
+                p = _chance(wts, legal, hs, ps, done, suit, best, played, penalty, big, big_suit, moon, prior, b,
+                            scratch)  # fmt: skip
+            total += max(IMPOSSIBLE, np.log(p)) if p > 0.0 else IMPOSSIBLE
+        out[d] = total
+    return out, True
+
 
 @njit(cache=True)
 def playouts(

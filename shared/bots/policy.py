@@ -113,14 +113,11 @@ def context(hands: list[Mask], seat: int) -> tuple[Mask, tuple[int, int, int, in
     return rest, (voids[0], voids[1], voids[2], voids[3])
 
 
-def pick(
+def scores(
     weights: tuple[int, ...], legal: Mask, hands: list[Mask], seat: int, done: int, suit: Mask, best: Mask,
-    played: Mask, penalty: Mask, big: Mask, big_suit: Mask, moon: int, prior: Mask, u: float,
-) -> Mask:
-    """Draw a legal card bit by the model's softmax (``u`` a uniform draw); ``prior``: the rule of thumb's card.
-
-    A card's chance is ``exp((score - best score) / SCALE)`` over the sum of those, in card order from low to high.
-    """
+    played: Mask, penalty: Mask, big: Mask, big_suit: Mask, moon: int, prior: Mask,
+) -> tuple[list[Mask], list[int], int]:
+    """The legal card bits from low to high, the model's score of each, and the highest score."""
     seats = len(hands)
     h = hands[seat]
     rest, others_void = context(hands, seat)
@@ -128,7 +125,7 @@ def pick(
     base = kind * K
     top_score = 0
     cards: list[Mask] = []
-    scores: list[int] = []
+    out: list[int] = []
     m = legal
     while m:
         b = m & -m
@@ -142,16 +139,46 @@ def pick(
         if not cards or score > top_score:
             top_score = score
         cards.append(b)
-        scores.append(score)
+        out.append(score)
+    return cards, out, top_score
+
+
+def pick(
+    weights: tuple[int, ...], legal: Mask, hands: list[Mask], seat: int, done: int, suit: Mask, best: Mask,
+    played: Mask, penalty: Mask, big: Mask, big_suit: Mask, moon: int, prior: Mask, u: float,
+) -> Mask:
+    """Draw a legal card bit by the model's softmax (``u`` a uniform draw); ``prior``: the rule of thumb's card.
+
+    A card's chance is ``exp((score - best score) / SCALE)`` over the sum of those, in card order from low to high.
+    """
+    cards, out, top_score = scores(weights, legal, hands, seat, done, suit, best, played, penalty, big, big_suit,
+                                   moon, prior)  # fmt: skip
     total = 0.0
-    for score in scores:
+    for score in out:
         total += exp((score - top_score) / SCALE)
     r = u * total
-    for b, score in zip(cards, scores, strict=True):
+    for b, score in zip(cards, out, strict=True):
         r -= exp((score - top_score) / SCALE)
         if r < 0:
             return b
     return cards[-1]
+
+
+def chance(
+    weights: tuple[int, ...], legal: Mask, hands: list[Mask], seat: int, done: int, suit: Mask, best: Mask,
+    played: Mask, penalty: Mask, big: Mask, big_suit: Mask, moon: int, prior: Mask, card: Mask,
+) -> float:
+    """The model's chance that the seat plays ``card`` (``pick``'s softmax; 0 for a card that is not legal)."""
+    cards, out, top_score = scores(weights, legal, hands, seat, done, suit, best, played, penalty, big, big_suit,
+                                   moon, prior)  # fmt: skip
+    total = 0.0
+    mine = 0.0
+    for b, score in zip(cards, out, strict=True):
+        e = exp((score - top_score) / SCALE)
+        total += e
+        if b == card:
+            mine = e
+    return mine / total
 
 
 #: The features' version: a model written for another version is not loaded (the rule of thumb plays instead).

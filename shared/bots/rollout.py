@@ -58,6 +58,74 @@ def big_bits(rules: Rules) -> tuple[Mask, Mask]:
     return (1 << c, SUIT_MASKS[suit]) if c >= 0 else (0, 0)
 
 
+def thumb_lead(legal: Mask, rest: Mask, k: int, greedy: bool, big: Mask) -> Mask:
+    """The rule of thumb's lead (``kernel_impl._thumb_lead``): ``k`` (0 to 3) is the suit it looks at first.
+
+    A safe lead: the low card of a suit the others (``rest``) still hold, below all their cards in it, from suit
+    ``k`` on; else the low card of the first suit it has from there (the high card when playing for points).
+    """
+    x = 0
+    if not greedy:
+        for i in range(4):
+            sm = _SUITS[(k + i) & 3]
+            y = legal & sm
+            o = rest & sm
+            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
+                x = y
+                break
+    if not x:
+        for i in range(4):
+            x = legal & _SUITS[(k + i) & 3]
+            if x:
+                break
+    if greedy:
+        return 1 << (x.bit_length() - 1)
+    b = x & -x
+    if b == big and x != b:
+        x ^= b
+        b = x & -x
+    return b
+
+
+def thumb_follow(
+    legal: Mask, follow: Mask, greedy: bool, big: Mask, big_suit: Mask, penalty: Mask, suit: Mask, best: Mask,
+    played: Mask, winner: int, shooter: int, last: bool,
+) -> Mask:
+    """The rule of thumb's card after a lead (``kernel_impl._thumb_follow``): duck, dump the big card and hearts.
+
+    ``follow`` is whether the seat holds the led suit, ``last`` whether it plays last in the trick.
+    """
+    if follow:
+        if greedy:
+            above = legal & ~(best - 1)
+            return 1 << (above.bit_length() - 1) if above else legal & -legal
+        if legal & big and best > big and winner != shooter:
+            return big
+        if winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
+            above = legal & ~(best - 1)
+            return above & -above  # take this trick from a seat that may be shooting the moon
+        below = legal & (best - 1)
+        if last and not played & penalty:
+            x = legal & ~big or legal
+            return 1 << (x.bit_length() - 1)
+        if below:
+            return 1 << (below.bit_length() - 1)
+        if suit == big_suit and legal & big:
+            x = legal & ~big
+            return 1 << (x.bit_length() - 1)
+        return 1 << (legal.bit_length() - 1)
+    if greedy:
+        x = legal & ~penalty or legal
+        return x & -x
+    if winner == shooter and legal & ~penalty:
+        return _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
+    if legal & big:
+        return big
+    if legal & HEARTS_MASK:
+        return 1 << ((legal & HEARTS_MASK).bit_length() - 1)
+    return _top_rank(legal)
+
+
 def rollout(
     rules: Rules,
     hands: list[Mask],
@@ -120,34 +188,13 @@ def rollout(
                         k -= 1
                     b = legal & -legal
                 else:
-                    # a safe lead: the low card of a suit the others still hold, below all their cards in it (from
-                    # a random suit on); else the low card of a random suit (the high card when playing for points)
                     k = int(rand() * 4)
-                    x = 0
+                    rest = 0  # every other seat's cards
                     if not greedy:
-                        rest = 0  # every other seat's cards
                         for o in hands:
                             rest |= o
                         rest ^= h
-                        for i in range(4):
-                            sm = _SUITS[(k + i) & 3]
-                            y = legal & sm
-                            o = rest & sm
-                            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
-                                x = y
-                                break
-                    if not x:
-                        for i in range(4):
-                            x = legal & _SUITS[(k + i) & 3]
-                            if x:
-                                break
-                    if greedy:
-                        b = 1 << (x.bit_length() - 1)
-                    else:
-                        b = x & -x
-                        if b == big and x != b:
-                            x ^= b
-                            b = x & -x
+                    b = thumb_lead(legal, rest, k, greedy, big)
                     if wts:  # the learned policy, told the rule of thumb's card
                         moon = moon_state(shooter, seat)
                         b = pick(wts, legal, hands, seat, 0, 0, 0, 0, penalty, big, big_suit, moon, b, rand())
@@ -182,38 +229,8 @@ def rollout(
                     k -= 1
                 b = legal & -legal
             else:
-                if follow:
-                    if greedy:
-                        above = legal & ~(best - 1)
-                        b = 1 << (above.bit_length() - 1) if above else legal & -legal
-                    elif legal & big and best > big and winner != shooter:
-                        b = big
-                    elif winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
-                        above = legal & ~(best - 1)
-                        b = above & -above  # take this trick from a seat that may be shooting the moon
-                    else:
-                        below = legal & (best - 1)
-                        if done == seats - 1 and not played & penalty:
-                            x = legal & ~big or legal
-                            b = 1 << (x.bit_length() - 1)
-                        elif below:
-                            b = 1 << (below.bit_length() - 1)
-                        elif suit == big_suit and legal & big:
-                            x = legal & ~big
-                            b = 1 << (x.bit_length() - 1)
-                        else:
-                            b = 1 << (legal.bit_length() - 1)
-                elif greedy:
-                    x = legal & ~penalty or legal
-                    b = x & -x
-                elif winner == shooter and legal & ~penalty:
-                    b = _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
-                elif legal & big:
-                    b = big
-                elif legal & HEARTS_MASK:
-                    b = 1 << ((legal & HEARTS_MASK).bit_length() - 1)
-                else:
-                    b = _top_rank(legal)
+                b = thumb_follow(legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, shooter,
+                                 done == seats - 1)  # fmt: skip
                 if wts:  # the learned policy, told the rule of thumb's card
                     moon = moon_state(shooter, seat)
                     b = pick(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, b, rand())
