@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
@@ -52,3 +54,19 @@ def play(game: Game, *moves: str) -> None:
     """Play cards in turn order (names), whoever's turn it is."""
     for name in moves:
         game.apply({"type": "play", "seat": game.turn, "card": name})
+
+
+class ViewOnlySeat:
+    """A player given only a JSON copy of its view (no game, no other hand); it checks each card it picks is legal."""
+
+    def __init__(self, player) -> None:
+        self.player = player
+        self.plays: list[str] = []
+
+    def decide(self, view: dict) -> dict:
+        """The player's intent from the copy; a card must be one of the view's legal cards."""
+        intent = self.player.decide(json.loads(json.dumps(view)))
+        if intent["type"] == "play":
+            assert intent["card"] in view["legal"]
+            self.plays.append(intent["card"])
+        return intent

@@ -3,7 +3,6 @@ well a deal explains every play by the learned policy (``read``)."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -19,7 +18,7 @@ from hartenjagen.shared.game import Game
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.view import view_for
 
-from .table import play_hands
+from .table import ViewOnlySeat, play_hands
 
 NO_STOP = 60_000.0  # no wall-clock stop: the same deals on a busy machine
 
@@ -167,18 +166,6 @@ def test_the_reading_hard_player_weighs_its_deals_the_same_compiled_and_in_pure_
 
 def test_the_reading_hard_player_plays_a_whole_hand_of_legal_cards_from_its_own_view() -> None:
     """Seat 0 reads the others' plays from a JSON copy of its view, and every card it picks is legal."""
-    player = HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, read=True)
-    plays = []
-
-    class Seat:
-        """The reading player, given only a copy of its view."""
-
-        def decide(self, view: dict) -> dict:
-            intent = player.decide(json.loads(json.dumps(view)))
-            if intent["type"] == "play":
-                assert intent["card"] in view["legal"]
-                plays.append(intent["card"])
-            return intent
-
-    play_hands([Seat(), *[HardComputerPlayer(seed=s, budget_ms=1) for s in (1, 2, 3)]], {}, deal_seed=33, hands=1)
-    assert len(plays) == 13
+    seat = ViewOnlySeat(HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, read=True))
+    play_hands([seat, *[HardComputerPlayer(seed=s, budget_ms=1) for s in (1, 2, 3)]], {}, deal_seed=33, hands=1)
+    assert len(seat.plays) == 13

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from itertools import cycle
 from pathlib import Path
@@ -17,7 +16,7 @@ from hartenjagen.shared.bots.sampling import floats
 from hartenjagen.shared.rules import make_rules
 from hartenjagen.tools.train import bits, play_positions
 
-from .table import play_hands
+from .table import ViewOnlySeat, play_hands
 
 NO_STOP = 60_000.0
 
@@ -51,22 +50,10 @@ def test_a_model_of_another_version_is_not_loaded(monkeypatch) -> None:
 @pytest.mark.parametrize("use_kernel", [True, False], ids=["compiled", "pure-python"])
 def test_the_learned_hard_player_plays_legal_cards_from_its_own_view(use_kernel: bool) -> None:
     """A whole hand: every card it picks is legal (the game refuses any other), decided from a copy of its view."""
-    player = HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, use_kernel=use_kernel, learned=True)
-    plays = []
-
-    class Seat:
-        """The learned player in seat 0, given only a JSON copy of the view (no game, no other hand)."""
-
-        def decide(self, view: dict) -> dict:
-            intent = player.decide(json.loads(json.dumps(view)))
-            if intent["type"] == "play":
-                assert intent["card"] in view["legal"]
-                plays.append(intent["card"])
-            return intent
-
+    seat = ViewOnlySeat(HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, use_kernel=use_kernel, learned=True))
     others = [HardComputerPlayer(seed=s, budget_ms=1, learned=False) for s in (1, 2, 3)]
-    play_hands([Seat(), *others], {}, deal_seed=31, hands=1)
-    assert len(plays) == 13
+    play_hands([seat, *others], {}, deal_seed=31, hands=1)
+    assert len(seat.plays) == 13
 
 
 def test_the_learned_rollouts_decide_differently_from_the_rule_of_thumb() -> None:
