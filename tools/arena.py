@@ -30,7 +30,6 @@ HARD_TRIALS: dict[str, dict[str, Any]] = {
     "hard0": {"learned": False},  # the hard player with the rule-of-thumb rollouts (today's default, kept by name)
     "hard-learned": {"learned": True},  # with the learned rollout policy (``hearts train``)
     "hard-pass-search": {"pass_search": True},
-    "hard-infer": {"infer": True},
     "hard-read": {"read": True},  # deals weighed by how well the learned policy explains the others' plays
 }
 #: Deals per match: consecutive hands that form games with running totals.
@@ -273,7 +272,7 @@ def add_arena_parser(sub: Any) -> None:
         default=None,
         help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
         "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
-        "the learned rollout policy), hard-pass-search (the search-based pass), hard-infer (with the Q♠ inference) "
+        "the learned rollout policy), hard-pass-search (the search-based pass) "
         "and hard-read (each deal weighed by how well the learned policy explains the others' plays), to measure them",
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x one seating per seat)")

@@ -115,7 +115,6 @@ class HardOptions(TypedDict, total=False):
     budget_ms: float  # nominal milliseconds of simulated plays: the same decision on any machine
     max_ms: float  # a wall-clock safety stop
     pass_search: bool  # search the likely passes on sampled deals, instead of passing by the tips
-    infer: bool  # a deal where Q♠ sits with a seat that discarded something else instead counts less
     use_kernel: bool  # the compiled look-ahead where the fast extra is installed
     learned: bool  # the learned rollout policy (False: the rule of thumb, the arena's hard0)
     read: bool  # weigh each sampled deal by how well the learned policy explains the others' plays

@@ -13,6 +13,7 @@ and view give the same decision on any machine; ``budget_ms`` is nominal millise
 is a wall-clock safety stop. With the optional compiled twin (``kernel``, the fast extra) the
 same plays, and so the same decision, cost about a fortieth of the time. With ``learned`` the rollouts draw their
 cards from the learned policy (``policy.py``, at the tables of one deck); measured no stronger, it is off by default.
+With ``read`` each deal is weighed by how well that policy explains the others' plays (``inference.py``); off too.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from itertools import cycle
 from math import exp
 
 from .. import multiset
-from ..cards import QS_BIT, mask_names
+from ..cards import mask_names
 from ..view import View
 from . import kernel, policy
 from .base import ComputerPlayer
 from .counted import CountedSampler, counted_rollout
 from .inference import Play, log_likelihood, plays_of
-from .knowledge import Knowledge, kept_qs, start_taken
+from .knowledge import Knowledge, start_taken
 from .pass_search import search_pass
 from .passing import choose_pass
 from .policy import covers_learned
@@ -61,10 +62,6 @@ WHIM = 0.08
 #: Taken off the mean of a candidate dropped in an early round (below any real outcome).
 DROPPED = 1000.0
 HALVING = True
-#: With ``infer``: the weight of a sampled deal per discard its Q♠ holder made instead of dropping her.
-#: Off by default: over 2,000 duplicate hands at 40 ms against three mediums it changed nothing measurable
-#: (-0.93 +- 0.33 points per hand with it, -0.89 +- 0.34 without, the same deals).
-KEPT_QS_WEIGHT = 0.25
 #: With ``read``: a deal weighs its likelihood (``inference.log_likelihood``) to this power (1: Bayes' rule, were
 #: the model exact; less trusts it less).
 INFER_POWER = 0.2
@@ -81,7 +78,6 @@ class HardComputerPlayer(ComputerPlayer):
         budget_ms: float = DEFAULT_MS,
         max_ms: float = MAX_MS,
         pass_search: bool = False,
-        infer: bool = False,
         use_kernel: bool = True,
         learned: bool = False,
         read: bool = False,
@@ -93,7 +89,6 @@ class HardComputerPlayer(ComputerPlayer):
         self.budget_ms = budget_ms
         self.max_ms = max_ms
         self.pass_search = pass_search
-        self.infer = infer
         self.kernel = use_kernel
 
     def choose_pass(self, view: View) -> list[str]:
@@ -121,15 +116,13 @@ class HardComputerPlayer(ComputerPlayer):
         cands = candidates(k)
         if len(cands) == 1:
             return mask_names(1 << cands[0])[0]
-        kept = kept_qs(view) if self.infer else None
         history = plays_of(k.rules, view) if self.reader is not None else None
-        values = self.evaluate(k, cands, self.rng_for(view), kept, history)
+        values = self.evaluate(k, cands, self.rng_for(view), history)
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
         return mask_names(1 << cands[best])[0]
 
     def evaluate(
-        self, k: Knowledge, cands: list[int], rng: random.Random, kept: list[int] | None = None,
-        history: list[Play] | None = None,
+        self, k: Knowledge, cands: list[int], rng: random.Random, history: list[Play] | None = None
     ) -> list[float]:
         """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
 
@@ -159,10 +152,7 @@ class HardComputerPlayer(ComputerPlayer):
         value = valuer(k, spec)
         alive = list(range(len(cands)))
         rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
-        # inference: a deal where Q♠ sits with a seat that discarded something else instead counts less
-        if not (kept and k.unseen & QS_BIT and any(kept)):
-            kept = None  # nothing to infer: every deal counts the same
-        compiled = kernel.AVAILABLE and self.kernel and kept is None and kernel.covers(rules)
+        compiled = kernel.AVAILABLE and self.kernel and kernel.covers(rules)
         weights = self.weights if covers_learned(rules) else None
         reader = self.reader if covers_learned(rules) and not greedy and history else None
         if reader is not None and not any(p[0] != seat for p in history or ()):
@@ -199,11 +189,11 @@ class HardComputerPlayer(ComputerPlayer):
                 for m in range(n):
                     hands, kitty, x = sampler.sample_with_kitty(seeds[m])
                     taken_m = start_taken(k, kitty) if owed else taken0
-                    w = _weight(hands, kept)
+                    w = 1.0
                     if reader is not None and history:
                         ll1 = log_likelihood(rules, reader, hands, history, seat)
                         ref = ll1 if ref is None else ref
-                        w *= exp(INFER_POWER * (ll1 - ref))
+                        w = exp(INFER_POWER * (ll1 - ref))
                     draws = floats(x, DRAWS)[0]
                     late = False
                     for i in alive:
@@ -317,15 +307,6 @@ def _values(totals: Sequence[float], counts: Sequence[float], alive: list[int]) 
     means = [totals[i] / counts[i] if counts[i] else -DROPPED for i in range(len(totals))]
     survivors = set(alive)
     return [means[i] if i in survivors else means[i] - DROPPED for i in range(len(totals))]
-
-
-def _weight(hands: list[int], kept: list[int] | None) -> float:
-    """Return the weight of a sampled deal: less where Q♠ sits with a seat that discarded instead of dropping her."""
-    if kept is not None:
-        for s in range(len(hands)):
-            if hands[s] & QS_BIT:
-                return KEPT_QS_WEIGHT ** kept[s]
-    return 1.0
 
 
 def candidates(k: Knowledge) -> list[int]:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import multiset
-from ..cards import CARD_NAMES, JOKER, QS, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, mask_cards, parse_card, parse_mask
+from ..cards import CARD_NAMES, JOKER, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, mask_cards, parse_card, parse_mask
 from ..multiset import LAYER0
 from ..rules import Rules, make_rules
 from ..scoring import seat_points
@@ -209,31 +209,6 @@ class Knowledge:
     def qs_out(self) -> bool:
         """Return True when Q♠ is in the deck and still in another seat's hand."""
         return bool(self.unseen & QS_BIT)
-
-
-def kept_qs(view: View) -> list[int]:
-    """Count, per seat, the discards of another card while Q♠ was still out and could have gone.
-
-    A seat that had Q♠ and could not follow suit would usually have dropped her there; each such
-    discard makes it less likely that the seat holds her. Nothing is counted where the rules held
-    her back (no points on the first trick, Q♠ waiting for hearts) or where she is worth nothing.
-    """
-    rules = rules_of(view)
-    kept = [0] * rules.seats
-    if not rules.card_points[QS] > 0 or rules.queen_waits or rules.queen_must_go:
-        return kept
-    tricks = [t["cards"] for t in view["tricks"] or []] + [(view.get("trick") or {}).get("cards") or []]
-    for n, cards in enumerate(tricks):
-        if not cards:
-            continue
-        suit = SUIT_OF[_CARD[cards[0]["card"]]]
-        for c in cards:
-            card = _CARD[c["card"]]
-            if card == QS:
-                return kept  # she is gone: nothing more to learn
-            if SUIT_OF[card] != suit and (n > 0 or rules.first_trick_points):
-                kept[c["seat"]] += 1
-    return kept
 
 
 def _note_trick(cards: list[tuple[int, int]], voids: list[Mask]) -> Mask:
