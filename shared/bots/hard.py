@@ -116,7 +116,7 @@ class HardComputerPlayer(ComputerPlayer):
         cands = candidates(k)
         if len(cands) == 1:
             return mask_names(1 << cands[0])[0]
-        history = plays_of(k.rules, view) if self.reader is not None else None
+        history = plays_of(k.rules, view) if self.reader is not None and covers_learned(k.rules) else None
         values = self.evaluate(k, cands, self.rng_for(view), history)
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
         return mask_names(1 << cands[best])[0]

@@ -140,3 +140,18 @@ def test_the_reading_hard_player_plays_a_whole_hand_of_legal_cards_from_its_own_
     seat = ViewOnlySeat(HardComputerPlayer(seed=4, budget_ms=3, max_ms=NO_STOP, read=True))
     play_hands([seat, *[HardComputerPlayer(seed=s, budget_ms=1) for s in (1, 2, 3)]], {}, deal_seed=33, hands=1)
     assert len(seat.plays) == 13
+
+
+def test_where_a_card_appears_twice_the_reading_player_plays_on() -> None:
+    """The policy covers one deck only: with jokers (one is led in this hand) ``read`` reads nothing and plays on."""
+    reader = ViewOnlySeat(HardComputerPlayer(seed=4, budget_ms=2, max_ms=NO_STOP, read=True))
+    others = [HardComputerPlayer(seed=s, budget_ms=1) for s in (1, 2)]
+    leads: list[str] = []
+
+    def note_leads(seat: int, view: dict, intent: dict) -> None:
+        if intent["type"] == "play" and not (view.get("trick") or {}).get("cards"):
+            leads.append(intent["card"])
+
+    play_hands([reader, *others], {"variant": "three_jokers"}, deal_seed=5, hands=1, on_view=note_leads)
+    assert "JK" in leads[:-1]  # a joker led before the last trick, with cards still to choose from
+    assert len(reader.plays) == make_rules({"variant": "three_jokers"}).hand_size
