@@ -154,9 +154,10 @@ class HardComputerPlayer(ComputerPlayer):
         rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
         compiled = kernel.AVAILABLE and self.kernel and kernel.covers(rules)
         weights = self.weights if covers_learned(rules) else None
-        reader = self.reader if covers_learned(rules) and not greedy and history else None
-        if reader is not None and not any(p[0] != seat for p in history or ()):
-            reader = None  # nobody else has played yet: every deal explains that as well
+        # nothing to read before another seat has played (every deal explains that as well), nor where the rollouts
+        # play for points (the Dutch second half) and not by the policy; choose_play reads only where it covers
+        others_played = any(p[0] != seat for p in history or ())
+        reader = self.reader if others_played and not greedy else None
         ref: float | None = None  # the log-likelihood that weighs 1: the first deal's
         plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM, weights) if compiled else None
         deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded

@@ -30,7 +30,7 @@ PLAY_FIELDS = 10
 
 
 def plays_of(rules: Rules, view: View) -> list[Play]:
-    """Every card played this hand, in order, with the public state it was played into."""
+    """Every card played this hand, in order, with the public state it played into (one deck: ``covers_learned``)."""
     tricks = list(view["tricks"] or [])
     current = view.get("trick")
     if current and current.get("cards"):
