@@ -17,16 +17,17 @@ from ..legal import legal_mask
 from ..rules import Rules
 from ..view import View
 from .policy import chance
-from .rollout import big_bits, first_shooter, moon_state, thumb_follow, thumb_lead
+from .rollout import big_bits, first_shooter, moon_state, moon_threat, thumb_follow, thumb_lead
 
 #: The log-chance of a play the deal makes impossible (not a legal card with those hands), and the floor of any.
 IMPOSSIBLE = -30.0
 #: One play of the hand: seat, card bit, cards already in its trick, the led suit's mask, the trick's best card and
-#: cards so far, the seat taking it so far, first trick (0 or 1), hearts broken before the play (0 or 1), and the
-#: only seat that had taken points (``rollout.first_shooter``).
-Play = tuple[int, Mask, int, Mask, Mask, Mask, int, int, int, int]
+#: cards so far, the seat taking it so far, first trick (0 or 1), hearts broken before the play (0 or 1), the
+#: only seat that had taken points (``rollout.first_shooter``) and the moon the rule of thumb would stop
+#: (``rollout.moon_threat``).
+Play = tuple[int, Mask, int, Mask, Mask, Mask, int, int, int, int, int]
 #: Fields of a ``Play`` (the compiled twin reads them as the columns of an array).
-PLAY_FIELDS = 10
+PLAY_FIELDS = 11
 
 
 def plays_of(rules: Rules, view: View) -> list[Play]:
@@ -41,6 +42,7 @@ def plays_of(rules: Rules, view: View) -> list[Play]:
     penalty = rules.penalty_mask
     for n, t in enumerate(tricks):
         shooter = first_shooter(rules, taken)
+        threat = moon_threat(rules, taken, shooter)
         suit = best = played = 0
         winner = -1
         for done, c in enumerate(t["cards"]):
@@ -49,7 +51,7 @@ def plays_of(rules: Rules, view: View) -> list[Play]:
             now_broken = broken or bool(played & HEARTS_MASK) or bool(rules.queen_breaks_hearts and played & QS_BIT)
             if done == 0:
                 suit = rules.suit_masks[(b.bit_length() - 1) // 13]
-            out.append((seat, b, done, suit, best, played, winner, int(n == 0), int(now_broken), shooter))
+            out.append((seat, b, done, suit, best, played, winner, int(n == 0), int(now_broken), shooter, threat))
             if b & suit and b > best:
                 best, winner = b, seat
             played |= b
@@ -71,7 +73,7 @@ def log_likelihood(rules: Rules, weights: tuple[int, ...], hands: list[Mask], pl
     penalty = rules.penalty_mask
     big, big_suit = big_bits(rules)
     total = 0.0
-    for seat, b, done, suit, best, played, winner, first, broken, shooter in reversed(plays):
+    for seat, b, done, suit, best, played, winner, first, broken, shooter, threat in reversed(plays):
         hs[seat] |= b
         if seat == me:
             continue
@@ -101,7 +103,7 @@ def log_likelihood(rules: Rules, weights: tuple[int, ...], hands: list[Mask], pl
             p *= 0.25
         else:
             prior = thumb_follow(
-                legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, shooter, done == seats - 1
+                legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, threat, done == seats - 1
             )
             p = chance(weights, legal, hs, seat, done, suit, best, played, penalty, big, big_suit, moon, prior, b)
         total += max(IMPOSSIBLE, log(p)) if p > 0.0 else IMPOSSIBLE

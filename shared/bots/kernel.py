@@ -27,7 +27,7 @@ from ..rules import Rules
 from ..sim import doubler_mask, simple_scoring
 from .counted import CountedSampler
 from .inference import PLAY_FIELDS, Play
-from .knowledge import Knowledge, start_taken
+from .knowledge import Knowledge, moon_threat_points, start_taken
 from .rollout import big_bits
 from .sampling import Sampler
 from .value import ValueSpec
@@ -63,6 +63,9 @@ def rule_flags(rules: Rules) -> tuple[int, ...]:
         doubler_mask(rules),
         *big_bits(rules),
         int(rules.moon == "none"),
+        moon_threat_points(rules),
+        len(rules.point_groups),  # then each point group's mask and points (one deck's masks)
+        *(x for group in rules.point_groups for x in group),
     )
 
 

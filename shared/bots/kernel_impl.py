@@ -91,6 +91,23 @@ def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_brok
     return _legal_c(flags, SUITS, HM, hand, led_suit, first_trick, hearts_broken, best)
 
 @njit(cache=True)
+def _points(flags: Ints, m: int) -> int:
+    """``rules.points_of``: the face points of the cards of ``m`` (the point groups ``kernel.rule_flags`` appends)."""
+    v = 0
+    for g in range(flags[12]):
+        v += flags[14 + 2 * g] * _popcount(m & flags[13 + 2 * g])
+    return v
+
+
+@njit(cache=True)
+def _threat(flags: Ints, taken: Ints, shooter: int) -> int:
+    """``rollout.moon_threat``: ``shooter`` once it has a third of the moon's points, else -1."""
+    if shooter < 0 or _points(flags, taken[shooter] & flags[0]) < flags[11]:
+        return -1
+    return shooter
+
+
+@njit(cache=True)
 def _moon(shooter: int, seat: int) -> int:
     """``rollout._moon``: 1 when another seat alone has taken points, 2 when this one has, else 0."""
     if shooter < 0:
@@ -240,16 +257,16 @@ def _thumb_lead(legal: int, rest: int, k: int, greedy: bool, big: int) -> int:
 @njit(cache=True)
 def _thumb_follow(
     legal: int, follow: int, greedy: bool, big: int, big_suit: int, penalty: int, suit: int, best: int, played: int,
-    winner: int, shooter: int, last: bool,
+    winner: int, threat: int, last: bool,
 ) -> int:
     """``rollout.thumb_follow``: the rule of thumb's card after a lead."""
     if follow:
         if greedy:
             above = legal & ~(best - 1)
             return (1 << _msb(above)) if above else legal & -legal
-        if legal & big and best > big and winner != shooter:
+        if legal & big and best > big and winner != threat:
             return big
-        if winner == shooter and legal > best and (played & penalty or suit == HM):
+        if winner == threat and legal > best and (played & penalty or suit == HM):
             above = legal & ~(best - 1)
             return above & -above
         below = legal & (best - 1)
@@ -269,7 +286,7 @@ def _thumb_follow(
         if not x:
             x = legal
         return x & -x
-    if winner == shooter and legal & ~penalty:
+    if winner == threat and legal & ~penalty:
         return _top_rank(legal & ~penalty)
     if legal & big:
         return big
@@ -318,6 +335,7 @@ def _rollout(
     for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
+    threat = _threat(flags, taken, shooter)
     if ntrick:
         suit = _suit_mask(_msb(trick[0]) // 13)
         for i in range(ntrick):
@@ -397,7 +415,7 @@ def _rollout(
                 else:
                     last = done == n - 1
                     b = _thumb_follow(
-                        legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, shooter, last
+                        legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, threat, last
                     )
                 if learned and r >= whim:  # the learned policy, told the rule of thumb's card
                     moon = _moon(shooter, seat)
@@ -422,6 +440,10 @@ def _rollout(
             doubled[winner] |= played
         if played & penalty and shooter != winner:
             shooter = winner if shooter == -1 else -2
+        if shooter >= 0 and threat < 0:
+            threat = _threat(flags, taken, shooter)
+        elif shooter < 0:
+            threat = -1
         seat = winner
         done = 0
         first_trick = False
@@ -672,6 +694,7 @@ def likelihoods(
         for i in range(plays.shape[0] - 1, -1, -1):
             ps, b, done, suit, best = plays[i, 0], plays[i, 1], plays[i, 2], plays[i, 3], plays[i, 4]
             played, winner, first, broken, shooter = plays[i, 5], plays[i, 6], plays[i, 7], plays[i, 8], plays[i, 9]
+            threat = plays[i, 10]
             hs[ps] |= b
             if ps == seat:
                 continue
@@ -703,7 +726,7 @@ def likelihoods(
                 p *= 0.25
             else:
                 prior = _thumb_follow(
-                    legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, shooter, done == n - 1
+                    legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, threat, done == n - 1
                 )
                 p = _chance(wts, legal, hs, ps, done, suit, best, played, penalty, big, big_suit, moon, prior, b,
                             scratch)  # fmt: skip

@@ -271,6 +271,11 @@ def big_card(rules: Rules) -> tuple[int, int]:
     return best, (SUIT_OF[best] if best >= 0 else -1)
 
 
+def moon_threat_points(rules: Rules) -> int:
+    """The points a seat that alone has taken points needs before the others try to stop its moon: a third of it."""
+    return -(-rules.moon_total // 3)
+
+
 def _kitty_owed(view: View, seat: int) -> list[int]:
     """Per kitty card this seat has not seen, low to high: the seat that took it, or -1 while it lies there."""
     return [t for t in view.get("kitty_takers") or [] if t != seat]

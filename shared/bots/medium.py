@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cards import HEARTS, HEARTS_MASK, SUIT_MASKS, SUIT_OF, Mask, mask_cards, mask_names
 from ..view import View
 from .base import ComputerPlayer
-from .knowledge import Knowledge, big_card, low, rank_low, rank_top, top
+from .knowledge import Knowledge, big_card, low, moon_threat_points, rank_low, rank_top, top
 from .passing import choose_pass, is_moon_hand
 
 
@@ -40,7 +40,7 @@ def moon_threat(k: Knowledge) -> int:
     s = holders[0]
     if s in partners(k):
         return -1  # a partner's moon is the team's
-    if k.rules.points_of(k.taken[s] & pen) * 3 < k.rules.moon_total:
+    if k.rules.points_of(k.taken[s] & pen) < moon_threat_points(k.rules):
         return -1
     return s
 

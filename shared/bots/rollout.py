@@ -16,7 +16,7 @@ from ..cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask
 from ..legal import legal_mask
 from ..rules import Rules
 from ..sim import NEXTS, SUIT_OF_BIT, doubler_mask
-from .knowledge import big_card
+from .knowledge import big_card, moon_threat_points
 from .policy import pick
 
 _SUITS = SUIT_MASKS
@@ -42,6 +42,17 @@ def first_shooter(rules: Rules, taken: list[Mask]) -> int:
     for s in range(len(taken)):
         if taken[s] & rules.penalty_mask:
             shooter = s if shooter == -1 else -2
+    return shooter
+
+
+def moon_threat(rules: Rules, taken: list[Mask], shooter: int) -> int:
+    """The possible moon the rule of thumb tries to stop: ``shooter`` once it has a third of the moon's points, or -1.
+
+    ``shooter`` is ``first_shooter``'s: the only seat that has taken points. Fewer points are no threat yet, so
+    the others still dump their points on it, as people and the medium player do.
+    """
+    if shooter < 0 or rules.points_of(taken[shooter] & rules.penalty_mask) < moon_threat_points(rules):
+        return -1
     return shooter
 
 
@@ -89,19 +100,20 @@ def thumb_lead(legal: Mask, rest: Mask, k: int, greedy: bool, big: Mask) -> Mask
 
 def thumb_follow(
     legal: Mask, follow: Mask, greedy: bool, big: Mask, big_suit: Mask, penalty: Mask, suit: Mask, best: Mask,
-    played: Mask, winner: int, shooter: int, last: bool,
+    played: Mask, winner: int, threat: int, last: bool,
 ) -> Mask:
     """The rule of thumb's card after a lead (``kernel_impl._thumb_follow``): duck, dump the big card and hearts.
 
-    ``follow`` is whether the seat holds the led suit, ``last`` whether it plays last in the trick.
+    ``follow`` is whether the seat holds the led suit, ``last`` whether it plays last in the trick, ``threat`` the
+    possible moon shooter to stop (``moon_threat``) or -1.
     """
     if follow:
         if greedy:
             above = legal & ~(best - 1)
             return 1 << (above.bit_length() - 1) if above else legal & -legal
-        if legal & big and best > big and winner != shooter:
+        if legal & big and best > big and winner != threat:
             return big
-        if winner == shooter and legal > best and (played & penalty or suit == HEARTS_MASK):
+        if winner == threat and legal > best and (played & penalty or suit == HEARTS_MASK):
             above = legal & ~(best - 1)
             return above & -above  # take this trick from a seat that may be shooting the moon
         below = legal & (best - 1)
@@ -117,7 +129,7 @@ def thumb_follow(
     if greedy:
         x = legal & ~penalty or legal
         return x & -x
-    if winner == shooter and legal & ~penalty:
+    if winner == threat and legal & ~penalty:
         return _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
     if legal & big:
         return big
@@ -165,8 +177,9 @@ def rollout(
     suit = best = played = 0
     winner = leader
     done = len(trick)
-    # the only seat that has taken points so far (a possible moon), -1 for nobody, -2 for several
+    # the only seat that has taken points so far, -1 for nobody, -2 for several; a threat once it has a third of them
     shooter = first_shooter(rules, taken)
+    threat = moon_threat(rules, taken, shooter)
     if trick:
         suit = suit_of[trick[0]]
         for b in trick:
@@ -229,7 +242,7 @@ def rollout(
                     k -= 1
                 b = legal & -legal
             else:
-                b = thumb_follow(legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, shooter,
+                b = thumb_follow(legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, threat,
                                  done == seats - 1)  # fmt: skip
                 if wts:  # the learned policy, told the rule of thumb's card
                     moon = moon_state(shooter, seat)
@@ -250,6 +263,10 @@ def rollout(
             doubled[winner] |= played
         if played & penalty and shooter != winner:
             shooter = winner if shooter == -1 else -2
+        if shooter >= 0 and threat < 0:
+            threat = moon_threat(rules, taken, shooter)
+        elif shooter < 0:
+            threat = -1
         seat = winner
         done = 0
         first_trick = no_points_first = False

@@ -34,6 +34,25 @@ def test_a_void_seat_dumps_the_big_card_of_its_variant():
         assert taken[2] == parse_mask(["3H", "5H", "AH", kept]), variant
 
 
+NINE_HEARTS = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"]
+
+
+@pytest.mark.parametrize(("east_took", "qs_to"), [(["3H"], 3), (NINE_HEARTS, 2)])
+def test_a_void_seat_stops_a_moon_only_once_a_third_of_it_is_taken(east_took, qs_to):
+    # East leads K♣, South ducks 2♣; West, void in clubs, holds Q♠ and 4♦. East alone has taken points: with one
+    # heart that is no moon yet and West dumps Q♠ on East; with nine (a third of 26) West keeps her off East, throws
+    # 4♦, and North takes Q♠ on the next trick with A♥. The pure-Python rollout and its compiled twin agree.
+    rules = make_rules({"variant": "classic"})
+    hands = [parse_mask(["5D"]), parse_mask(["QS", "4D"]), parse_mask(["3C", "AH"]), parse_mask(["2H"])]
+    taken = [0, 0, 0, parse_mask(east_took)]
+    trick = [1 << parse_card("KC"), 1 << parse_card("2C")]
+    out = rollout(rules, list(hands), list(taken), 3, list(trick), False, True, random.Random(1).random, whim=0.0)
+    assert out[qs_to] >> parse_card("QS") & 1
+    assert kernel.AVAILABLE
+    compiled = kernel.play_out(rules, [hands], [taken], [3], [trick], [False], [True], [1], 8, False, 0.0)
+    assert compiled[0][0] == out
+
+
 def test_the_compiled_twin_covers_every_table_of_one_deck():
     for variant in ("classic", "achterhoeks_bar", "three", "three_kitty", "five", "five_kitty", "dutch5"):
         assert kernel.covers(make_rules({"variant": variant})), variant
