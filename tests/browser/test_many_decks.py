@@ -271,16 +271,19 @@ def test_three_with_jokers_on_a_phone_draws_and_plays_the_joker(open_page):
         v = view(page)
         if "JK" not in v["hand"]:
             break
-        page.wait_for_selector(".hand .card.legal")
+        # our turn by the confirmed view (the hand on screen may still show the last turn's legal cards)
+        page.wait_for_function("() => (window.hartenjagen.state.table.view.legal || []).length > 0")
         v = view(page)
         held = v["hand"].count("JK")
-        card = "JK" if "JK" in v["legal"] else page.locator(".hand .card.legal").first.get_attribute("data-card")
+        card = "JK" if "JK" in v["legal"] else v["legal"][0]
         copies = v["hand"].count(card)
         if card == "JK":
             page.evaluate(WATCH_JOKER, held)
         page.locator(f'.hand .card.legal[data-card="{card}"]').first.click()
-        page.wait_for_function(
-            "([c, n]) => window.hartenjagen.state.table.view.hand.filter(x => x === c).length < n", arg=[card, copies]
+        page.wait_for_function(  # the server took it and the hand on screen shows it gone
+            "([c, n]) => window.hartenjagen.state.table.view.hand.filter(x => x === c).length < n"
+            " && document.querySelectorAll(`.hand .card[data-card='${c}']`).length < n",
+            arg=[card, copies],
         )
         if card == "JK":
             # drawn in the trick with its star, said as Anna's joker, the one joker of that trick
