@@ -14,7 +14,7 @@ from itertools import cycle
 from .bots import kernel
 from .bots.base import ComputerPlayer
 from .bots.counted import CountedSampler, counted_rollout
-from .bots.hard import DRAWS, PLAYS_PER_MS, WHIM, candidates
+from .bots.hard import COUNTED_WHIM, DRAWS, PLAYS_PER_MS, WHIM, candidates
 from .bots.knowledge import Knowledge, start_taken
 from .bots.passing import choose_pass
 from .bots.rollout import rollout
@@ -132,7 +132,7 @@ def _search_counted(k: Knowledge, cands: list[int], view: View, budget_ms: float
     seeds = [seed_from(rng) for _ in range(n)]
     totals = [0.0] * len(cands)
     if kernel.AVAILABLE:
-        plan = kernel.CountedPlan(k, sampler, value_spec(k), DRAWS, WHIM)
+        plan = kernel.CountedPlan(k, sampler, value_spec(k), DRAWS, COUNTED_WHIM)
         points = plan.points(seeds, cands)  # scored in the kernel where it scores the variant
         if points is None:
             points = [[value(taken, [0] * seats) for taken in row] for row in plan.outcomes(seeds, cands)]
@@ -150,7 +150,7 @@ def _search_counted(k: Knowledge, cands: list[int], view: View, budget_ms: float
             hs[seat] = remove_card(hs[seat], c)
             taken = counted_rollout(rules, hs, list(taken0), k.leader, played + [c], k.first_trick, k.hearts_broken,
                                     cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down,
-                                    WHIM)  # fmt: skip
+                                    COUNTED_WHIM)  # fmt: skip
             totals[i] += value(taken, [0] * seats)
     return [t / n for t in totals]
 
