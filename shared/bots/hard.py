@@ -57,8 +57,8 @@ MIN_SAMPLES = 8
 MAX_SAMPLES = 4000
 #: Random draws prepared per sampled deal, shared by the rollouts of every candidate (cycled when used up).
 DRAWS = 64
-#: The chance of a random legal card at each play of a rollout, at the tables of one deck (0.08 led medium by 0.16 a
-#: hand less at five and at classic once the rollouts stopped a moon only at a third of it).
+#: The chance of a random legal card at each play of a rollout, at the tables of one deck. With the moon threshold
+#: (``rollout.moon_threat``) 0.16 leads medium by about 0.16 a hand more than 0.08 at five and at classic.
 WHIM = 0.16
 #: The same where a card may appear twice (two or three decks, jokers): measured at 0.08, and kept there.
 COUNTED_WHIM = 0.08

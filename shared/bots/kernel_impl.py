@@ -90,6 +90,7 @@ def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_brok
     """``shared.legal.legal_mask`` over the kernel's rule flags, one deck's suits (``_legal_c``)."""
     return _legal_c(flags, SUITS, HM, hand, led_suit, first_trick, hearts_broken, best)
 
+
 @njit(cache=True)
 def _points(flags: Ints, m: int) -> int:
     """``rules.points_of``: the face points of the cards of ``m`` (the point groups ``kernel.rule_flags`` appends)."""
