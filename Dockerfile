@@ -1,6 +1,7 @@
 # Hartenjagen table server: web client, websocket and stats on one port, SQLite on a volume.
 # The image also runs as a cluster node (asyncpg and redis are installed): set HEARTS_DB=postgresql://...,
-# HEARTS_REDIS and HEARTS_NODE (deploy/compose.yaml does); without them it stays one node on SQLite.
+# HEARTS_REDIS and HEARTS_NODE (deploy/compose.yaml does); without them it stays one node on SQLite. With the metrics
+# extra each node serves GET /metrics to loopback and its trusted proxies (deploy/prometheus.yml scrapes it).
 #
 # Where no image registry is reachable, build a stand-in base from Debian's packages first and pass it as BASE
 # (tools/image_check.sh does both): docker build --build-arg BASE=hartenjagen-base:bookworm -t hartenjagen .
@@ -19,7 +20,7 @@ COPY migrations ./migrations
 # the offline game's runtime (the npm registry's pyodide, checked against its pinned hash) into client/runtime/, so the
 # wheel below carries it and the server sends it from the installed package; only the standard library is needed here
 RUN python3 tools/runtime_fetch.py --client-dir client
-RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install -c constraints.txt '.[cluster,fast]'
+RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install -c constraints.txt '.[cluster,fast,metrics]'
 
 # ---- run: the installed package only (no second copy of the code), its look-ahead compiled for that code
 FROM ${BASE}

@@ -95,6 +95,9 @@ function carryOut(effect) {
       opened = true; // from here on the connection reconnects by itself
       conn.open();
       return;
+    case "move": // a proxy that routes to each node: on to the node that holds the table
+      if (!conn.move(effect.path)) conn.drop();
+      return;
     case "greet_again": // the name is told to the server in `hello`: greet again under the new name
       if (conn.connected && helloName !== prefs.name) conn.drop();
       return;

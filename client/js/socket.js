@@ -2,6 +2,8 @@
 // onStatus(status, closeCode): closeCode is the code of the close that started a reconnect
 // (1012: the server is restarting), else undefined; a close with a code in `final` (4001: this device was signed
 // out) is not followed by a reconnect: onStatus("closed", code), and open() starts again.
+// move(path): the table lives on another node, which the proxy reaches at `path` (the server's `moved`): the
+// connection goes there at once; when that connection closes, the next try is the site's own address again.
 const FIRST_RETRY_MS = 250; // the first try again after a close; each one after waits twice as long as the one before
 const LONGEST_RETRY_MS = 4000; // the longest pause between two tries
 const STEADY_MS = 10_000; // a connection open this long was a good one: after it the pauses start short again
@@ -12,12 +14,13 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
   let openedAt = 0;
   let closedByUs = false;
   let retry = 0;
+  let direct = null; // the address of the node that holds the table (after `moved`), while that connection lasts
 
   function open() {
     clearTimeout(retry);
     closedByUs = false; // open() after stop() starts again
     onStatus(attempt ? "reconnecting" : "connecting");
-    const sock = new WebSocket(url);
+    const sock = new WebSocket(direct || url);
     ws = sock;
     ws.addEventListener("open", () => {
       openedAt = Date.now(); // the pauses start short again only once it has stayed open (see the close)
@@ -38,6 +41,7 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
     ws.addEventListener("close", (event) => {
       if (sock !== ws) return; // a socket stop() let go of: its close changes nothing
       ws = null;
+      direct = null; // that node may be gone: the site's own address finds where the table lives now
       if (closedByUs) return;
       if (final.includes(event.code)) {
         attempt = 0;
@@ -67,6 +71,16 @@ export function createConnection({ url, onOpen, onMessage, onStatus, final = [] 
   return {
     open,
     send,
+    /** Reconnect at once to `path` on the same host (a path of the site, never another host). */
+    move(path) {
+      if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//")) return false;
+      direct = new URL(path, url).href;
+      const old = ws;
+      ws = null; // its close says nothing more
+      if (old) old.close();
+      open();
+      return true;
+    },
     /** Drop the socket as a network failure would; the client reconnects by itself. */
     drop() {
       if (ws) ws.close();

@@ -117,6 +117,9 @@ function messageChanges(state, msg, now) {
     }
     case "pong":
       return [];
+    case "moved": // the table lives on another node: greet there, and send again what was sent here
+      if (msg.again && WAITS.includes(msg.again.type)) state.pending = msg.again;
+      return [{ do: "move", path: msg.path }];
     case "reported":
       reported(state, msg);
       return [];

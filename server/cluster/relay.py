@@ -23,6 +23,8 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+from ..metrics import NO_METRICS, Metrics
+from ..net.addresses import node_path
 from ..net.client import Client
 from ..net.closing import Close
 from ..net.hub import Hub
@@ -38,6 +40,7 @@ SEP = "\x1f"
 OPEN_TIMEOUT = 3.0  # seconds an edge waits for the owner's first answer before the client is told to come back
 QUESTION_TIMEOUT = 2.0  # seconds an edge waits for the invitation facts of another node's table
 LISTEN_POLL = 0.5  # seconds the listener waits for a frame before it looks whether it should stop
+SEATED = ('{"type":"joined"', '{"type":"watching"')  # what an owner sends a connection it seated (compact JSON)
 
 
 class RemoteClient(Client):
@@ -73,6 +76,7 @@ class Relay:
     def __init__(self, cluster: Cluster, hub: Hub) -> None:
         self.cluster = cluster
         self.hub = hub
+        self.metrics: Metrics = getattr(hub, "metrics", NO_METRICS)  # frames out and in (a stand-in hub: none)
         self.node: str = cluster.node
         self.relayed: dict[str, Client] = {}  # edge: id -> a local connection at another node's table
         self.remotes: dict[tuple[str, str], RemoteClient] = {}  # owner: (edge, id) -> that connection here
@@ -154,6 +158,8 @@ class Relay:
         self._stop_timer(cid)
         if kind == "t":
             client.push(body)
+            if client.route is not None and body.startswith(SEATED):
+                self._go_direct(client)
         elif kind == "d":
             del self.relayed[cid]
             client.remote = None
@@ -162,6 +168,16 @@ class Relay:
             del self.relayed[cid]
             client.remote = None
             client.close_soon(why)
+
+    def _go_direct(self, client: Client) -> None:
+        """A relayed connection was seated (a Play now press matched another node's table): go straight there.
+
+        Behind a proxy that routes to each node the client reconnects to the owner and resumes its seat, so its
+        moves cross no node from now on.
+        """
+        path = node_path(client.route, client.remote or "")
+        if path is not None:
+            client.push({"type": "moved", "path": path})
 
     def _drop_relayed(self, owners: set[str] | None, why: Close) -> None:
         """Close the relayed connections of ``owners`` (all when None) with 1012: they resume by themselves."""
@@ -239,6 +255,7 @@ class Relay:
     def send(self, node: str, frame: str) -> None:
         """Queue ``frame`` for ``node``; frames leave in order, many per round trip."""
         self._out.append((node, frame))
+        self.metrics.relayed_out.inc()
         self._wake.set()
 
     async def _sender(self) -> None:
@@ -292,6 +309,7 @@ class Relay:
                 await asyncio.sleep(0.5)
 
     def _frame(self, frame: str) -> None:
+        self.metrics.relayed_in.inc()
         kind, rest = frame[:1], frame[1:]
         try:
             if kind and kind in "tdca":

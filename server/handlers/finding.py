@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..net.addresses import node_path
 from ..storage.opening import REDIS_ERRORS
 from ..storage.store import StoreBusy
 from ..table.codes import table_code
@@ -18,7 +19,10 @@ LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table b
 
 
 async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
-    """A code not open here: relay to the node that owns it (True), or restore it here from the database.
+    """A code not open here: send the client to the node that owns it or relay it there (True), or restore it here.
+
+    Behind a proxy that routes a path to each node (``client.route``) the client is told where the table lives
+    (``moved``) and reconnects there; behind any other proxy the connection is relayed to the owner.
 
     Without a cluster only a table parked while the database was down is restored. In a cluster the table is
     restored here when nobody holds it or its node died. Redis down: ``cluster_unavailable``; the database
@@ -37,6 +41,10 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
             return False
         _, holder, alive = found
         if holder is not None and holder != ctx.cluster.node and alive:
+            path = node_path(client.route, holder)
+            if path is not None:  # the proxy routes to each node: the client comes back straight to the owner
+                client.push({"type": "moved", "path": path, "again": msg})
+                return True
             assert ctx.relay is not None  # set by the app whenever there is a cluster
             ctx.relay.open(client, holder, msg)
             return True

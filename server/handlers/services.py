@@ -11,6 +11,7 @@ from ..live.computer import Thinker
 from ..live.lobby import Lobby
 from ..live.registry import Tables
 from ..live.reviews import Reviewer
+from ..metrics import NO_METRICS, Metrics
 from ..net.ratelimit import FailureLimiter
 from ..players.devices import DeviceCodes
 from ..players.names import Names
@@ -28,12 +29,20 @@ if TYPE_CHECKING:
 class Services:
     """The collaborators a handler may use, made once per node; the hub adds the connections and the dispatch."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Cluster | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        thinker: Thinker,
+        cluster: Cluster | None = None,
+        metrics: Metrics = NO_METRICS,
+    ) -> None:
         self.config = config
         self.store = store
         self.thinker = thinker
         self.cluster = cluster
-        self.tables = Tables(config, store, thinker, cluster)
+        self.metrics = metrics  # this node's (server.metrics): the app's, with a registry of its own
+        self.tables = Tables(config, store, thinker, cluster, metrics)
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.address_failures, config.code_window)
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves

@@ -26,6 +26,8 @@ from hartenjagen.shared.bots.choice import decide, fallback
 from hartenjagen.shared.bots.hard import DEFAULT_MS
 from hartenjagen.shared.view import View
 
+from ..metrics import NO_METRICS, Metrics
+
 log = logging.getLogger("hearts.computer")
 #: Levels whose decision costs less than shipping a view to a worker (tens of microseconds): decided inline.
 INLINE_LEVELS = frozenset({"random", "easy", "medium"})
@@ -174,8 +176,10 @@ class Thinker:
         hard_ms: float = DEFAULT_MS,
         floor_ms: float = 10.0,
         target_s: float = 1.0,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.workers = workers
+        self.metrics = metrics  # times every decision, by level
         self.timeout = timeout
         self.timed_out = 0  # decisions that took longer than ``timeout`` (a simple legal move was played instead)
         self.inline = INLINE_LEVELS if inline else frozenset()
@@ -207,6 +211,12 @@ class Thinker:
 
     async def decide(self, level: str, view: View) -> Intent | None:
         """Return the computer's intent for ``view``; on any failure fall back to a simple legal move."""
+        started = time.perf_counter()
+        intent = await self._decide(level, view)
+        self.metrics.decision_seconds(level).observe(time.perf_counter() - started)  # not when cancelled
+        return intent
+
+    async def _decide(self, level: str, view: View) -> Intent | None:
         if level in self.inline:
             try:
                 return decide(level, secrets.randbits(32), view)

@@ -22,11 +22,13 @@ import time
 from typing import Any
 
 from ..config import Config
+from ..metrics import NO_METRICS, Metrics
 from ..net.closing import Close
 from ..storage.store import LeaseLost, Store, StoreBusy
 from ..table import ratings
 from ..table.presence import Connection
 from ..table.seat_view import Moment
+from ..table.state import Status
 from ..table.step import settle
 from ..table.table import Table
 from .computer import Thinker
@@ -41,15 +43,24 @@ log = logging.getLogger("hearts.server")
 class Tables:
     """Open tables by code; every change goes through ``changed``, which stores the log before anyone sees it."""
 
-    def __init__(self, config: Config, store: Store, thinker: Thinker, cluster: Leasing | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        thinker: Thinker,
+        cluster: Leasing | None = None,
+        metrics: Metrics = NO_METRICS,
+    ) -> None:
         self.config = config
         self.store = store
         self.cluster = cluster  # in a cluster: this node's leases (each append carries the table's lease number)
+        self.metrics = metrics  # leases lost here; adoptions in the restorer
+        self.last_commit: asyncio.Future | None = None  # the commit of the latest change (the hub times moves by it)
         self.by_code: dict[str, Table] = {}
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
         lease_of = cluster.lease_of if cluster is not None else None
         self.delivery = Delivery(store, self._storage_failed, lease_of)
-        self.restorer = Restorer(self.by_code, self.changed, store, cluster, config.grace)
+        self.restorer = Restorer(self.by_code, self.changed, store, cluster, config.grace, metrics)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
         self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
         self._load_numbers: dict[str, int] = {}  # per table code: the newest read of its ratings (older ones yield)
@@ -66,6 +77,13 @@ class Tables:
 
     def __len__(self) -> int:
         return len(self.by_code)
+
+    def by_status(self) -> dict[str, int]:
+        """How many open tables this node holds in each status (``hearts_tables``; read when scraped)."""
+        counts = {status.value: 0 for status in Status}
+        for table in self.by_code.values():
+            counts[table.status] += 1
+        return counts
 
     def add(self, table: Table) -> None:
         """Register a new table (its first entries are stored by the first ``changed``)."""
@@ -93,7 +111,7 @@ class Tables:
         now = time.monotonic()
         step = settle(table, now, time.time(), self._moments.get(table.code))
         self._moments[table.code] = step.moment
-        committed = self.delivery.flush(table, step.entries, step.messages, step.record, step.shown)
+        committed = self.last_commit = self.delivery.flush(table, step.entries, step.messages, step.record, step.shown)
         if committed is not None and step.record is not None and step.record.get("rated"):
             # the new ratings are stored with the game: once it is, the table shows them (and how they moved)
             committed.add_done_callback(lambda done: self._stored_rated(table, done))
@@ -173,6 +191,7 @@ class Tables:
         from what was stored once the database answers, by itself or when someone resumes.
         """
         if isinstance(exc, LeaseLost):
+            self.metrics.leases_lost.inc()
             log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
             self._drop(table, Close.TABLE_MOVED)
             return
@@ -188,6 +207,7 @@ class Tables:
 
     def lease_lost(self, code: str) -> None:
         """Another node holds the lease of table ``code`` now: stop writing it, close its connections (1012)."""
+        self.metrics.leases_lost.inc()
         table = self.by_code.get(code)
         if table is not None:
             self._drop(table, Close.TABLE_MOVED)

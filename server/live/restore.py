@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from ..metrics import NO_METRICS, Metrics
 from ..storage.opening import REDIS_ERRORS
 from ..storage.store import Store, StoreBusy, StoredTable
 from ..table.table import DamagedLog, Table
@@ -38,8 +39,10 @@ class Restorer:
         store: Store,
         cluster: Leasing | None,
         grace: float,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.tables = tables  # the open tables by code (the registry's own map)
+        self.metrics = metrics  # counts the tables adopted here
         self.changed = changed
         self.store = store
         self.cluster = cluster
@@ -131,6 +134,8 @@ class Restorer:
         if table is None or table.code in tables:
             self._let_go(stored, lease)
             return tables.get(stored.code)
+        if cluster is not None and table.code not in self.parked:  # not one of ours coming back: an orphan adopted
+            self.metrics.tables_adopted.inc()
         self.parked.pop(table.code, None)
         tables[table.code] = table
         log.info("table %s restored from the database", table.code)

@@ -24,12 +24,13 @@ from websockets.http11 import Request, Response
 from ..cluster.relay import Relay
 from ..config import Config, client_dir
 from ..live.computer import Thinker
+from ..metrics import Metrics
 from ..storage.opening import REDIS_ERRORS, open_store
 from ..storage.store import Store, StoreBusy
 from ..table.bundle import BUNDLE_PATH, bundle_bytes
 from ..table.errors import ProtocolError
 from ..table.messages import kind_of, parse_message
-from .addresses import client_address, parse_proxies
+from .addresses import client_address, from_inside, parse_proxies, route_template
 from .api import API_ENDPOINTS, Api
 from .client import Client
 from .closing import Close
@@ -61,6 +62,7 @@ CONTENT_TYPES = {
 RUNTIME_PREFIX = "/runtime/"
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
+NOT_FOUND = b"not found\n"  # the body of a path that does not exist (and of /metrics to anyone outside)
 GET_HEAD = ("GET", "HEAD")  # a page or a JSON answer: HEAD gets GET's status and headers without the body
 
 
@@ -97,6 +99,7 @@ ROUTES = (
     Route("/healthz", GET_HEAD, "healthz"),
     Route(BUNDLE_PATH, GET_HEAD, "bundle"),
     Route("/api/cluster", GET_HEAD, "cluster_answer"),
+    Route("/metrics", GET_HEAD, "metrics_answer"),
     Route(TABLE_INFO + "{code}", GET_HEAD, "table_info"),
     *(Route(path, GET_HEAD, "api_answer") for path in API_ENDPOINTS),
     Route("/", GET_HEAD, "static"),
@@ -156,7 +159,7 @@ def static_file(root: Path, path: str) -> Response:
         rel = "index.html"
     else:
         rel = path.lstrip("/")
-    not_found = _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+    not_found = _response(HTTPStatus.NOT_FOUND, NOT_FOUND, "text/plain; charset=utf-8")
     if not rel or "\\" in rel or "\0" in rel or any(part in ("", ".", "..") for part in rel.split("/")):
         return not_found
     try:
@@ -199,6 +202,8 @@ class App:
         self.cluster = cluster  # with --redis, else None
         self.relay: Relay | None = None  # the links to the other nodes, in a cluster
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
+        self.metrics = Metrics()  # this node's own registry (idle without prometheus-client), served at /metrics
+        store.measure(self.metrics)
         self.thinker = Thinker(
             config.bot_workers,
             config.decision_timeout,
@@ -206,8 +211,10 @@ class App:
             hard_ms=config.hard_ms,
             floor_ms=config.hard_floor_ms,
             target_s=config.bot_target,
+            metrics=self.metrics,
         )
-        self.hub = Hub(config, store, self.thinker, cluster)
+        self.hub = Hub(config, store, self.thinker, cluster, self.metrics)
+        self.metrics.watch(lambda: len(self.hub.clients), self.hub.tables.by_status)
         self.api = Api(store, self.hub.reviewer, config.review_wait)
         self.api.lobby = self.hub.lobby
         self.root = client_dir()
@@ -253,6 +260,20 @@ class App:
         """``GET /api/cluster``: the live nodes."""
         return json_response(*await self.cluster_info())
 
+    async def metrics_answer(self, connection: ServerConnection, request: Request, path: str) -> Response:
+        """``GET /metrics``: Prometheus's text format, for loopback and the trusted proxies; anyone else a 404.
+
+        The 404 is an unknown path's (nobody outside learns it exists). Without prometheus-client: 501 with a JSON
+        error, to those who may ask.
+        """
+        if not from_inside(connection.remote_address, request.headers, self.proxies):
+            return _response(HTTPStatus.NOT_FOUND, NOT_FOUND, "text/plain; charset=utf-8")
+        exposed = self.metrics.exposition(request.headers.get("Accept"))
+        if exposed is None:
+            body = {"error": "metrics_unavailable", "install": "pip install 'hartenjagen[metrics]'"}
+            return json_response(HTTPStatus.NOT_IMPLEMENTED, body)
+        return _response(HTTPStatus.OK, *exposed)
+
     async def api_answer(self, connection: ServerConnection, request: Request, path: str) -> Response:
         """The JSON endpoints of ``Api``."""
         try:
@@ -278,9 +299,12 @@ class App:
 
     async def handler(self, ws: ServerConnection) -> None:
         """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
-        address = client_address(ws.remote_address, ws.request.headers if ws.request else None, self.proxies)
+        headers = ws.request.headers if ws.request else None
+        address = client_address(ws.remote_address, headers, self.proxies)
         client = Client(ws, address, self.config)
+        client.route = route_template(headers)
         client.gone = self.hub.disconnected
+        client.frames_sent = self.metrics.frames_sent
         self.hub.clients.add(client)
         try:
             closing = None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..config import Config
+from ..metrics import IDLE, Counting
 from ..table.jsontext import compact
 from .closing import Close
 from .ratelimit import FailureLimiter, TokenBucket
@@ -42,6 +43,7 @@ class Client:
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed
+        self.route: str | None = None  # the proxy's path to one node (net.addresses.route_template), if it has one
         self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.table.chat)
         self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
         self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
@@ -52,6 +54,7 @@ class Client:
         self.stalled = False
         self.gone: Callable[[Client], None] | None = None  # the hub's ``disconnected``: at once when cut off
         self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
+        self.frames_sent: Counting = IDLE  # the node's hearts_frames_sent_total (set by the app)
 
     @property
     def socket(self) -> ServerConnection:
@@ -71,6 +74,7 @@ class Client:
         text = message if type(message) is str else compact(message)
         self.sent += len(text)
         broadcast((self.socket,), text)
+        self.frames_sent.inc()
 
     def close_soon(self, why: Close) -> None:
         """Close the connection for ``why`` after the messages written before (and none after).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sys
 import time
@@ -17,6 +18,7 @@ from ..table.errors import ProtocolError
 from .client import Client
 
 log = logging.getLogger("hearts.server")
+MOVES = frozenset({"pass", "play"})  # the messages timed by hearts_move_seconds
 
 
 class Hub(Services):
@@ -56,11 +58,30 @@ class Hub(Services):
                     return
             if client.table is not None:
                 client.table.check_command(kind)  # e.g. no host command at a Play now table
+            timed = kind in MOVES and self.metrics.enabled
+            started = time.perf_counter() if timed else 0.0
+            if timed:
+                self.tables.last_commit = None
             result = HANDLERS[kind](self, client, msg)
             if asyncio.iscoroutine(result):
                 await result
+            if timed:
+                self._moved(started)
         except StoreBusy:
             raise ProtocolError("server_busy") from None
+
+    def _moved(self, started: float) -> None:
+        """Time a move (``hearts_move_seconds``) to its messages written: once its change is stored, else now."""
+        committed = self.tables.last_commit
+        if committed is None:  # nothing to store: its messages went out in the change
+            self.metrics.move_seconds.observe(time.perf_counter() - started)
+        else:  # called after the delivery's own callback, which writes the messages (callbacks run in order)
+            committed.add_done_callback(functools.partial(self._delivered, started))
+
+    def _delivered(self, started: float, committed: asyncio.Future) -> None:
+        """A move's change is stored and its messages written: time it (a move whose commit failed is not shown)."""
+        if not committed.cancelled() and committed.exception() is None:
+            self.metrics.move_seconds.observe(time.perf_counter() - started)
 
     def signed_out(self, player_id: int, device: str) -> None:
         """Device ``device`` no longer holds ``player_id`` (signed out on another node): close it here too."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
+from ..metrics import NO_METRICS, Metrics
 from .store import PlayerWrite, StoreBusy, TableHalted, TableWrite
 
 log = logging.getLogger("hearts.store")
@@ -40,6 +42,7 @@ class GroupCommit:
         self._answering: asyncio.Event | None = None  # set while the database answers (made on first use)
         self.batches = 0
         self.writes = 0
+        self.metrics: Metrics = NO_METRICS  # the node's (``Store.measure``): times each transaction
         self._writing = False
         self.down: StoreBusy | None = None  # why the database counts as not answering, or None
         self.halted: dict[str, BaseException] = {}  # table id -> the failure after which nothing more is stored
@@ -96,6 +99,7 @@ class GroupCommit:
             if not batch:
                 continue
             self._writing = True
+            started = time.perf_counter()
             try:
                 await self._write_batch([w for w, _ in batch])
             except asyncio.CancelledError:
@@ -114,6 +118,7 @@ class GroupCommit:
                 continue
             finally:
                 self._writing = False
+            self.metrics.commit_seconds.observe(time.perf_counter() - started)
             self.batches += 1
             self.writes += len(batch)
             self._came_back()
@@ -147,6 +152,7 @@ class GroupCommit:
             for write, fut in batch:
                 if self._refused(write, fut):  # its table failed earlier in this batch, or the database went down
                     continue
+                started = time.perf_counter()
                 try:
                     await self._write_batch([write])
                 except asyncio.CancelledError:
@@ -160,6 +166,7 @@ class GroupCommit:
                 except Exception as exc:
                     self._fail(write, fut, exc)
                 else:
+                    self.metrics.commit_seconds.observe(time.perf_counter() - started)
                     self.writes += 1
                     self._came_back()
                     if not fut.done():

@@ -8,6 +8,7 @@ their devices, ``GameRecords`` (``sql_games``) finished games, ratings and the l
 
 from __future__ import annotations
 
+from ..metrics import Metrics
 from .group_commit import GroupCommit
 from .sql_games import GameRecords
 from .sql_logs import TableLogs
@@ -22,6 +23,10 @@ class SqlStore(TableLogs, Players, GameRecords, Replays, Store):
     def __init__(self) -> None:
         self.commits = GroupCommit(self._write_batch, lambda: self.probe())  # looked up at each probe
         self._player_ids: dict[str, int] = {}  # token hash -> player id, for returning players
+
+    def measure(self, metrics: Metrics) -> None:
+        """Time each group commit transaction in the node's ``metrics`` (``hearts_store_commit_seconds``)."""
+        self.commits.metrics = metrics
 
     async def close(self) -> None:
         """Commit what is queued, then close the database."""

@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import time
 import urllib.request
 from collections import Counter
 from pathlib import Path
@@ -26,25 +20,14 @@ from typing import Any
 import pytest
 from server.conftest import cluster  # noqa: F401 (the fixture: nodes, database, key prefix, cleanup)
 from server.crashkit import ROOT, Client, ServerProcess
+from server.test_store_restore import play_until as play
+from websockets.exceptions import InvalidStatus
 
 from hartenjagen.server.net.addresses import parse_proxies
+from hartenjagen.tools.nginx import CONF, NODES, Nginx, free_port, nginx_binary, render
 
-CONF = ROOT / "deploy" / "nginx.conf"
 COMPOSE = ROOT / "deploy" / "compose.yaml"
-NODES = ("node1", "node2", "node3")
 BUDGET = 30.0
-
-
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin:/sbin")
-    assert found, "no nginx binary: run tools/ensure_services.sh (it installs Debian's nginx)"
-    return found
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get_json(url: str) -> Any:
@@ -58,81 +41,16 @@ def health(node: ServerProcess) -> dict[str, Any]:
     return get_json(f"http://127.0.0.1:{node.port}/healthz")
 
 
-def render(text: str, ports: list[int], listen: int, tmp: Path, nginx: str) -> str:
-    """deploy/nginx.conf for this test: loopback nodes and port, files in ``tmp``, two workers."""
-    for name, port in zip(NODES, ports, strict=True):
-        assert text.count(f"server {name}:8000 ") == 1, name
-        text = text.replace(f"server {name}:8000 ", f"server 127.0.0.1:{port} ")
-    assert text.count("listen 8000;") == 1
-    text = text.replace("listen 8000;", f"listen 127.0.0.1:{listen};")
-    text = re.sub(r"^worker_processes \S+;", "worker_processes 2;", text, count=1, flags=re.M)
-    text = re.sub(r"^(\s*)access_log \S+;", rf"\1access_log {tmp}/access.log;", text, count=1, flags=re.M)
-    text = re.sub(r"^(\s*)error_log \S+ ", rf"\1error_log {tmp}/error.log ", text, count=1, flags=re.M)
-    built = subprocess.run([nginx, "-V"], capture_output=True, text=True, timeout=10).stderr
-    temps = [("client_body", "client_body"), ("proxy", "proxy")]
-    temps += [(m, m) for m in ("fastcgi", "uwsgi", "scgi") if f"--without-http_{m}_module" not in built]
-    paths = "".join(f"\n    {directive}_temp_path {tmp}/{sub};" for directive, sub in temps)
-    assert text.count("http {") == 1
-    return text.replace("http {", "http {" + paths, 1)
-
-
-class Proxy:
-    """One nginx master (and its workers) in its own process group, on a rendered copy of deploy/nginx.conf."""
-
-    def __init__(self, nginx: str, conf: Path, tmp: Path, port: int) -> None:
-        self.port = port
-        self.args = [nginx, "-p", f"{tmp}/", "-c", str(conf), "-e", f"{tmp}/error.log"]
-        self.globals = f"daemon off; master_process on; pid {tmp}/nginx.pid;"
-        self.out, self.err, self.tmp = tmp / "nginx.out", tmp / "nginx.err", tmp
-        self.proc: subprocess.Popen | None = None
-
-    def check(self) -> subprocess.CompletedProcess:
-        return subprocess.run([*self.args, "-t", "-g", self.globals], capture_output=True, text=True, timeout=20)
-
-    def start(self, timeout: float = 10.0) -> Proxy:
-        with open(self.out, "wb") as out, open(self.err, "wb") as err:
-            self.proc = subprocess.Popen(
-                [*self.args, "-g", self.globals], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )  # fmt: skip
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"nginx exited with {self.proc.returncode}:\n{self.log()}"
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise AssertionError(f"nginx did not listen on {self.port}:\n{self.log()}")
-
-    def log(self) -> str:
-        files = [self.err, self.tmp / "error.log"]
-        return "\n".join(f.read_text(errors="replace") for f in files if f.exists())
-
-    def get(self, path: str) -> Any:
-        return get_json(f"http://127.0.0.1:{self.port}{path}")
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        for sig in (signal.SIGTERM, signal.SIGKILL):  # fast shutdown, then whatever is left of the group
-            try:
-                os.killpg(self.proc.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                break
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                continue
+def start_proxy(nodes: list[ServerProcess], nginx: str, tmp: Path, routes: bool = True) -> Nginx:
+    """deploy/nginx.conf in front of ``nodes`` (named as in it); ``routes=False``: a plain round-robin proxy."""
+    return Nginx.run({n.name: n.port for n in nodes}, tmp, routes, nginx)
 
 
 @pytest.fixture
 def nginx() -> str:
-    return nginx_binary()
+    found = nginx_binary()
+    assert found, "no nginx binary: run tools/ensure_services.sh (it installs Debian's nginx)"
+    return found
 
 
 @pytest.fixture
@@ -147,8 +65,8 @@ async def test_nginx_spreads_over_all_nodes_and_skips_a_dead_one(cluster, nginx,
         nodes = [cluster.start(name) for name in NODES]
         listen = free_port()
         conf = proxy_dir / "nginx.conf"
-        conf.write_text(render(CONF.read_text(), [n.port for n in nodes], listen, proxy_dir, nginx))
-        proxy = Proxy(nginx, conf, proxy_dir, listen)
+        conf.write_text(render(CONF.read_text(), {n.name: n.port for n in nodes}, listen, proxy_dir, nginx))
+        proxy = Nginx(nginx, conf, proxy_dir, listen)
         checked = proxy.check()
         assert checked.returncode == 0, checked.stderr
         assert "syntax is ok" in checked.stderr and "test is successful" in checked.stderr
@@ -207,7 +125,7 @@ def services(text: str) -> dict[str, str]:
 def test_compose_runs_postgres_redis_three_nodes_and_the_proxy():
     text = COMPOSE.read_text()
     found = services(text)
-    assert set(found) == {"postgres", "redis", *NODES, "proxy"}, list(found)
+    assert set(found) == {"postgres", "redis", *NODES, "proxy", "prometheus"}, list(found)
 
     pg_block = found["postgres"]
     assert re.search(r"^    image: postgres:16\s*$", pg_block, re.M)
@@ -241,6 +159,45 @@ def test_compose_runs_postgres_redis_three_nodes_and_the_proxy():
     assert "\t" not in text
 
 
+METRICS = (
+    "hearts_connections",
+    "hearts_tables",
+    "hearts_frames_sent_total",
+    "hearts_relayed_frames_total",
+    "hearts_move_seconds",
+    "hearts_store_commit_seconds",
+    "hearts_computer_decision_seconds",
+    "hearts_leases_lost_total",
+    "hearts_tables_adopted_total",
+)
+
+
+def test_compose_runs_prometheus_on_loopback_scraping_every_node_and_the_dashboard_shows_every_series():
+    block = services(COMPOSE.read_text())["prometheus"]
+    assert re.search(r"^      context: \.\s*$", block, re.M) and "dockerfile: prometheus.Dockerfile" in block
+    assert re.search(r'^      - "127\.0\.0\.1:9090:9090"\s*$', block, re.M)  # never on the host's other addresses
+    assert not re.search(r"^    image:", block, re.M)  # built here, from Debian's package
+    image = (COMPOSE.parent / "prometheus.Dockerfile").read_text()
+    assert re.search(r"^FROM debian:bookworm-slim\s*$", image, re.M) and "apt-get install" in image
+    assert re.search(r"install [^\n]*\bprometheus\b", image)
+    assert "COPY prometheus.yml /etc/prometheus/prometheus.yml" in image and "--config.file=/etc/prometheus/" in image
+
+    scrape = (COMPOSE.parent / "prometheus.yml").read_text()
+    assert re.search(r"^    metrics_path: /metrics\s*$", scrape, re.M)
+    targets = re.findall(r"^          - ([\w.-]+:\d+)\s*$", scrape, re.M)
+    assert targets == [f"{name}:8000" for name in NODES]  # every node, straight (never the proxy)
+
+    dashboard = json.loads((COMPOSE.parent / "grafana-dashboard.json").read_text())
+    exprs = "\n".join(t["expr"] for panel in dashboard["panels"] for t in panel["targets"])
+    for name in (*METRICS, "process_cpu_seconds_total", "process_resident_memory_bytes"):
+        assert re.search(rf"\b{name}(_bucket)?\b", exprs), name
+    assert "histogram_quantile(0.99, sum by (le) (rate(hearts_move_seconds_bucket" in exprs
+    assert "histogram_quantile(0.5, sum by (le) (rate(hearts_move_seconds_bucket" in exprs
+    protocol = (ROOT / "docs" / "protocol.md").read_text()
+    documented = re.findall(r"^- `(hearts_\w+)", protocol.split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0], re.M)
+    assert documented == list(METRICS)
+
+
 def test_nginx_conf_balances_without_stickiness_and_keeps_websockets_open():
     lines = [line.split("#", 1)[0].strip() for line in CONF.read_text().splitlines()]
     directives = [line for line in lines if line]
@@ -249,6 +206,14 @@ def test_nginx_conf_balances_without_stickiness_and_keeps_websockets_open():
         f"server {name}:8000 max_fails=2 fail_timeout=10s;" for name in NODES
     ]
     assert not [d for d in directives if re.match(r"(ip_hash|hash|sticky)\b", d)]
+    # each node has a path of its own, and the nodes are told of it: a connection for another node's table is sent
+    # there (docs/cluster.md, Straight to the table's node)
+    for name in NODES:
+        own = re.search(rf"upstream {name} \{{(.*?)\}}", "\n".join(directives), re.S).group(1).split("\n")
+        assert [d for d in own if d] == [f"server {name}:8000;"], own
+    assert f"location ~ ^/n/({'|'.join(NODES)})/ws$ {{" in directives
+    assert "proxy_pass http://$1/ws;" in directives
+    assert 'proxy_set_header X-Hearts-Route "/n/{node}/ws";' in directives
     for needed in (
         "map $http_upgrade $connection_upgrade {",
         "proxy_pass http://hearts;",
@@ -262,3 +227,125 @@ def test_nginx_conf_balances_without_stickiness_and_keeps_websockets_open():
         "proxy_send_timeout 1h;",
     ):
         assert needed in directives, needed
+
+
+# --------------------------------------------------------------------------- a connection at its table's node
+
+
+@pytest.mark.parametrize("routes", [True, False], ids=["straight-to-the-owner", "relayed-by-a-plain-proxy"])
+async def test_a_guest_through_the_proxy_plays_at_a_table_of_another_node(cluster, nginx, proxy_dir, routes):  # noqa: F811
+    """Bram joins Anna's table through the proxy and lands on another node. Behind the shipped config he is told
+    where the table lives and reconnects there; behind a plain round-robin proxy his connection is relayed."""
+    async with asyncio.timeout(BUDGET * 2):
+        nodes = [cluster.start(name) for name in NODES]
+        proxy = start_proxy(nodes, nginx, proxy_dir, routes)
+        try:
+            anna = await Client.open(proxy.ws, "Anna")
+            cluster.clients.append(anna)
+            await anna.send("create", options={"variant": "classic", "end_score": 25, "deal": 7}, computer_level="easy")
+            code = (await anna.expect("joined"))["code"]
+            owner = next(n for n in nodes if health(n)["tables"] == 1)
+            bram = await Client.open(proxy.ws, "Bram")  # least_conn: a node without Anna
+            cluster.clients.append(bram)
+            edge = next(n for n in nodes if n is not owner and health(n)["connections"] == 1)
+            await bram.send("join", code=code)
+            if routes:
+                moved = await bram.expect("moved")
+                assert moved == {
+                    "type": "moved",
+                    "path": f"/n/{owner.name}/ws",
+                    "again": {"type": "join", "code": code},
+                }
+                token = bram.welcome["player_token"]
+                await bram.close()
+                bram = await Client.open(f"ws://127.0.0.1:{proxy.port}{moved['path']}", "Bram", token=token)
+                cluster.clients.append(bram)
+                await bram.send(**moved["again"])
+            joined = await bram.expect("joined")
+            assert joined["code"] == code and joined["seat"] == 1
+            await bram.sync()
+            connections = {n.name: health(n)["connections"] for n in nodes}
+            if routes:  # both people on the table's node, none left on the edge
+                assert connections[owner.name] == 2 and connections[edge.name] == 0, connections
+            else:  # the edge holds Bram's connection and relays it
+                assert connections[owner.name] == 1 and connections[edge.name] == 1, connections
+            await anna.send("fill_computers", level="easy")
+            await anna.send("start")
+            ta, tb = await asyncio.gather(*(play(c, lambda t: t["view"] and t["view"]["phase"] == "playing" and
+                                                 len(t["view"]["tricks"]) >= 2) for c in (anna, bram)))  # fmt: skip
+            assert tb["view"]["seat"] == 1 and len(tb["view"]["tricks"]) >= 2
+        finally:
+            proxy.stop()
+
+
+async def test_a_direct_connection_whose_node_dies_comes_back_through_the_proxy(cluster, nginx, proxy_dir):  # noqa: F811
+    """Bram plays on the table's node through /n/NODE/ws; the node is killed: that path fails, the site's /ws takes
+    him to the node that adopted the table, and he resumes with every move he saw."""
+    async with asyncio.timeout(BUDGET * 3):
+        nodes = [cluster.start(name) for name in NODES]
+        proxy = start_proxy(nodes, nginx, proxy_dir)
+        try:
+            anna = await Client.open(proxy.ws, "Anna")
+            cluster.clients.append(anna)
+            await anna.send(
+                "create", options={"variant": "classic", "end_score": 100, "deal": 9}, computer_level="easy"
+            )
+            code = (await anna.expect("joined"))["code"]
+            owner = next(n for n in nodes if health(n)["tables"] == 1)
+            bram = await Client.open(proxy.ws, "Bram")
+            cluster.clients.append(bram)
+            await bram.send("join", code=code)
+            moved = await bram.expect("moved")
+            token = bram.welcome["player_token"]
+            await bram.close()
+            bram = await Client.open(f"ws://127.0.0.1:{proxy.port}{moved['path']}", "Bram", token=token)
+            cluster.clients.append(bram)
+            await bram.send(**moved["again"])
+            seat_token = (await bram.expect("joined"))["seat_token"]
+            await anna.send("fill_computers", level="easy")
+            await anna.send("start")
+            await asyncio.gather(*(play(c, lambda t: t["view"] and t["view"]["phase"] == "playing" and
+                                         len(t["view"]["tricks"]) >= 1) for c in (anna, bram)))  # fmt: skip
+            await bram.sync()
+            seen = bram.table["seq"]
+
+            await owner.crash()
+            await bram.wait(lambda: bram.closed, what="the dead node's connection to end")
+            with pytest.raises(InvalidStatus, match="502"):
+                await Client.open(f"ws://127.0.0.1:{proxy.port}{moved['path']}", "Bram", token=token)
+            back = None
+            for _ in range(100):  # as the browser does: through /ws, growing pauses, until the table is adopted
+                again = await Client.open(proxy.ws, "Bram", token=token)
+                cluster.clients.append(again)
+                await again.send("resume", code=code, seat_token=seat_token, last_seq=seen)
+                await again.wait(lambda c=again: c.closed or c.table is not None or
+                                 any(m["type"] in ("error", "moved") for m in c.inbox))  # fmt: skip
+                if again.table is not None:
+                    back = again
+                    break
+                hops = [m for m in again.inbox if m["type"] == "moved"]
+                if hops:  # the table's node as Redis knows it: the dead one until its presence runs out (502)
+                    await again.close()
+                    try:
+                        again = await Client.open(f"ws://127.0.0.1:{proxy.port}{hops[0]['path']}", "Bram", token=token)
+                    except InvalidStatus as exc:
+                        assert exc.response.status_code == 502
+                        await asyncio.sleep(0.25)
+                        continue
+                    cluster.clients.append(again)
+                    await again.send("resume", code=code, seat_token=seat_token, last_seq=seen)
+                    await again.wait(lambda c=again: c.closed or c.table is not None or
+                                     any(m["type"] == "error" for m in c.inbox))  # fmt: skip
+                    if again.table is not None:
+                        back = again
+                        break
+                errors = [m["code"] for m in again.inbox if m["type"] == "error"]
+                assert set(errors) <= {"server_busy"}, errors
+                await again.close()
+                await asyncio.sleep(0.25)
+            assert back is not None, "Bram never came back"
+            assert back.table["seq"] >= seen and back.table["view"]["seat"] == 1
+            living = {n.name: health(n) for n in nodes if n is not owner}
+            assert sum(h["tables"] for h in living.values()) == 1, living
+        finally:
+            proxy.stop()
