@@ -11,7 +11,7 @@ ARG BASE=python:3.11-slim
 FROM ${BASE} AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md constraints.txt ./
+COPY pyproject.toml README.md constraints-server.txt ./
 COPY server ./server
 COPY shared ./shared
 COPY tools ./tools
@@ -20,7 +20,19 @@ COPY migrations ./migrations
 # the offline game's runtime (the npm registry's pyodide, checked against its pinned hash) into client/runtime/, so the
 # wheel below carries it and the server sends it from the installed package; only the standard library is needed here
 RUN python3 tools/runtime_fetch.py --client-dir client
-RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install -c constraints.txt '.[cluster,fast,metrics]'
+# every dependency checked against its pinned hash (constraints-server.txt: the cluster, fast, metrics, speed extras),
+# then the package itself (pip cannot hash a folder)
+RUN python3 -m venv /opt/hearts && /opt/hearts/bin/pip install --require-hashes -r constraints-server.txt \
+    && /opt/hearts/bin/pip install --no-deps .
+
+# ---- proxy (deploy/compose.yaml builds this stage for nginx): Debian's nginx with the client's files, the offline
+# runtime included, which it serves itself (deploy/nginx.conf); the configuration and certificates are mounted
+FROM ${BASE} AS proxy
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx \
+    && rm -rf /var/lib/apt/lists/* && ln -sf /dev/stdout /var/log/nginx/access.log && ln -sf /dev/stderr /var/log/nginx/error.log
+COPY --from=build /src/client /srv/hearts/client
+EXPOSE 80 443 8081
+CMD ["nginx", "-g", "daemon off;"]
 
 # ---- run: the installed package only (no second copy of the code), its look-ahead compiled for that code
 FROM ${BASE}

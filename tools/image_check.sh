@@ -415,8 +415,14 @@ else
 fi
 if ((${#COMPOSE[@]} == 0)); then
   note "skipped: deploy/compose.yaml (neither the compose plugin nor docker-compose is installed or installable)"
-elif services=$("${COMPOSE[@]}" -f deploy/compose.yaml config --services 2>"$WORK/compose.err"); then
+elif services=$(HEARTS_PG_PASSWORD=check HEARTS_REDIS_PASSWORD=check \
+    "${COMPOSE[@]}" -f deploy/compose.yaml config --services 2>"$WORK/compose.err"); then
   ok "deploy/compose.yaml parses (${COMPOSE[*]} $("${COMPOSE[@]}" version --short 2>/dev/null)): services ${services//$'\n'/ }"
+  if env -u HEARTS_PG_PASSWORD -u HEARTS_REDIS_PASSWORD "${COMPOSE[@]}" -f deploy/compose.yaml config >/dev/null 2>&1; then
+    fail "deploy/compose.yaml starts without HEARTS_PG_PASSWORD and HEARTS_REDIS_PASSWORD"
+  else
+    ok "deploy/compose.yaml refuses to start without its passwords"
+  fi
 else
   fail "deploy/compose.yaml does not parse: $(tail -3 "$WORK/compose.err")"
 fi

@@ -13,13 +13,17 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CONF = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+ROOT = Path(__file__).resolve().parent.parent
+CONF = ROOT / "deploy" / "nginx.conf"
+CLIENT = ROOT / "client"  # served from disk as the image's /srv/hearts/client (the runtime once fetched)
 NODES = ("node1", "node2", "node3")  # the names the shipped config routes to (compose's HEARTS_NODE)
 ROUTE_HEADER_LINE = 'proxy_set_header X-Hearts-Route "/n/{node}/ws";'
 
@@ -37,11 +41,34 @@ def free_port() -> int:
         return port
 
 
-def render(text: str, ports: dict[str, int], listen: int, tmp: Path, nginx: str, routes: bool = True) -> str:
+def make_certificate(tmp: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key (openssl), for TLS on loopback."""
+    cert, key = tmp / "fullchain.pem", tmp / "privkey.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
+
+
+def render(
+    text: str,
+    ports: dict[str, int],
+    listen: Listen,
+    tmp: Path,
+    nginx: str,
+    routes: bool = True,
+    tls: bool = False,
+    count_loopback: bool = False,
+    loopback_inside: bool = True,
+) -> str:
     """deploy/nginx.conf for loopback: ``ports`` maps node names of ``NODES`` to ports; files in ``tmp``.
 
     ``routes=False`` leaves out the header that tells the nodes of the route to each node: a plain round-robin
-    proxy that knows nothing of the nodes, behind which the nodes relay.
+    proxy that knows nothing of the nodes, behind which the nodes relay. ``tls``: HTTPS with a self-signed
+    certificate for 127.0.0.1 (in ``tmp``), else plain HTTP on the same port. ``count_loopback``: the limits per
+    address count loopback too (the shipped file leaves it out).
     """
     for name in NODES:
         assert len(re.findall(rf"server {name}:8000\b", text)) == 2, name  # the balanced group and its own
@@ -51,13 +78,31 @@ def render(text: str, ports: dict[str, int], listen: int, tmp: Path, nginx: str,
             text = re.sub(rf"\n\s*server {name}:8000 [^\n]*;", "", text)
             text = re.sub(rf"\n\s*upstream {name} \{{\s*server {name}:8000;\s*\}}", "", text)
     names = "|".join(name for name in NODES if name in ports)
-    assert text.count("(" + "|".join(NODES) + ")") == 1
+    assert text.count("(" + "|".join(NODES) + ")") == 2  # the websocket and the operator's paths
     text = text.replace("(" + "|".join(NODES) + ")", f"({names})")
     if not routes:
         assert text.count(ROUTE_HEADER_LINE) == 1
         text = text.replace(ROUTE_HEADER_LINE, "")
-    assert text.count("listen 8000;") == 1
-    text = text.replace("listen 8000;", f"listen 127.0.0.1:{listen};")
+    if not loopback_inside:
+        assert text.count("allow 127.0.0.0/8;") == text.count("allow ::1;") == 2
+        text = text.replace("allow 127.0.0.0/8;", "").replace("allow ::1;", "")
+    if count_loopback:
+        for line in ("127.0.0.0/8 0;", "::1 0;"):
+            assert text.count(line) == 1, line
+            text = text.replace(line, "")
+    for shipped, port in (("listen 80;", listen.redirect), ("listen 8081;", listen.internal)):
+        assert text.count(shipped) == 1, shipped
+        text = text.replace(shipped, f"listen 127.0.0.1:{port};")
+    assert text.count("listen 443 ssl;") == 1
+    if tls:
+        cert, key = make_certificate(tmp)
+        text = text.replace("listen 443 ssl;", f"listen 127.0.0.1:{listen.site} ssl;")
+        text = text.replace("/etc/nginx/tls/fullchain.pem", str(cert)).replace("/etc/nginx/tls/privkey.pem", str(key))
+    else:
+        text = text.replace("listen 443 ssl;", f"listen 127.0.0.1:{listen.site};")
+        text = re.sub(r"\n\s*ssl_[a-z_]+ [^\n]*;", "", text)
+    assert text.count("root /srv/hearts/client;") == 1
+    text = text.replace("root /srv/hearts/client;", f"root {CLIENT};")
     text = re.sub(r"^worker_processes \S+;", "worker_processes 2;", text, count=1, flags=re.M)
     text = re.sub(r"^(\s*)access_log \S+;", rf"\1access_log {tmp}/access.log;", text, count=1, flags=re.M)
     text = re.sub(r"^(\s*)error_log \S+ ", rf"\1error_log {tmp}/error.log ", text, count=1, flags=re.M)
@@ -69,26 +114,55 @@ def render(text: str, ports: dict[str, int], listen: int, tmp: Path, nginx: str,
     return text.replace("http {", "http {" + paths, 1)
 
 
+@dataclass(frozen=True)
+class Listen:
+    """The loopback ports of a rendered config: the site (443 shipped), the redirect (80), the operator's (8081)."""
+
+    site: int
+    redirect: int
+    internal: int
+
+    @classmethod
+    def free(cls) -> Listen:
+        """Three free ports."""
+        return cls(free_port(), free_port(), free_port())
+
+
 class Nginx:
     """One nginx master (and its workers) in its own process group, on a rendered copy of deploy/nginx.conf."""
 
-    def __init__(self, nginx: str, conf: Path, tmp: Path, port: int) -> None:
-        self.port = port
+    def __init__(self, nginx: str, conf: Path, tmp: Path, listen: Listen, tls: bool = False) -> None:
+        self.listen = listen
+        self.port = listen.site
+        self.tls = tls
         self.args = [nginx, "-p", f"{tmp}/", "-c", str(conf), "-e", f"{tmp}/error.log"]
         self.globals = f"daemon off; master_process on; pid {tmp}/nginx.pid;"
         self.out, self.err, self.tmp = tmp / "nginx.out", tmp / "nginx.err", tmp
         self.proc: subprocess.Popen[bytes] | None = None
+        self.context: ssl.SSLContext | None = None  # with tls: trusts the self-signed certificate
+        if tls:
+            self.context = ssl.create_default_context(cafile=str(tmp / "fullchain.pem"))
 
     @classmethod
-    def run(cls, ports: dict[str, int], tmp: Path, routes: bool = True, nginx: str | None = None) -> Nginx:
+    def run(
+        cls,
+        ports: dict[str, int],
+        tmp: Path,
+        routes: bool = True,
+        nginx: str | None = None,
+        tls: bool = False,
+        count_loopback: bool = False,
+        loopback_inside: bool = True,
+    ) -> Nginx:
         """Render deploy/nginx.conf for ``ports`` into ``tmp`` and start it; return it listening."""
         binary = nginx or nginx_binary()
         if binary is None:
             raise RuntimeError("no nginx binary: run tools/ensure_services.sh (it installs Debian's nginx)")
-        listen = free_port()
+        listen = Listen.free()
         conf = tmp / "nginx.conf"
-        conf.write_text(render(CONF.read_text(), ports, listen, tmp, binary, routes))
-        return cls(binary, conf, tmp, listen).start()
+        text = render(CONF.read_text(), ports, listen, tmp, binary, routes, tls, count_loopback, loopback_inside)
+        conf.write_text(text)
+        return cls(binary, conf, tmp, listen, tls).start()
 
     def check(self) -> subprocess.CompletedProcess[str]:
         """``nginx -t`` of the rendered config."""
@@ -117,15 +191,24 @@ class Nginx:
         files = [self.err, self.tmp / "error.log"]
         return "\n".join(f.read_text(errors="replace") for f in files if f.exists())
 
+    @property
+    def site(self) -> str:
+        """The site's address through the proxy (https with ``tls``)."""
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
+
     def get(self, path: str) -> Any:
         """GET ``path`` through the proxy; the JSON body."""
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as resp:
+        with urllib.request.urlopen(self.site + path, timeout=5, context=self.context) as resp:
             return json.loads(resp.read())
 
     @property
     def ws(self) -> str:
         """The site's websocket address through the proxy."""
-        return f"ws://127.0.0.1:{self.port}/ws"
+        return f"{'wss' if self.tls else 'ws'}://127.0.0.1:{self.port}/ws"
+
+    def ws_path(self, path: str) -> str:
+        """The websocket address of ``path`` (a ``moved`` path) through the proxy."""
+        return self.ws[: -len("/ws")] + path
 
     def cpu_seconds(self) -> float:
         """The CPU time of the master and its workers so far (from /proc)."""

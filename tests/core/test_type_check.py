@@ -5,6 +5,7 @@ The core is checked strictly, the server strictly but for bare ``dict``/``list``
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -26,6 +27,26 @@ def test_the_test_command_type_checks_the_core_after_the_install_and_before_the_
     mypy = steps.index(".venv/bin/mypy")
     assert steps.index(next(s for s in steps if "pip install" in s)) < mypy < steps.index(".venv/bin/pytest")
     assert (ROOT / ".ci" / "run").read_text().rstrip("\n").splitlines()[-1] == command
+
+
+def pinned(path: Path) -> dict[str, str]:
+    """A hashed list's packages and versions (names as PyPI normalises them)."""
+    found = re.findall(r"^([A-Za-z0-9_.-]+)==(\S+) \\$", path.read_text(), re.M)
+    return {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in found}
+
+
+def test_every_install_is_pinned_with_hashes_and_the_server_s_list_at_the_same_versions():
+    everything, server = pinned(ROOT / "constraints.txt"), pinned(ROOT / "constraints-server.txt")
+    for path, pins in ((ROOT / "constraints.txt", everything), (ROOT / "constraints-server.txt", server)):
+        text = path.read_text()
+        blocks = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", text.split("\n", 3)[3].strip())  # after the three comment lines
+        assert len(blocks) == len(pins) and all("--hash=sha256:" in block for block in blocks), path
+    assert server.items() <= everything.items()  # one set of versions
+    assert {"websockets", "aiosqlite", "asyncpg", "redis", "numba", "prometheus-client", "orjson"} <= set(server)
+    assert not {"pytest", "playwright", "mypy", "ruff"} & set(server)  # a server runs no test tools
+    readme = (ROOT / "README.md").read_text()
+    assert "pip install --require-hashes -r constraints-server.txt && .venv/bin/pip install --no-deps -e ." in readme
+    assert "pip install --require-hashes -r constraints.txt && .venv/bin/pip install --no-deps -e ." in readme
 
 
 def test_mypy_comes_with_the_test_extra_at_the_pinned_version_and_checks_shared_and_server():
