@@ -45,10 +45,22 @@ class Config:
     review_ms: float = 500.0  # the review's budget per decision (nominal ms; 500 is about 1 s of CPU here)
     review_wait: float = 4.0  # seconds an HTTP review request waits before answering 202 (websockets cuts at 10 s)
     trusted_proxies: str = ""  # comma list of proxy addresses/networks whose X-Forwarded-For names the client
+    origin: str = ""  # comma list of origins (https://host[:port]) whose pages may open /ws besides the site's own
     inline_bots: bool = True  # easy and medium decide on the event loop (cheaper than a trip to a worker)
     read_timeout: float = 10.0  # seconds a connection may leave a ping unanswered before 1008 "not reading"
     blocked_names: str = ""  # a file of more words no name may hold, one per line (added to server.players.names' list)
     play_now_rate: float = 6.0  # "Play now" presses per connection and minute (then rate_limited)
+    # limits per client address (an IPv6 /64 counts as one) and per table: docs/protocol.md, Limits
+    hello_timeout: float = 10.0  # seconds a new connection may take to say hello (then 1008 "no hello")
+    sockets_per_address: int = 32  # websockets open at once from one address (more: 429 at the upgrade)
+    new_players_per_minute: int = 20  # new players per address and minute (then players_limited)
+    new_tables_per_minute: int = 10  # new tables per address and minute (then tables_limited)
+    chat_window: float = 10.0  # seconds over which chat lines are counted, per connection, address and table
+    chat_per_address: int = 20  # chat lines per address within the chat window (then chat_limited)
+    chat_per_table: int = 30  # chat lines a table takes within the chat window from everyone (then chat_busy)
+    reports_per_address: int = 10  # reports per address and hour (then reports_limited)
+    prune_days: float = 7.0  # players who never finished a game and tables never started go after this (0: kept)
+    prune_every: float = 3600.0  # seconds between two prunes of this node (its first at a random moment within)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:

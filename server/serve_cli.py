@@ -9,6 +9,7 @@ import socket
 import sys
 
 from .net.addresses import parse_proxies
+from .net.security import parse_origins
 from .settings import add_arguments, config_from
 from .storage.store import SchemaTooNew, StoreBusy, StoreUnavailable
 
@@ -47,6 +48,11 @@ def serve_command(args: argparse.Namespace) -> int:
         parse_proxies(args.trusted_proxies)
     except ValueError as exc:
         print(f"--trusted-proxies: {exc}", file=sys.stderr)
+        return 2
+    try:
+        parse_origins(args.origin)
+    except ValueError as exc:
+        print(f"--origin: {exc}", file=sys.stderr)
         return 2
     config = config_from(args, node=args.node or f"{socket.gethostname()}-{os.getpid()}")
     try:

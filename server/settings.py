@@ -114,6 +114,11 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="10.0.0.0/8",
     ),  # fmt: skip
     Setting(
+        "origin",
+        "origins of other web pages that may open /ws (comma list); the site's own may always",
+        metavar="https://example.com",
+    ),  # fmt: skip
+    Setting(
         "review_ms", "the hard player's budget per decision when it reviews a hand, nominal ms", low=5.0, high=10_000.0
     ),  # fmt: skip
     Setting(
@@ -130,6 +135,21 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("lease_ms", "milliseconds a table lease lives unless renewed", low=300),
     Setting("blocked_names", "file of more words no player name may hold, one per line", metavar="FILE"),
     Setting("play_now_rate", "Play now presses a connection may make per minute", low=1.0),
+    Setting(
+        "hello_timeout", "seconds a new connection may take to say hello before it is closed", low=0.1, high=300.0
+    ),  # fmt: skip
+    Setting("sockets_per_address", "websocket connections open at once from one client address", low=1),
+    Setting("new_players_per_minute", "new players one client address may make per minute", low=1),
+    Setting("new_tables_per_minute", "new tables one client address may open per minute", low=1),
+    Setting("chat_window", "seconds over which chat lines are counted (per connection, address and table)", low=0.1),
+    Setting("chat_per_address", "chat lines one client address may send within the chat window", low=1),
+    Setting("chat_per_table", "chat lines a table takes within the chat window, from everyone at it", low=1),
+    Setting("reports_per_address", "reports one client address may send per hour", low=1),
+    Setting(
+        "prune_days",
+        "days after which players who never finished a game and tables never started are deleted (0: never)",
+        low=0.0,
+    ),  # fmt: skip
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -142,7 +162,22 @@ ENVIRONMENT_ONLY: tuple[tuple[str, str], ...] = (
 
 #: ``Config`` fields that are not flags: limits the protocol documents, tuned by tests and benchmarks only.
 INTERNAL = frozenset({"max_frame", "msg_rate", "msg_burst", "code_failures", "address_failures", "code_window",
-                      "inline_bots"})  # fmt: skip
+                      "inline_bots", "prune_every"})  # fmt: skip
+
+#: The limits per client address raised so far that a load from one address never meets them: the benchmarks and
+#: the tests' servers, whose every connection comes from loopback, start with these (``one_address_flags``).
+ONE_ADDRESS: dict[str, int] = {
+    "sockets_per_address": 1_000_000,
+    "new_players_per_minute": 1_000_000,
+    "new_tables_per_minute": 1_000_000,
+    "chat_per_address": 1_000_000,
+    "reports_per_address": 1_000_000,
+}
+
+
+def one_address_flags() -> list[str]:
+    """The ``hearts serve`` flags of ``ONE_ADDRESS``: every per-address limit out of a load test's way."""
+    return [arg for name, value in ONE_ADDRESS.items() for arg in (BY_NAME[name].flag, str(value))]
 
 
 def from_env(env: Mapping[str, str] | None = None) -> dict[str, Any]:

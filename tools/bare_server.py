@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from hartenjagen.server.net.compression import MODES, serve_options
+from hartenjagen.server.net.sockets import raise_fd_limit
 
 MAX_FRAME = 4096  # as server.config.Config.max_frame
 CLOSE_RESTART = 1012
@@ -117,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample:
         with open(args.sample, encoding="utf-8") as f:
             sample = json.dumps(json.load(f), separators=(",", ":"))
+    raise_fd_limit()  # as our server does at start: one descriptor per connection (--idle 8000 and more)
     asyncio.run(run(args.host, args.port, args.size, sample, args.compression))
     return 0
 

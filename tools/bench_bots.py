@@ -29,6 +29,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from hartenjagen.server.settings import one_address_flags
 from hartenjagen.server.table.changes import fold
 
 from .bench_server import Proc, _free_port, _pct
@@ -320,7 +321,7 @@ def run_bots(s: BotSettings) -> dict[str, Any]:
         port = _free_port()
         argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
         argv += ["--db", str(folder / "bench.db"), "--bot-delay", str(s.bot_delay), "--idle-timeout", "600"]
-        argv += ["--review-ms", str(s.review_ms), *s.server_args]
+        argv += ["--review-ms", str(s.review_ms), *one_address_flags(), *s.server_args]  # all from loopback
         proc = Proc(argv, port, folder / "server.log")
         proc.start()
         try:

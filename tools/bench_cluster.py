@@ -1,10 +1,13 @@
 """Cluster benchmark (``hearts bench server --nodes N,...``): tables played at human pace across N real nodes.
 
-For each N: a fresh PostgreSQL database and a unique Redis key prefix, N ``hearts serve`` processes on loopback,
-and the ``tools.loadgen`` workers seating every table with its four players on nodes drawn at random (seeded).
-The table lives on the node its creator connected to; the others' moves cross nodes over Redis. Figures: the
-connections and tables the nodes hold at the end of the window, move latency (local, crossing), each node's
-CPU and RSS, errors; then an estimate of the nodes 100,000 connections would need.
+For each N: a fresh PostgreSQL database and a unique Redis key prefix, N ``hearts serve`` processes on loopback
+(``node1``.. as deploy/nginx.conf names them), and in front of them the shipped nginx config run for real
+(``tools.nginx``): every person connects through it, the creator makes the table, the three others join by code
+and follow ``moved`` to the table's node as a browser does. With ``--no-proxy`` each person connects to a node
+drawn at random instead (seeded), and moves of players on another node cross over Redis (the relay). Figures: the
+connections and tables the nodes hold at the end of the window, move latency (local, crossing), each node's CPU and
+RSS, CPU per delivered message, the share of frames relayed (from the nodes' ``/metrics``), errors; then an
+estimate of the nodes 100,000 connections would need.
 ``bench_cluster`` returns the figures, ``format_cluster_report`` prints them.
 """
 
@@ -25,8 +28,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from hartenjagen.server.settings import one_address_flags
+
 from .bench_server import Proc, Settings, _errors, _free_port, _pct, _shares
 from .loadgen import TIMEOUT, Pool
+from .nginx import NODES, Nginx, nginx_binary
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379"
@@ -92,6 +98,7 @@ def node(folder: Path, db: str, prefix: str, name: str, compression: str) -> Pro
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     argv += ["--db", db, "--redis", REDIS_URL, "--redis-prefix", prefix, "--node", name]
     argv += ["--bot-delay", "0", "--idle-timeout", "600", "--compression", compression]
+    argv += one_address_flags()  # every player comes from loopback: the limits per address out of the way
     return Proc(argv, port, folder / f"{name}.log")
 
 
@@ -116,9 +123,30 @@ def wait_cluster(nodes: list[Proc], timeout: float = 30.0) -> None:
         raise RuntimeError(f"the nodes did not all list each other within {timeout:.0f} s")
 
 
-def seat_across(pool: Pool, nodes: list[Proc], s: Settings, rng: random.Random) -> dict[str, Any]:
-    """Seat every table: each of its four players on a node drawn at random; the creator's node owns it."""
-    ports = [[rng.choice(nodes).port for _ in range(4)] for _ in range(s.tables)]
+def frame_counts(port: int) -> tuple[float, float]:
+    """A node's frames written to its connections and frames it sent to other nodes, from its ``/metrics``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as resp:
+        text = resp.read().decode()
+    sent = relayed = 0.0
+    for line in text.splitlines():
+        if line.startswith("hearts_frames_sent_total "):
+            sent = float(line.split()[-1])
+        elif line.startswith('hearts_relayed_frames_total{direction="out"}'):
+            relayed = float(line.split()[-1])
+    return sent, relayed
+
+
+def seat_across(
+    pool: Pool, nodes: list[Proc], s: Settings, rng: random.Random, proxy: int | None = None
+) -> dict[str, Any]:
+    """Seat every table: through the proxy (port ``proxy``) or each player on a node drawn at random.
+
+    The creator's node owns the table.
+    """
+    if proxy is not None:
+        ports = [[proxy] * 4 for _ in range(s.tables)]
+    else:
+        ports = [[rng.choice(nodes).port for _ in range(4)] for _ in range(s.tables)]
     tables = list(range(s.tables))
     at = time.monotonic() + 0.3
     per = max(1, s.concurrency // 3)
@@ -128,7 +156,7 @@ def seat_across(pool: Pool, nodes: list[Proc], s: Settings, rng: random.Random) 
         for share, mine in zip(_shares(pool, tables), _shares(pool, ports), strict=True)
     ]
     res = pool.ask(cmds, timeout=120 + s.tables * 0.1)
-    crossing = sum(p != t[0] for t in ports for p in t[1:])
+    crossing = None if proxy is not None else sum(p != t[0] for t in ports for p in t[1:])
     return {"players": sum(r["seated"] for r in res), "crossing_players": crossing, "errors": _errors(res)}
 
 
@@ -148,8 +176,10 @@ def play_across(pool: Pool, nodes: list[Proc], s: Settings) -> dict[str, Any]:
     pool.send([{"cmd": "play", "think": list(s.think), "begin": begin, "start": start, "end": end}] * len(pool))
     time.sleep(max(0.0, start - time.monotonic()))
     cpu0, t0, m0 = [n.cpu_seconds() for n in nodes], time.monotonic(), machine_ticks()
+    frames0 = [frame_counts(n.port) for n in nodes]
     time.sleep(max(0.0, end - time.monotonic()))
     cpu1, t1, m1 = [n.cpu_seconds() for n in nodes], time.monotonic(), machine_ticks()
+    frames1 = [frame_counts(n.port) for n in nodes]
     health = [n.health() for n in nodes]
     rss = [n.rss_kib() for n in nodes]
     res = pool.collect(timeout=TIMEOUT + 60)
@@ -166,7 +196,21 @@ def play_across(pool: Pool, nodes: list[Proc], s: Settings) -> dict[str, Any]:
         for h, c0, c1, kib in zip(health, cpu0, cpu1, rss, strict=True)
     ]
     busy = (m1[0] - m0[0]) * 100 / max(1, m1[1] - m0[1])
-    return {"nodes": per_node, "moves": _latencies(res), "machine_busy_pct": round(busy, 1), "errors": _errors(res)}
+    messages = sum(r["messages"] for r in res)
+    sent = sum(b[0] - a[0] for a, b in zip(frames0, frames1, strict=True))
+    relayed = sum(b[1] - a[1] for a, b in zip(frames0, frames1, strict=True))
+    cpu = sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1, strict=True))
+    return {
+        "nodes": per_node,
+        "moves": _latencies(res),
+        "machine_busy_pct": round(busy, 1),
+        "errors": _errors(res),
+        "messages_delivered": messages,
+        "cpu_us_per_message": round(cpu * 1e6 / messages, 1) if messages else None,
+        "frames_sent": int(sent),
+        "relayed_frames": int(relayed),
+        "relayed_share": round(relayed / sent, 4) if sent else None,
+    }
 
 
 def _latencies(res: list[dict[str, Any]]) -> dict[str, Any]:
@@ -184,21 +228,35 @@ def _latencies(res: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run_cluster(pool: Pool, n: int, s: Settings, folder: Path, admin: str = ADMIN_URL) -> dict[str, Any]:
-    """Start ``n`` nodes on a fresh database and Redis prefix, seat and play, stop; return the figures."""
+def run_cluster(
+    pool: Pool, n: int, s: Settings, folder: Path, admin: str = ADMIN_URL, proxy: bool = True
+) -> dict[str, Any]:
+    """Start ``n`` nodes on a fresh database and Redis prefix (behind nginx with ``proxy``); seat, play, stop.
+
+    Return the figures.
+    """
     db = asyncio.run(_create_database(admin))
     prefix = f"hearts_bench_{secrets.token_hex(4)}:"
-    nodes = [node(folder, db, prefix, f"n{n}-{i + 1}", s.compression) for i in range(n)]
+    names = NODES[:n] if proxy else [f"n{n}-{i + 1}" for i in range(n)]
+    nodes = [node(folder, db, prefix, name, s.compression) for name in names]
+    front: Nginx | None = None
     try:
         for proc in nodes:
             proc.start()
         for proc in nodes:
             proc.wait_healthy()
         wait_cluster(nodes)
-        seated = seat_across(pool, nodes, s, random.Random(SEED + n))
+        if proxy:
+            (folder / f"nginx-{n}").mkdir(exist_ok=True)
+            front = Nginx.run(dict(zip(names, (p.port for p in nodes), strict=True)), folder / f"nginx-{n}")
+        seated = seat_across(pool, nodes, s, random.Random(SEED + n), front.port if front else None)
+        nginx0 = front.cpu_seconds() if front else 0.0
         played = play_across(pool, nodes, s)
+        nginx_cpu = (front.cpu_seconds() - nginx0) if front else None
         closed = pool.ask_all({"cmd": "close"})
     finally:
+        if front is not None:
+            front.stop()
         stops = [proc.stop(timeout=10) for proc in nodes]
         with contextlib.suppress(Exception):
             asyncio.run(_delete_keys(REDIS_URL, prefix))
@@ -210,6 +268,13 @@ def run_cluster(pool: Pool, n: int, s: Settings, folder: Path, admin: str = ADMI
         x["exit"] = proc.popen.returncode
     return {
         "nodes": n,
+        "proxy": "deploy/nginx.conf" if proxy else None,
+        "nginx_cpu_s": round(nginx_cpu, 2) if nginx_cpu is not None else None,
+        "messages_delivered": played["messages_delivered"],
+        "cpu_us_per_message": played["cpu_us_per_message"],
+        "frames_sent": played["frames_sent"],
+        "relayed_frames": played["relayed_frames"],
+        "relayed_share": played["relayed_share"],
         "players": seated["players"],
         "crossing_players": seated["crossing_players"],
         "connections": sum(x["connections"] for x in nodes_out),
@@ -239,10 +304,15 @@ def estimate(run: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def bench_cluster(s: Settings, counts: list[int], logs: Path | None = None) -> dict[str, Any]:
-    """Run the cluster benchmark once per node count in ``counts``; keep the node logs in ``logs`` if given."""
+def bench_cluster(s: Settings, counts: list[int], logs: Path | None = None, proxy: bool = True) -> dict[str, Any]:
+    """Run the cluster benchmark once per node count in ``counts``; keep the node logs in ``logs`` if given.
+
+    With ``proxy`` (the default) everyone connects through the shipped nginx config; the result then holds, for the
+    most nodes, ``relayed_share`` and ``cpu_ratio_vs_one_node`` (CPU per delivered message against one node's).
+    """
     settings = {k: v for k, v in vars(s).items() if k in ("tables", "seconds", "think", "workers", "warmup")}
     settings["compression"] = s.compression
+    settings["proxy"] = "deploy/nginx.conf" if proxy else None
     out: dict[str, Any] = {"settings": settings | {"nodes": counts}, "runs": [], "logs": str(logs) if logs else None}
     with contextlib.ExitStack() as stack:
         if logs is None:
@@ -251,9 +321,27 @@ def bench_cluster(s: Settings, counts: list[int], logs: Path | None = None) -> d
         pool = Pool(s.workers)
         stack.callback(pool.close)
         for n in counts:
-            out["runs"].append(run_cluster(pool, n, s, logs))
+            out["runs"].append(run_cluster(pool, n, s, logs, proxy=proxy))
     out["estimate"] = estimate(max(out["runs"], key=lambda r: r["nodes"])) if out["runs"] else None
+    most = max(out["runs"], key=lambda r: r["nodes"]) if out["runs"] else None
+    one = next((r for r in out["runs"] if r["nodes"] == 1), None)
+    out["relayed_share"] = most["relayed_share"] if most else None
+    ratio = None
+    if most and one and most["cpu_us_per_message"] and one["cpu_us_per_message"]:
+        ratio = round(most["cpu_us_per_message"] / one["cpu_us_per_message"], 3)
+    out["cpu_ratio_vs_one_node"] = ratio
     return out
+
+
+def missing_proxy() -> str | None:
+    """A message when the shipped proxy cannot run here (no nginx), else None."""
+    if nginx_binary() is None:
+        return "needs Debian's nginx (bash tools/ensure_services.sh installs it), or --no-proxy"
+    return None
+
+
+def _pct_or_na(share: float | None) -> str:
+    return "n/a" if share is None else f"{share * 100:.2f} %"
 
 
 def _ms(v: float | None) -> str:
@@ -265,15 +353,25 @@ def format_cluster_report(res: dict[str, Any]) -> str:
     st = res["settings"]
     lines = [
         f"hearts bench server --nodes {','.join(map(str, st['nodes']))}: {st['tables']:,} tables "
-        f"({st['tables'] * 4:,} players, each on a random node), think {st['think'][0]:g}-{st['think'][1]:g} s, "
-        f"window {st['seconds']:g} s, {st['workers']} load processes, compression {st['compression']}",
+        f"({st['tables'] * 4:,} players{'' if st.get('proxy') else ', each on a random node'}), "
+        f"think {st['think'][0]:g}-{st['think'][1]:g} s, "
+        f"window {st['seconds']:g} s, {st['workers']} load processes, compression {st['compression']}"
+        + (f", through {st['proxy']} (nginx)" if st.get("proxy") else ", no proxy"),
     ]
     for run in res["runs"]:
         mv = run["moves"]
         lines += [
             "",
             f"{run['nodes']} node(s): {run['connections']:,} connections held, {run['tables']:,} tables "
-            f"({run['crossing_players']:,} of {run['players']:,} players on another node than their table)",
+            + (
+                f"({run['crossing_players']:,} of {run['players']:,} players on another node than their table)"
+                if run["crossing_players"] is not None
+                else f"({run['players']:,} players seated through the proxy)"
+            ),
+            f"  CPU per delivered message {_ms(run['cpu_us_per_message'])} µs (the nodes', "
+            f"{run['messages_delivered']:,} messages); frames relayed {run['relayed_frames']:,} of "
+            f"{run['frames_sent']:,} sent ({_pct_or_na(run['relayed_share'])})"
+            + (f"; nginx CPU {run['nginx_cpu_s']:g} s" if run.get("nginx_cpu_s") is not None else ""),
         ]
         for kind in ("all", "local", "crossing"):
             m = mv[kind]
@@ -297,8 +395,14 @@ def format_cluster_report(res: dict[str, Any]) -> str:
         )
         errs = sum(run["errors"].values())
         lines.append(f"  errors {errs}" + (f": {run['errors']}" if errs else ""))
-    est = res.get("estimate")
     lines.append("")
+    if res.get("cpu_ratio_vs_one_node") is not None:
+        most = max(r["nodes"] for r in res["runs"])
+        lines.append(
+            f"{most} nodes against one: {res['cpu_ratio_vs_one_node']:g} times the CPU per delivered message; "
+            f"frames relayed {_pct_or_na(res['relayed_share'])}"
+        )
+    est = res.get("estimate")
     if est:
         lines.append(
             f"estimate: {est['nodes_for_100k']} nodes for {TARGET_CONNECTIONS:,} connections at this pace "

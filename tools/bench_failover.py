@@ -26,6 +26,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from hartenjagen.server.settings import one_address_flags
 from hartenjagen.server.table.changes import fold
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,9 +46,11 @@ class Node:
 
     def start(self) -> None:
         """Start the node and wait for its serving line."""
+        # every player comes from loopback: the limits per address out of the way
         cmd = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
                "--db", self.db, "--redis", REDIS_URL, "--redis-prefix", self.prefix, "--node", self.name,
-               "--lease-ms", str(self.lease_ms), "--bot-delay", "0", "--bot-workers", "0"]  # fmt: skip
+               "--lease-ms", str(self.lease_ms), "--bot-delay", "0", "--bot-workers", "0",
+               *one_address_flags()]  # fmt: skip
         out = self.logs / f"{self.name}.out"  # this start's serving line (the port), not an earlier one's
         with open(out, "wb") as stdout, open(self.logs / f"{self.name}.err", "ab") as stderr:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=stderr, start_new_session=True)

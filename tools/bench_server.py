@@ -3,7 +3,10 @@
 Both servers run as processes of their own on loopback; the load comes from ``tools.loadgen`` worker
 processes. Phases (ours first, then the bare server with messages padded to our median size): a seating
 ramp, play at human pace over a measured window, a restart that every client comes back from, memory per
-idle connection; then, ours only, memory after rounds of tables opened and closed.
+idle connection; then, ours only, memory after rounds of tables opened and closed. With ``idle`` (``--idle``)
+that many more connections say hello right after the ramp and stay through play and the restart (the 10,000
+connections run: ``--tables 500 --idle 8000``); the server's RSS with them minus without gives memory per
+idle connection under load.
 ``bench_server`` returns the figures, ``format_server_report`` prints them.
 """
 
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from hartenjagen.server.config import Config
+from hartenjagen.server.settings import one_address_flags
 
 from .loadgen import TIMEOUT, Pool, die_with_parent
 
@@ -42,6 +46,7 @@ class Settings:
     think: tuple[float, float] = (1.0, 2.0)
     workers: int = 2
     idle_connections: int = 2000
+    idle: int = 0  # connections held idle after hello through play and the restart (0: none)
     memory_tables: int = 500
     rounds: int = 3
     warmup: float = 5.0
@@ -160,6 +165,7 @@ def ours(folder: Path, name: str, compression: str) -> Proc:
     port = _free_port()
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     argv += ["--db", str(folder / f"{name}.db"), "--bot-delay", "0", "--idle-timeout", "600"]
+    argv += one_address_flags()  # every player comes from loopback: the limits per address out of the way
     argv += ["--compression", compression]
     return Proc(argv, port, folder / f"{name}.log")
 
@@ -221,6 +227,7 @@ def play(pool: Pool, proc: Proc, s: Settings) -> dict[str, Any]:
         sizes.update({int(k): v for k, v in r["sizes"].items()})
     median_size = int(_pct(list(sizes.elements()), 0.5)) if sizes else 0
     samples = [x for r in res for x in r["samples"]]
+    lags = [x for r in res for x in r.get("lags", [])]
     sample = min(samples, key=lambda t: abs(len(t) - median_size)) if samples else None
     cpu = cpu1 - cpu0
     return {
@@ -233,6 +240,8 @@ def play(pool: Pool, proc: Proc, s: Settings) -> dict[str, Any]:
         "median_message_bytes": median_size,
         "server_cpu_s": round(cpu, 3),
         "cpu_us_per_message": round(cpu * 1e6 / messages, 2) if messages else 0.0,
+        "load_lag_p99_ms": round(_pct(lags, 0.99), 2),  # the load processes' own loop delay (in every latency)
+        "load_lag_max_ms": round(max(lags), 2) if lags else 0.0,
         "errors": _errors(res),
         "sample": sample,
     }
@@ -247,15 +256,20 @@ def restart(pool: Pool, proc: Proc, s: Settings) -> dict[str, Any]:
     healthy = proc.wait_healthy() - t0
     res = pool.ask_all({"cmd": "reconnect", "port": proc.port, "concurrency": s.concurrency}, timeout=300)
     back = [x - t0 for r in res for x in r["back"]]
-    return {
+    back_idle = [x - t0 for r in res for x in r["back_idle"]]
+    everyone = back + back_idle
+    out = {
         "players": len(back),
         "stop_s": round(stopped, 3),
         "healthy_s": round(healthy, 3),
-        "all_back_s": round(max(back), 3) if back else 0.0,
+        "all_back_s": round(max(everyone), 3) if everyone else 0.0,
         "back_p50_s": round(_pct(back, 0.5), 3),
         "listen_overflows": listen_overflows() - overflows,
         "errors": _errors(res),
     }
+    if s.idle:
+        out["idle_back"] = len(back_idle)  # the idle connections came back too (hello): in all_back_s
+    return out
 
 
 def idle(pool: Pool, target: str, proc: Proc, s: Settings) -> dict[str, Any]:
@@ -281,6 +295,36 @@ def idle(pool: Pool, target: str, proc: Proc, s: Settings) -> dict[str, Any]:
         "rss_after_kib": after,
         "kib_per_connection": round((after - before) / opened, 2) if opened else 0.0,
         "errors": _errors(res + closed),
+    }
+
+
+def hold_idle(pool: Pool, target: str, proc: Proc, s: Settings) -> dict[str, Any]:
+    """After the ramp: open ``s.idle`` connections that say hello and stay; RSS with them minus RSS without."""
+    time.sleep(s.settle)
+    before = proc.rss_kib()
+    overflows = listen_overflows()
+    counts = [len(x) for x in _shares(pool, list(range(s.idle)))]
+    t0 = time.monotonic()
+    cmds = [
+        {"cmd": "idle", "target": target, "port": proc.port, "count": n, "concurrency": s.concurrency} for n in counts
+    ]
+    res = pool.ask(cmds, timeout=300 + s.idle * 0.05)
+    seconds = time.monotonic() - t0
+    time.sleep(s.settle)
+    proc.check()
+    after = proc.rss_kib()
+    health = proc.health()
+    opened = sum(r["open"] for r in res)
+    return {
+        "idle": opened,
+        "connections": health.get("connections"),  # as the server counts them: the players and the idle
+        "connection_limit": health.get("connection_limit"),  # ours: what its open-file limit allows
+        "open_s": round(seconds, 3),
+        "rss_without_idle_kib": before,
+        "rss_with_idle_kib": after,
+        "kib_per_idle_connection": round((after - before) / opened, 2) if opened else 0.0,
+        "listen_overflows": listen_overflows() - overflows,
+        "errors": _errors(res),
     }
 
 
@@ -347,6 +391,8 @@ def _table_phases(pool: Pool, target: str, proc: Proc, s: Settings) -> dict[str,
     proc.check()
     if "ramp" not in s.skip:
         out["ramp"] = ramp
+    if s.idle:
+        out["held"] = hold_idle(pool, target, proc, s)
     if "play" not in s.skip:
         out["play"] = play(pool, proc, s)
         proc.check()
@@ -429,6 +475,11 @@ def goals(out: dict[str, Any]) -> list[dict[str, Any]]:
 
     p99, bp99 = _get(o, "play", "latency_p99_ms"), _get(b, "play", "latency_p99_ms")
     row("move latency p99 (ms)", p99, bp99, "< 50", p99 is not None and p99 < 50, _ratio(p99, bp99))
+    held = _get(o, "held", "idle")
+    if held and p99 is not None:
+        ratio = _ratio(p99, bp99)
+        ok = ratio is not None and ratio <= 1.5
+        row(f"move latency p99, +{held:,} idle (x bare)", p99, bp99, "<= 1.5x bare", ok, ratio)
     cpu, bcpu = _get(o, "play", "cpu_us_per_message"), _get(b, "play", "cpu_us_per_message")
     ratio = _ratio(cpu, bcpu)
     row("server CPU per delivered message (us)", cpu, bcpu, "<= 1.3x bare", ratio is not None and ratio <= 1.3, ratio)
@@ -438,6 +489,8 @@ def goals(out: dict[str, Any]) -> list[dict[str, Any]]:
     row("restart: all players back (s)", back, bback, "< 10", back is not None and back < 10, _ratio(back, bback))
     kib, bkib = _get(o, "idle", "kib_per_connection"), _get(b, "idle", "kib_per_connection")
     row("memory per idle connection (KiB)", kib, bkib, "<= 25", kib is not None and kib <= 25, _ratio(kib, bkib))
+    kib, bkib = _get(o, "held", "kib_per_idle_connection"), _get(b, "held", "kib_per_idle_connection")
+    row("memory per idle connection, held (KiB)", kib, bkib, "< 20", kib is not None and kib < 20, _ratio(kib, bkib))
     grow = _get(out, "memory", "last_over_first_pct")
     row(
         "RSS, last churn round over first (%)",
@@ -462,8 +515,9 @@ def _fmt(v: Any) -> str:
 def format_server_report(res: dict[str, Any]) -> str:
     """Return the goals as a table, then the raw figures of each phase."""
     st = res["settings"]
+    idle = f" + {st['idle']:,} idle connections" if st.get("idle") else ""
     lines = [
-        f"hearts bench server: {st['tables']:,} tables ({st['tables'] * 4:,} players), think "
+        f"hearts bench server: {st['tables']:,} tables ({st['tables'] * 4:,} players){idle}, think "
         f"{st['think'][0]:g}-{st['think'][1]:g} s, window {st['seconds']:g} s, {st['workers']} load processes, "
         f"compression {st['compression']}",
         "",
@@ -476,7 +530,7 @@ def format_server_report(res: dict[str, Any]) -> str:
             f"{r['target']:>13}  {verdict}"
         )
     lines += ["", "raw figures (ours | bare):"]
-    for phase in ("ramp", "play", "restart", "idle"):
+    for phase in ("ramp", "held", "play", "restart", "idle"):
         mine, theirs = res["ours"].get(phase), res["bare"].get(phase)
         if not mine and not theirs:
             continue

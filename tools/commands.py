@@ -1,4 +1,4 @@
-"""The tools' subcommands of ``hearts``: ``bench engine|store|server|failover|review``, ``arena`` and ``review``."""
+"""The tools' subcommands of ``hearts``: ``bench engine|store|server|failover|chaos|review``, ``arena``, ``review``."""
 
 from __future__ import annotations
 
@@ -119,6 +119,7 @@ def _bench_server(args: argparse.Namespace) -> int:
         think=(lo, hi),
         workers=args.workers,
         idle_connections=max(1, args.idle_connections),
+        idle=max(0, args.idle),
         memory_tables=max(1, args.memory_tables),
         rounds=max(1, args.rounds),
         warmup=max(0.0, args.warmup),
@@ -179,7 +180,7 @@ def _bench_bots(args: argparse.Namespace, think: tuple[float, float]) -> int:
 
 
 def _bench_cluster(args: argparse.Namespace, settings: Settings) -> int:
-    from .bench_cluster import bench_cluster, format_cluster_report, missing_packages
+    from .bench_cluster import bench_cluster, format_cluster_report, missing_packages, missing_proxy
 
     try:
         counts = [int(x) for x in args.nodes.split(",") if x.strip()]
@@ -188,13 +189,13 @@ def _bench_cluster(args: argparse.Namespace, settings: Settings) -> int:
     if not counts or min(counts) < 1:
         print("--nodes takes node counts of at least 1, e.g. 1,2,3", file=sys.stderr)
         return 2
-    missing = missing_packages()
+    missing = missing_packages() or (None if args.no_proxy else missing_proxy())
     if missing:
         print(missing, file=sys.stderr)
         return 2
     logs = Path(args.logs) if args.logs else None
     try:
-        result = bench_cluster(settings, counts, logs)
+        result = bench_cluster(settings, counts, logs, proxy=not args.no_proxy)
     except KeyboardInterrupt:
         print("interrupted; nodes and load processes stopped", file=sys.stderr)
         return 130
@@ -219,6 +220,29 @@ def _bench_failover(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_chaos(args: argparse.Namespace) -> int:
+    from .bench_cluster import missing_packages
+    from .chaos_services import missing
+    from .nginx import nginx_binary
+
+    lacking = missing_packages() or missing() or (None if nginx_binary() else "no nginx: run tools/ensure_services.sh")
+    if lacking:
+        print(lacking, file=sys.stderr)
+        return 2
+    if args.seconds <= 0 or args.lease_ms < 500 or args.sets < 1:
+        print("--seconds above 0, --lease-ms at least 500, --sets at least 1", file=sys.stderr)
+        return 2
+    from .bench_chaos import Settings, format_report, run
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop every process the bench started on the way out
+    settings = Settings(args.seconds, args.seed, args.lease_ms, args.sets, each=args.each, logs=args.logs)
+    result, outcome = run(settings)
+    print(format_report(result, outcome))
+    if args.json:
+        print(json.dumps(result))
+    return 0 if result["clean"] else 1
+
+
 def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server = bench_sub.add_parser(
         "server", help="capacity: latency, CPU per message, seating, restart, memory; beside bare websockets"
@@ -232,6 +256,14 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
     server.add_argument(
         "--idle-connections", type=int, default=2000, help="idle connections for memory per connection (default 2000)"
+    )
+    server.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        help="more connections that say hello after the ramp and stay idle through play and the restart, on both "
+        "servers; RSS with them minus without per connection (default 0; the 10,000 connections run: "
+        "--tables 500 --idle 8000)",
     )
     server.add_argument("--memory-tables", type=int, default=500, help="tables per memory round (default 500)")
     server.add_argument("--rounds", type=int, default=3, help="memory rounds (default 3)")
@@ -247,9 +279,14 @@ def _add_server_parser(bench_sub: argparse._SubParsersAction) -> None:
     server.add_argument("--skip", default="", help="comma list of phases to skip: ramp,play,restart,idle,memory,bare")
     server.add_argument(
         "--nodes",
-        help="cluster run instead: comma list of node counts, e.g. 1,2,3; each count gets real nodes on a fresh "
-        "PostgreSQL database and Redis prefix, players on random nodes (needs '.[cluster]'); the ramp, restart, "
-        "idle, memory and bare phases are skipped (defaults then: --tables 300 --seconds 30)",
+        help="cluster run instead: comma list of node counts, e.g. 1,3; each count gets real nodes on a fresh "
+        "PostgreSQL database and Redis prefix behind the shipped deploy/nginx.conf (needs '.[cluster]' and nginx); "
+        "the ramp, restart, idle, memory and bare phases are skipped (defaults then: --tables 300 --seconds 30)",
+    )
+    server.add_argument(
+        "--no-proxy",
+        action="store_true",
+        help="with --nodes: no nginx; each person connects to a node drawn at random (moves cross over the relay)",
     )
     server.add_argument("--logs", help="with --nodes: keep the nodes' logs in this folder (default: deleted)")
     server.add_argument(
@@ -303,6 +340,17 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     failover.add_argument("--logs", help="keep the nodes' logs in this folder (default: deleted)")
     failover.add_argument("--json", action="store_true", help="print one JSON object")
     failover.set_defaults(func=_bench_failover)
+    chaos = bench_sub.add_parser(
+        "chaos", help="three cluster nodes play on under random faults (seeded); check that nothing shown was lost"
+    )
+    chaos.add_argument("--seconds", type=float, default=600.0, help="seconds of faults (default 600)")
+    chaos.add_argument("--seed", type=int, default=1, help="the nemesis's random seed: the same seed, the same faults")
+    chaos.add_argument("--lease-ms", type=int, default=3000, help="the nodes' --lease-ms (default 3000)")
+    chaos.add_argument("--sets", type=int, default=1, help="sets of tables and people (default 1: 17 people)")
+    chaos.add_argument("--each", type=int, default=0, help="go on until each kind of fault came this often (default 0)")
+    chaos.add_argument("--logs", help="keep every log (nodes, PostgreSQL, Redis, nginx) in this folder")
+    chaos.add_argument("--json", action="store_true", help="print the figures, then one JSON object as the last line")
+    chaos.set_defaults(func=_bench_chaos)
     speed = bench_sub.add_parser("review-speed", help="seconds per hand review, compiled and pure Python")
     speed.add_argument("--hands", type=int, default=6, help="hands reviewed per path (default 6)")
     speed.add_argument("--budget-ms", type=float, default=500.0, help="review budget per decision (default 500)")

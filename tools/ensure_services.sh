@@ -5,6 +5,8 @@
 # Also installs Debian's nginx where the `nginx` binary is missing (tests/deploy runs its own nginx process in front
 # of real nodes). It starts no nginx service: on a machine with systemd the package itself starts one on port 80
 # (its default site; `systemctl disable --now nginx` stops it), where a policy-rc.d forbids it (containers) none runs.
+# And what `hearts bench chaos` (tests/server/test_chaos.py) runs of its own: PostgreSQL's server binaries, redis-server
+# and libfaketime (Debian's faketime), installed where missing; it starts none of them here.
 set -euo pipefail
 
 PG_PORT="${HEARTS_PG_PORT:-5432}"
@@ -104,4 +106,20 @@ if PATH="$PATH:/usr/sbin:/sbin" command -v nginx >/dev/null; then
 else
     need nginx nginx
     say "nginx installed ($(/usr/sbin/nginx -v 2>&1))"
+fi
+
+# hearts bench chaos starts a PostgreSQL and a Redis of its own (to kill them) and runs its nodes under libfaketime
+server_binaries() { compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; }
+if server_binaries; then
+    say "PostgreSQL's server binaries are installed"
+else
+    need pg-server-binaries postgresql  # (no such command: the package is installed)
+    server_binaries
+fi
+need redis-server redis-server
+if command -v faketime >/dev/null; then
+    say "faketime is installed"
+else
+    need faketime faketime
+    say "faketime installed"
 fi

@@ -28,6 +28,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from hartenjagen.server.net.sockets import raise_fd_limit
 from hartenjagen.server.table.changes import fold
 
 TIMEOUT = 10.0  # a move (or a request) not answered within this many seconds is an error
@@ -52,6 +53,7 @@ class Window:
         self.messages = 0
         self.sizes: Counter[int] = Counter()
         self.samples: list[str] = []
+        self.lags: list[float] = []  # ms this worker's loop woke late, 10 ms ticks through the window
 
     def count(self, raw: str, now: float) -> None:
         """Count one delivered message if it arrived inside the window."""
@@ -95,10 +97,11 @@ class Player:
 
     # ------------------------------------------------------------------ connection
 
-    async def open(self, port: int) -> None:
+    async def open(self, port: int, path: str = "/ws") -> None:
         """Connect (a browser sends no pings of its own) and start reading."""
         self.closing = False
-        self.ws = await connect(f"ws://127.0.0.1:{port}/ws", ping_interval=None, open_timeout=TIMEOUT)
+        self.port = port
+        self.ws = await connect(f"ws://127.0.0.1:{port}{path}", ping_interval=None, open_timeout=TIMEOUT)
         self.reader = asyncio.get_running_loop().create_task(self._read(self.ws))
 
     async def close(self) -> None:
@@ -166,7 +169,13 @@ class Player:
         elif code is None:
             await self.request({"type": "create", "options": OPTIONS}, {"table"})
         else:
-            await self.request({"type": "join", "code": code}, {"table"})
+            got = await self.request({"type": "join", "code": code}, {"table", "moved"})
+            if got["type"] == "moved":  # behind a proxy that routes to each node: on to the table's node, as a browser
+                await self.close()
+                assert self.port is not None
+                await self.open(self.port, got["path"])
+                await self.hello()
+                await self.request(got["again"], {"table"})
 
     async def resume(self) -> None:
         """After a restart: hello again, then ``resume`` (ours) or join the room again (bare)."""
@@ -406,6 +415,7 @@ class Worker:
         for p in self.players:
             p.decide()
         sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        lag = asyncio.get_running_loop().create_task(self._lag())
         await asyncio.sleep(max(0.0, end - time.monotonic()))
         self.acting = False
         for p in self.players:
@@ -414,6 +424,7 @@ class Worker:
         while any(p.pending for p in self.players) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         sweeper.cancel()
+        lag.cancel()
         self._time_out(time.monotonic() - TIMEOUT + 0.001)
         w = self.window
         self.window = Window()
@@ -424,6 +435,7 @@ class Worker:
             "messages": w.messages,
             "sizes": dict(w.sizes),
             "samples": w.samples,
+            "lags": w.lags,
         }
 
     def _time_out(self, before: float) -> None:
@@ -432,6 +444,15 @@ class Worker:
                 self.error(f"timeout after {p.pending[0]}")
                 p.pending = None
                 p.decide()
+
+    async def _lag(self) -> None:
+        """Tick every 10 ms and record how late each tick woke inside the window (the load side's own delay)."""
+        while True:
+            t0 = time.monotonic()
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            if self.window.start <= now <= self.window.end:
+                self.window.lags.append((now - t0 - 0.01) * 1000)
 
     async def _sweep(self) -> None:
         while True:
@@ -444,31 +465,39 @@ class Worker:
         return {}
 
     async def cmd_reconnect(self, port: int, concurrency: int) -> dict:
-        """Once the old connections are closed: every seated player connects, says hello and resumes."""
+        """Once the old connections are closed: every seated player connects, says hello and resumes.
+
+        The idle connections (``cmd_idle``) come back too, with ``hello`` only (``back_idle``).
+        """
         seated = [p for p in self.players if p.seat is not None]
-        readers = [p.reader for p in seated if p.reader is not None]
+        readers = [p.reader for p in seated + self.idle if p.reader is not None]
         if readers:
             await asyncio.wait(readers, timeout=TIMEOUT)
         gate = asyncio.Semaphore(concurrency)
         back: list[float] = []
+        back_idle: list[float] = []
 
-        async def one(p: Player) -> None:
+        async def one(p: Player, idle: bool) -> None:
             async def steps() -> None:
                 await p.open(port)
-                await p.resume()
+                await (p.hello() if idle else p.resume())
 
             async with gate:
                 if await self._guarded(steps):
-                    back.append(time.monotonic())
+                    (back_idle if idle else back).append(time.monotonic())
 
-        await asyncio.gather(*(one(p) for p in seated))
+        await asyncio.gather(*(one(p, False) for p in seated), *(one(p, True) for p in self.idle))
         self.expect_restart = False
-        return {"back": back}
+        return {"back": back, "back_idle": back_idle}
 
     async def cmd_idle(self, target: str, port: int, count: int, concurrency: int) -> dict:
-        """Open ``count`` connections that send ``hello`` and then nothing."""
+        """Open ``count`` connections that send ``hello``, wait for ``welcome`` and then send nothing.
+
+        They stay open until ``close`` (answering the server's pings: the library does while its reader runs).
+        """
         gate = asyncio.Semaphore(concurrency)
-        opened = [Player(self, target, 900_000 + self.index * 100_000 + i, 0) for i in range(count)]
+        first = 900_000 + self.index * 100_000 + len(self.idle)
+        opened = [Player(self, target, first + i, 0) for i in range(count)]
 
         async def one(p: Player) -> None:
             async def steps() -> None:
@@ -536,6 +565,7 @@ def die_with_parent() -> None:
 def worker_main(conn: Connection, index: int) -> None:
     """Entry point of a load-generator process (started with the ``spawn`` method)."""
     die_with_parent()
+    raise_fd_limit()  # one descriptor per connection: --idle 8000 holds 5,000 per process with two of them
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the orchestrator's: it stops us with "quit"
     gc.disable()  # the players' own pauses would show up as server latency (collected between commands)
     try:

@@ -74,10 +74,11 @@ export function copiesOf(names) {
 
 /**
  * The face of a card as HTML, drawn with CSS and text only (crisp at any size).
- * `tag` is "button" for the player's own cards and "div" for cards on the table.
+ * `tag` is "button" for the player's own cards and "div" for cards on the table; `inner` is HTML on the card (a
+ * trick's card carries its player's name: it moves, and is covered, with the card).
  */
-export function cardFace(card, { tag = "div", classes = [], attrs = "", label = cardName(card) } = {}) {
-  if (isJoker(card)) return jokerFace({ tag, classes, attrs, label });
+export function cardFace(card, { tag = "div", classes = [], attrs = "", label = cardName(card), inner = "" } = {}) {
+  if (isJoker(card)) return jokerFace({ tag, classes, attrs, label, inner });
   const suit = card[1];
   const cls = ["card", "face", `suit-${suit}`, ...classes].join(" ");
   const role = tag === "div" ? ' role="img"' : "";
@@ -87,26 +88,26 @@ export function cardFace(card, { tag = "div", classes = [], attrs = "", label = 
     `<span class="corner tl" aria-hidden="true"><b>${rank}</b><i>${sym}</i></span>` +
     `<span class="pip" aria-hidden="true">${sym}</span>` +
     `<span class="corner br" aria-hidden="true"><b>${rank}</b><i>${sym}</i></span>` +
-    `</${tag}>`;
+    `${inner}</${tag}>`;
 }
 
 /** The joker's face: a star in each corner over the word, a large star in the middle, drawn in its own colours. */
-function jokerFace({ tag, classes, attrs, label }) {
+function jokerFace({ tag, classes, attrs, label, inner = "" }) {
   const cls = ["card", "face", "joker", ...classes].join(" ");
   const role = tag === "div" ? ' role="img"' : "";
   const word = esc(t("joker_short"));
   const corner = (where) => `<span class="corner ${where}" aria-hidden="true"><b>${JOKER_MARK}</b><i>${word}</i></span>`;
   return `<${tag} class="${cls}" data-card="${JOKER}"${role} aria-label="${esc(label)}" ${attrs}>` +
-    `${corner("tl")}<span class="pip" aria-hidden="true">${JOKER_MARK}</span>${corner("br")}</${tag}>`;
+    `${corner("tl")}<span class="pip" aria-hidden="true">${JOKER_MARK}</span>${corner("br")}${inner}</${tag}>`;
 }
 
 /**
  * A card played to a trick: where an identical card cancelled it (two decks), struck through with a small
  * "cancelled" label over it, and its accessible name says so.
  */
-export function playedFace(card, { cancelled = false, classes = [], label = cardName(card) } = {}) {
-  if (!cancelled) return cardFace(card, { classes, label });
-  const face = cardFace(card, { classes: [...classes, "cancelled"], label: `${label}, ${t("card_cancelled")}` });
+export function playedFace(card, { cancelled = false, classes = [], label = cardName(card), inner = "" } = {}) {
+  if (!cancelled) return cardFace(card, { classes, label, inner });
+  const face = cardFace(card, { classes: [...classes, "cancelled"], label: `${label}, ${t("card_cancelled")}`, inner });
   return `<span class="cancel-wrap">${face}<span class="cancel-tag" aria-hidden="true">${esc(t("card_cancelled"))}</span></span>`;
 }
 

@@ -64,7 +64,7 @@ export function applyChat(state, msg) {
 /** A refused chat line is told in the panel, not under the table. Returns true when it was one. */
 export function chatError(state, msg) {
   const field = msg.field;
-  if (!["chat_off", "chat_limited"].includes(msg.code) && !(msg.code === "bad_message" && (field === "text" || field === "phrase"))) return false;
+  if (!["chat_off", "chat_limited", "chat_busy"].includes(msg.code) && !(msg.code === "bad_message" && (field === "text" || field === "phrase"))) return false;
   state.chat.error = { server: msg }; // words: render/say.js says them in the language of the moment
   return true;
 }
@@ -95,6 +95,7 @@ export function bindChat({ state, dispatch }) {
     else if (what === "phrase") dispatch({ type: "chat", phrase: target.dataset.phrase });
     else if (what === "mute") dispatch({ type: "mute", name: target.dataset.name });
     else if (what === "allow") dispatch({ type: "allow_chat", allowed: target.dataset.value === "true" });
+    else if (what === "self") dispatch({ type: "mute_chat", muted: target.dataset.value === "true" });
   });
   root.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.chat.open && !state.overlay) {

@@ -2,6 +2,7 @@
 // (`dispatch`), which changes the state and says what to send. Nothing here changes the state.
 import { formFields, syncOptionFields } from "./render/start.js";
 import { readPlayNow, syncPlayNow, playNowChoices } from "./render/playnow.js";
+import { badNumber, choosePreset, syncLengths } from "./render/length.js";
 
 /** Listen to the page's top bar, screen and dialogs; each tap, form or key becomes one intent. */
 export function bindEvents({ state, dispatch }) {
@@ -30,6 +31,15 @@ export function bindEvents({ state, dispatch }) {
   overlay.addEventListener("input", (event) => {
     if (event.target.id === "mod-reason") dispatch({ type: "moderation_reason", reason: event.target.value });
   });
+
+  // Keyboard cues belong to keyboard use: a key pressed puts the page in keyboard mode (the hand's focus ring shows,
+  // the status says what the keys do), a tap or a click takes it out. A page just (re)loaded is in neither: the card
+  // the page focuses by itself then shows no ring, on a phone above all (a browser counts a focus with no input yet
+  // as a keyboard's).
+  document.addEventListener("keydown", (event) => {
+    if (!["Shift", "Control", "Alt", "Meta"].includes(event.key)) document.documentElement.dataset.input = "keys";
+  }, true);
+  document.addEventListener("pointerdown", () => { document.documentElement.dataset.input = "pointer"; }, true);
 
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.overlay) dispatch({ type: "close_overlay" });
@@ -62,6 +72,7 @@ export function bindEvents({ state, dispatch }) {
       case "claim":
       case "fill_computers":
       case "start":
+      case "ready": // Next hand under the table, once the score table is closed
         return dispatch({ type: action });
       case "moon":
         return dispatch({ type: "moon", choice: target.dataset.choice });
@@ -73,6 +84,16 @@ export function bindEvents({ state, dispatch }) {
         return dispatch({ type: "copy", what: "copied", text: target.dataset.link });
       case "to_hand": // the note that the hand is further down: a scroll, no change of state
         return screen.querySelector('[data-area="hand"]').scrollIntoView({ block: "end" });
+      case "preset": // a game's common length: into its field (no change of state until the form is sent)
+        return choosePreset(target, screen);
+      case "to_form": { // a way to play, chosen on top of the start page: its form comes into view, its first field focused
+        const form = screen.querySelector(`#${CSS.escape(target.dataset.form)}`);
+        if (!form) return undefined;
+        form.scrollIntoView({ block: "start", behavior: "smooth" });
+        const first = form.querySelector("select, input");
+        if (first) first.focus({ preventScroll: true });
+        return undefined;
+      }
       case "join_open": // a table of the start page's list of open tables
         if (!nameGiven()) return;
         return dispatch({ type: "join", tableCode: target.dataset.code });
@@ -112,6 +133,12 @@ export function bindEvents({ state, dispatch }) {
     event.preventDefault();
     const form = event.target;
     if (!nameGiven()) return;
+    // a number out of range is said at its field in the page's own words (the forms take no check of the browser's)
+    const bad = ["play_now", "create"].includes(form.dataset.form) ? badNumber(form) : null;
+    if (bad) {
+      dispatch(bad);
+      return;
+    }
     if (form.dataset.form === "play_now") {
       dispatch({ type: "play_now", ...readPlayNow(form) });
     } else if (form.dataset.form === "join") {
@@ -135,6 +162,7 @@ export function bindEvents({ state, dispatch }) {
   // network gone before the field was left, does not lose it)
   screen.addEventListener("input", (event) => {
     if (event.target.closest("form[data-form=create]")) syncOptionFields(screen);
+    if (event.target.type === "number") syncLengths(screen); // the common lengths' buttons follow the field
     if (event.target.id === "name" && event.target.value.trim()) dispatch({ type: "name_typed", name: event.target.value.trim() });
   });
 
@@ -158,16 +186,18 @@ export function bindEvents({ state, dispatch }) {
     }
   });
 
-  // The keyboard came to the hand (a card's focus ring shows, which a tap or a click does not bring): say the keys.
+  // The keyboard came to the hand (a key brought the focus to a card, or was pressed on one; a tap, a click or the
+  // page's own focus after a reload does not): say the keys.
   screen.addEventListener("focusin", (event) => {
     const card = event.target.closest && event.target.closest(".hand .card");
-    if (card && !state.keysUsed && card.matches(":focus-visible")) dispatch({ type: "keys_used" });
+    if (card && !state.keysUsed && keyboardMode() && card.matches(":focus-visible")) dispatch({ type: "keys_used" });
   });
 
   // Arrow keys choose a card in the hand; Enter or Space (the button's own click) plays or selects it.
   screen.addEventListener("keydown", (event) => {
     const card = event.target.closest && event.target.closest(".hand .card");
     if (!card) return;
+    if (!state.keysUsed) dispatch({ type: "keys_used" });
     const cards = [...screen.querySelectorAll(".hand .card")];
     const i = cards.indexOf(card);
     const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
@@ -189,6 +219,7 @@ export function bindEvents({ state, dispatch }) {
     if (plain.includes(action)) dispatch({ type: action });
     else if (action === "open") dispatch({ type: "overlay", overlay: target.dataset.overlay });
     else if (action === "rules_at") dispatch({ type: "overlay", overlay: "rules", section: target.dataset.section });
+    else if (action === "rules_all") dispatch({ type: "rules_all" }); // at a table: from its own game to all the rules
     else if (action === "lang") dispatch({ type: "pref", key: "lang", value: target.dataset.lang });
     else if (action === "leave_confirm") dispatch({ type: "leave", confirmed: true });
     else if (action === "offline_continue") dispatch({ type: "continue_offline" });
@@ -196,7 +227,10 @@ export function bindEvents({ state, dispatch }) {
     else if (action === "device_sign_out") dispatch({ type: "sign_out_device", device: target.dataset.device });
     else if (action === "sit") dispatch({ type: "sit", seat: Number(target.dataset.seat) }); // from the score table
     else if (action === "restart_confirm") dispatch({ type: "restart" });
-    else if (action === "queue_again") dispatch({ type: "queue_again", wait: playNowChoices(state.prefs).wait }); // the next table
+    else if (action === "queue_again") { // the next table: the person's own wait and choice of language
+      const { wait, langOnly } = playNowChoices(state.prefs);
+      dispatch({ type: "queue_again", wait, langOnly });
+    }
     else if (action === "replay") {
       const you = state.table ? state.table.you : null;
       dispatch({ type: "replay_open", key: { id: Number(target.dataset.id) }, you, share: target.dataset.share || null });
@@ -215,6 +249,11 @@ export function bindEvents({ state, dispatch }) {
     const you = target.dataset.you === "" ? null : Number(target.dataset.you);
     dispatch({ type: "replay_open", key: { id }, you, share: game ? game.share : null });
   }
+}
+
+/** Whether the page is in keyboard mode: the last input was a key (not a tap or a click, nor none yet). */
+function keyboardMode() {
+  return document.documentElement.dataset.input === "keys";
 }
 
 /** A preference button's value: "true" and "false" as booleans, anything else as it is. */

@@ -25,6 +25,7 @@ export function createState(prefs) {
     notice: null, // {words, kind} shown under the table (refusal reasons, errors)
     overlay: null, // rules | stats | options | scores | last_trick | restart | games
     rulesAt: null, // the variant whose rules section the rules dialog opened at (from the new-table form)
+    rulesAll: false, // at a table, the rules show every game (else its own game first, with its settings)
     stats: null, // stats from the server, or "error"
     inFlight: false, // a move was sent and the server has not answered yet: taps wait
     playedAt: 0, // when we last sent a card (a tap right after it is a double tap)

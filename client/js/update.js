@@ -108,9 +108,9 @@ function messageChanges(state, msg, now) {
       leftTable(state);
       leftReason(state, msg);
       const again = state.playNow.again;
-      if (again) { // the table is left: now the press, with the same game and wait
+      if (again) { // the table is left: now the press, with the same game, wait and choice of language
         state.playNow.again = null;
-        return pressPlayNow(state, again.options, again.wait);
+        return pressPlayNow(state, again.options, again.wait, again.langOnly);
       }
       // back on the start page: today's board, and its list of open tables at once
       return [{ do: "load", what: "daily" }, { do: "load", what: "open_tables" }];
@@ -405,15 +405,19 @@ function freshStart(state) {
   state.fieldError = null;
 }
 
-/** Send a Play now press (its table's `fill_at` then teaches the page how far its clock is from the server's). */
-function pressPlayNow(state, options, wait, now = Date.now()) {
+/**
+ * Send a Play now press (its table's `fill_at` then teaches the page how far its clock is from the server's). It
+ * meets people of every language, unless the person asked for players of the page's language only (`langOnly`).
+ */
+function pressPlayNow(state, options, wait, langOnly = false, now = Date.now()) {
   state.notice = null;
   state.screen = "joining";
   state.playNow.asked = { wait, at: now };
-  return toTable(state, { type: "play_now", options, lang: language(), wait });
+  const only = langOnly ? { lang_only: true } : {};
+  return toTable(state, { type: "play_now", options, lang: language(), ...only, wait });
 }
 
-/** The host of a listed table (not a Play now table, whose language chose its people) switched language: say so. */
+/** The host of a listed table (not a Play now table, which has no host) switched language: the list says it. */
 function listedLanguage(state, lang) {
   const table = state.table;
   const open = table && table.open;
@@ -431,6 +435,7 @@ const PLAIN = {
   start: () => ({ type: "start" }),
   allow_watch: (i) => ({ type: "allow_watch", allowed: i.allowed }),
   allow_chat: (i) => ({ type: "allow_chat", allowed: i.allowed }),
+  mute_chat: (i) => ({ type: "mute_chat", muted: i.muted }), // chat off (or on) for this seat only
   set_timer: (i) => ({ type: "set_timer", seconds: i.seconds }),
   set_open: (i) => ({ type: "set_open", open: i.open, lang: language() }),
   rematch: () => ({ type: "rematch" }), // a new game starts once every seated person agrees
@@ -500,22 +505,24 @@ export function applyIntent(state, intent, now = Date.now()) {
       freshStart(state);
       return toTable(state, { type: "create", options: {}, daily: true });
     case "play_now": {
-      // Play now: sit at an open Play now table with the same game and language, or open one that starts by itself
-      // (computer players fill the empty seats after `wait` seconds). The choices are remembered for the next time.
+      // Play now: sit at an open Play now table with the same game (whatever the language, unless the person asked
+      // for players of their own language only), or open one that starts by itself (computer players fill the empty
+      // seats after `wait` seconds). The choices are remembered for the next time.
       freshStart(state);
       state.wantedCode = null;
       state.screen = "joining";
       const saved = state.prefs.playNow || {};
       const { variant, wait, length } = intent;
-      state.prefs.playNow = { variant, wait, lengths: { ...(saved.lengths || {}), [variant]: length } };
-      return [{ do: "save_prefs" }, ...pressPlayNow(state, intent.options, wait, now)];
+      const langOnly = Boolean(intent.langOnly);
+      state.prefs.playNow = { variant, wait, langOnly, lengths: { ...(saved.lengths || {}), [variant]: length } };
+      return [{ do: "save_prefs" }, ...pressPlayNow(state, intent.options, wait, langOnly, now)];
     }
     case "queue_again": {
       // After game over at a Play now table: leave it and press Play now again with the same game (this table's
-      // options) and the person's own wait; the press goes once the server said `left`.
+      // options), the person's own wait and choice of language; the press goes once the server said `left`.
       const table = state.table;
       if (!table || !table.options) return [];
-      state.playNow.again = { options: table.options, wait: intent.wait };
+      state.playNow.again = { options: table.options, wait: intent.wait, langOnly: Boolean(intent.langOnly) };
       state.overlay = null;
       return toTable(state, { type: "leave" });
     }
@@ -525,6 +532,9 @@ export function applyIntent(state, intent, now = Date.now()) {
       return state.comeback ? joinTable(state, state.comeback.code) : [];
     case "leave":
       return leave(state, intent.confirmed);
+    case "rules_all": // the rules read at a table: from this table's game to every game and option
+      state.rulesAll = true;
+      return [];
     case "more_steps": // after game over: unfold (or fold) the host's other choices under the main step
       state.moreSteps = !state.moreSteps;
       return [];
@@ -689,6 +699,7 @@ function sendModeration(state, reason) {
 function openOverlay(state, kind, section = null) {
   if (!section) state.scoresAt = 0; // asked for: no need to wait for the last trick
   state.rulesAt = section || null; // the rules open at this variant's section (from the new-table form)
+  state.rulesAll = false; // at a table the rules open at its own game; all of them one tap away
   state.overlay = kind;
   const effects = [];
   if (kind === "stats") {
@@ -883,6 +894,7 @@ function applyTable(state, msg, now) {
   if (state.notice && state.notice.untilHandEnd && (v.phase === "hand_over" || v.game_over)) state.notice = null;
   if (state.notice && state.notice.hand !== undefined && state.notice.hand !== v.hand_no) state.notice = null;
   if (before) tellNews(state, msg, before);
+  if (before && !msg.resumed) timedOut(state, msg);
   const claim = (msg.events || []).find(isClaim);
   // who claimed: said under the table and in the score table, until the next deal
   if (claim) state.notice = { words: claimWords(state, claim.seat), kind: "info", hand: v.hand_no, inScores: true };
@@ -904,6 +916,27 @@ function applyTable(state, msg, now) {
     state.scoresAt = state.trickShow ? state.trickShow.slideUntil : 0;
   }
   if (v.history.length < state.scoresSeen) state.scoresSeen = v.history.length; // a new game
+}
+
+/**
+ * A computer player moved for this seat because its turn clock ran out: said in the moment, with what it did ("Time
+ * ran out: a computer player passed 10♦ A♠ A♥ for you"), until the person's next move or the next hand. Only as it
+ * happens (not from the events a reconnect catches up on), and only under a turn timer: a claim's plays and an away
+ * person's stand-in are no clock's doing.
+ */
+function timedOut(state, msg) {
+  const me = msg.you;
+  const v = msg.view;
+  const events = msg.events || [];
+  if (me === null || me === undefined || !msg.turn_timer || events.some(isClaim)) return;
+  if (msg.seats[me] && msg.seats[me].away) return;
+  for (const e of events) {
+    if (!e.auto || e.seat !== me) continue;
+    let said = null;
+    if (e.type === "passed" && Array.isArray(v.passed)) said = words("timed_out_pass", { cards: { cards: [...v.passed] } });
+    else if (e.type === "play") said = words("timed_out_play", { card: { cards: [e.card] } });
+    if (said) state.notice = { words: said, kind: "info", hand: v.hand_no };
+  }
 }
 
 /** The host started the game over: forget everything that belonged to the abandoned game. */

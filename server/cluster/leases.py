@@ -6,6 +6,7 @@ In memory a node knows the tables it owns by their code, the one key of a table 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -14,11 +15,15 @@ from redis.commands.core import AsyncScript
 from ..storage.store import ClusterUnavailable
 from .link import REDIS_ERRORS, Link, log
 
+FENCE_MARGIN = 0.25  # seconds before its leases (or its presence) could run out that a node stops writing
+
 
 class Leases(Link):
     """The tables this node owns (code -> table id and lease number), renewed together, released when let go."""
 
     leases: dict[str, tuple[str, int]]  # code -> (table id, lease number) of the tables this node owns
+    renewed_until: float  # monotonic time until which every lease this node holds is sure to live in Redis
+    present_until: float  # ... and its presence key (``Presence.heartbeat``)
     on_lost: Callable[[str], None]  # told the code of a table whose lease another node took
     _new_table: AsyncScript  # the Lua scripts (scripts.py) that take, renew and look up leases
     _claim: AsyncScript
@@ -39,6 +44,16 @@ class Leases(Link):
     def seq_key(self) -> str:
         """The counter that numbers leases (fencing tokens)."""
         return f"{self.prefix}lease_seq"
+
+    def writable(self) -> bool:
+        """Whether this node may still write its tables: no lease of it, nor its presence, can have run out yet.
+
+        A node cut off from Redis fences itself: every time is taken on the monotonic clock when the renewal (or
+        heartbeat) that Redis answered was sent, and Redis counts a key's time to live from a later moment, so no
+        other node can take a table over (a lease run out, or a holder without presence) before this deadline. The
+        margin is for an append on its way; the database's fence refuses any that comes later still.
+        """
+        return time.monotonic() < min(self.renewed_until, self.present_until) - FENCE_MARGIN
 
     def lease_of(self, code: str) -> int | None:
         """The lease number this node writes table ``code``'s log with (None: not owned here)."""
@@ -119,7 +134,9 @@ class Leases(Link):
     async def renew(self) -> None:
         """Renew every lease this node holds in one pipeline; a lease another node holds now is lost."""
         owned = list(self.leases.items())
-        if not owned:
+        sent = time.monotonic()
+        if not owned:  # every lease taken from now on lives at least until then
+            self.renewed_until = sent + self.lease_ms / 1000
             return
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
@@ -131,6 +148,7 @@ class Leases(Link):
             self.mark_down(exc)  # keep playing: the database still refuses any append from an older lease
             return
         self._back()
+        self.renewed_until = sent + self.lease_ms / 1000  # a lease taken since lives longer still
         for (code, (table_id, lease)), ok in zip(owned, results, strict=True):
             if not ok and self.leases.get(code) == (table_id, lease):
                 log.warning("table %s: its lease went to another node; stopping here", table_id)

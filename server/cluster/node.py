@@ -18,7 +18,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..storage.store import StoreBusy, StoreUnavailable
+from ..storage.opening import redacted, scrubbed
+from ..storage.store import ClusterUnavailable, StoreBusy, StoreUnavailable
 from . import scripts
 from .leases import Leases
 from .link import REDIS_ERRORS, log
@@ -45,6 +46,10 @@ class Cluster(Leases, Presence, Listing):
         self.seated: Callable[[], dict] | None = None  # this node's seated players' tables (set by the app)
         self.up = True
         self.epoch: str | None = None  # the Redis life this node last saw (see ``epoch_key``)
+        # the self-fence (``writable``): no lease is held yet, so every one taken lives at least a lease time from now;
+        # the presence is set by the first heartbeat, before anything is written
+        self.renewed_until = time.monotonic() + lease_ms / 1000
+        self.present_until = 0.0
         self.adopt_after = 0.0  # monotonic time before which no table is adopted (Redis just came back empty)
         self._tasks: list[asyncio.Task] = []  # releases under way
         self._loops: list[asyncio.Task] = []  # heartbeat and renewals
@@ -73,8 +78,22 @@ class Cluster(Leases, Presence, Listing):
             await redis.ping()
         except REDIS_ERRORS as exc:
             await redis.aclose()
-            raise StoreUnavailable(f"cannot connect to Redis at {url}: {exc}") from exc
-        return cls(redis, prefix, node, lease_ms)
+            said = f"cannot connect to Redis at {redacted(url)}: {scrubbed(str(exc), url)}"  # its password masked
+            raise StoreUnavailable(said) from exc
+        cluster = cls(redis, prefix, node, lease_ms)
+        await cluster.heartbeat()  # present before the tables it restores are written (and adopted by nobody else)
+        return cluster
+
+    async def lookup(self, code: str) -> tuple[str, str | None, bool] | None:
+        """Where table ``code`` lives (``Leases.lookup``); None for a code Redis does not hold.
+
+        ``ClusterUnavailable`` for a code Redis does not hold while it lost its keys a moment ago (it came back empty):
+        the table's node sets them again within a third of a lease time; ask again then.
+        """
+        found = await super().lookup(code)
+        if found is None and await self.keys_lost():
+            raise ClusterUnavailable(f"Redis lost its keys a moment ago: table {code} is not placed yet")
+        return found
 
     def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.get_running_loop().create_task(coro)

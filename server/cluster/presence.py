@@ -10,7 +10,8 @@ from typing import Any
 
 from .link import REDIS_ERRORS, Link
 
-HEARTBEAT = 1.0  # seconds between presence refreshes; the presence key lives 3 heartbeats
+HEARTBEAT = 1.0  # seconds between presence refreshes
+PRESENCE_TTL = 3 * HEARTBEAT  # seconds the presence key lives after a refresh
 
 
 class Presence(Link):
@@ -19,14 +20,16 @@ class Presence(Link):
     counts: Callable[[], tuple[int, int]]
     epoch: str | None
     adopt_after: float
+    present_until: float  # monotonic time until which this node's presence key is sure to live (see ``writable``)
 
     async def heartbeat(self) -> None:
         """Refresh this node's presence key with its counts."""
         tables, connections = self.counts()
         body = json.dumps({"node": self.node, "tables": tables, "connections": connections, "at": time.time()})
+        sent = time.monotonic()
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.set(self.node_key(self.node), body, px=int(HEARTBEAT * 3000))
+                pipe.set(self.node_key(self.node), body, px=int(PRESENCE_TTL * 1000))
                 pipe.set(self.epoch_key, secrets.token_hex(8), nx=True)
                 pipe.get(self.epoch_key)
                 _, created, epoch = await pipe.execute()
@@ -34,12 +37,24 @@ class Presence(Link):
             self.mark_down(exc)
             return
         self._back()
+        self.present_until = sent + PRESENCE_TTL
         if self.epoch is not None and (created or epoch != self.epoch):
             # Redis came back empty under us (a node's first look needs no pause: its start claimed what was free):
             # its owners have not set their leases and presence again yet; give them a lease
             # time before any table counts as orphaned (the database fence would keep it safe, but tables would move)
             self.adopt_after = time.monotonic() + self.lease_ms / 1000
         self.epoch = epoch
+
+    async def keys_lost(self) -> bool:
+        """Whether Redis lost its keys a moment ago (it came back empty): the nodes have not all set theirs again.
+
+        True within a lease time of this node noticing a new Redis life (``epoch_key``), which this look may be.
+        """
+        epoch = await self.redis.get(self.epoch_key)
+        if epoch is None or epoch != self.epoch:
+            self.adopt_after = max(self.adopt_after, time.monotonic() + self.lease_ms / 1000)
+            return True
+        return time.monotonic() < self.adopt_after
 
     @property
     def epoch_key(self) -> str:

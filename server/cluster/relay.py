@@ -8,6 +8,8 @@ Frames are text: a letter, then fields separated by the unit separator (0x1F).
 edge to owner: ``o`` open (edge, id, the connection's player and first message), ``m`` message, ``g`` gone,
 ``q`` a question (the invitation facts of a code); owner to edge: ``t`` text to deliver, ``c`` close with a code,
 ``d`` detached (the connection left the table: its next messages are the edge's own again), ``a`` an answer.
+A node whose link starts (it started, or its link to Redis broke and came back) tells every other node ``r`` (with
+its name): whatever they relayed to or from it before is gone (they would otherwise wait for frames that were lost).
 Every node also listens on ``<prefix>signed_out`` (``Cluster.sign_out``): a player id and a device id, signed out;
 and on ``<prefix>code_used`` (``Cluster.code_used``): a player's device code was used on some node.
 """
@@ -18,7 +20,8 @@ import asyncio
 import itertools
 import json
 import logging
-from collections import deque
+import secrets
+from collections import OrderedDict, deque
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +43,7 @@ SEP = "\x1f"
 OPEN_TIMEOUT = 3.0  # seconds an edge waits for the owner's first answer before the client is told to come back
 QUESTION_TIMEOUT = 2.0  # seconds an edge waits for the invitation facts of another node's table
 LISTEN_POLL = 0.5  # seconds the listener waits for a frame before it looks whether it should stop
+DETACHED_KEPT = 10_000  # connections that left a table here, remembered to tell a late message from a stray one
 SEATED = ('{"type":"joined"', '{"type":"watching"')  # what an owner sends a connection it seated (compact JSON)
 
 
@@ -82,13 +86,16 @@ class Relay:
         self.remotes: dict[tuple[str, str], RemoteClient] = {}  # owner: (edge, id) -> that connection here
         self.questions: dict[str, asyncio.Future] = {}
         self.up = False  # subscribed to our channel
-        self._ids = itertools.count(1)
+        self._life = secrets.token_hex(3)  # this process's mark on its connection ids
+        self._ids = (f"{self._life}.{n}" for n in itertools.count(1))  # never one of an earlier life of this node
+        self._detached: OrderedDict[tuple[str, str], None] = OrderedDict()  # owner: connections that left, latest
         self._out: list[tuple[str, str]] = []
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._stopping = False
         self._subscribed_before = False  # a link that comes back may have missed sign-outs meanwhile
+        self._relink = False  # redis-py made the listener's connection again by itself (``_relinked``)
 
     def channel(self, node: str) -> str:
         """The channel ``node`` listens on."""
@@ -192,7 +199,11 @@ class Relay:
 
     def detach(self, remote: RemoteClient) -> None:
         """The connection left our table: the edge serves it again (after the messages sent before)."""
-        if self.remotes.pop((remote.edge, remote.cid), None) is remote:
+        key = (remote.edge, remote.cid)
+        if self.remotes.pop(key, None) is remote:
+            self._detached[key] = None
+            while len(self._detached) > DETACHED_KEPT:
+                self._detached.popitem(last=False)
             self.send(remote.edge, "d" + remote.cid)
 
     def _from_edge(self, kind: str, rest: str) -> None:
@@ -209,7 +220,10 @@ class Relay:
         elif kind == "m":
             remote = self.remotes.get(key)
             if remote is None:
-                self.send(edge, "d" + cid)  # it left meanwhile: the edge takes the connection back
+                if key in self._detached:  # it left meanwhile: the edge takes the connection back
+                    self.send(edge, "d" + cid)
+                else:  # never heard of here (this node started again meanwhile): it comes back and resumes
+                    self.send(edge, "c" + cid + SEP + Close.TABLE_MOVED.name)
                 return
             self._enqueue(remote, json.loads(body))
         elif kind == "g":
@@ -275,16 +289,29 @@ class Relay:
                 self._link_lost()
 
     async def _listener(self) -> None:
+        """Listen on our channel (and the notices); a link that broke ends every relayed link, as does a new one.
+
+        redis-py makes a broken pub/sub connection again by itself and subscribes again: the frames published
+        meanwhile are lost all the same, so that counts as a broken link here (``_relinked``).
+        """
         while not self._stopping:
             pubsub = self.cluster.redis.pubsub(ignore_subscribe_messages=True)
+            link = None
             try:
                 notices = (self.cluster.signed_out_channel, self.cluster.code_used_channel)
                 await pubsub.subscribe(self.channel(self.node), *notices)
+                link = pubsub.connection
+                if link is not None:
+                    self._relink = False
+                    link.register_connect_callback(self._relinked)
                 if self._subscribed_before:
                     self.hub.store.forget_players()  # a sign-out may have gone by while the link was down
                 self._subscribed_before = self.up = True
+                self._spawn(self._announce())
                 while not self._stopping:
                     message = await pubsub.get_message(timeout=LISTEN_POLL)
+                    if self._relink:
+                        raise ConnectionError("the link to Redis broke (made again at once: frames were lost)")
                     if message is None:
                         continue
                     if message["channel"] == self.cluster.signed_out_channel:
@@ -301,12 +328,18 @@ class Relay:
                     self._link_lost()
                 self.up = False
             finally:
+                if link is not None:
+                    link.deregister_connect_callback(self._relinked)  # (it goes back to the pool)
                 try:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
                 except Exception:
                     pass
             if not self._stopping:
                 await asyncio.sleep(0.5)
+
+    def _relinked(self, connection: object) -> None:
+        """redis-py made our pub/sub connection again (after we subscribed on it): the listener ends the links."""
+        self._relink = True
 
     def _frame(self, frame: str) -> None:
         self.metrics.relayed_in.inc()
@@ -316,10 +349,21 @@ class Relay:
                 self._to_client(kind, rest)
             elif kind and kind in "omgq":
                 self._from_edge(kind, rest)
+            elif kind == "r":
+                self._restarted(rest)
             else:
                 raise ValueError("no such frame")
         except Exception:
             log.exception("bad frame of kind %r from another node", kind)  # never its body: it may hold tokens
+
+    def _restarted(self, node: str) -> None:
+        """``node`` started (again): what was relayed to or from its earlier life is gone.
+
+        Connections relayed to it come back (1012) and resume; those it relayed here count as disconnected.
+        """
+        if node != self.node:
+            self._drop_relayed({node}, Close.TABLE_MOVED)
+            self._drop_remotes({node})
 
     def _signed_out(self, body: str) -> None:
         """A device was signed out on some node (this one too): forget its token and close it here."""
@@ -375,6 +419,22 @@ class Relay:
         """Listen on our channel, send queued frames, watch the nodes we link to."""
         for loop in (self._listener(), self._sender(), self._watch()):
             self._spawn(loop)
+
+    async def _announce(self) -> None:
+        """Tell every live node that this node's link (re)started: what they relayed to or from it before is gone.
+
+        Each time the listener subscribes: when the node starts (a node killed and started again within the 3 s its
+        presence outlives it would otherwise keep the others' links to its earlier life: a move sent meanwhile went
+        nowhere, and the connection waited for an answer for good), and when its link to Redis came back (it ended
+        its side of every link; a frame sent meanwhile was lost).
+        """
+        try:
+            nodes = await self.cluster.nodes()
+        except Exception:  # Redis down: the others' links broke too, and came back (1012) by themselves
+            return
+        for node in nodes:
+            if node["node"] != self.node:
+                self.send(node["node"], "r" + self.node)
 
     async def close(self) -> None:
         """Stop the link (the app closes every connection before).

@@ -42,6 +42,7 @@ HANDLERS: dict[str, Any] = {
     "rematch": play.rematch,
     "hint": play.hint,
     "chat": play.chat,
+    "mute_chat": play.mute_chat,
     "report": reports.report,
     "review": reports.review,
 }

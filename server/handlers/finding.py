@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..net.addresses import node_path
 from ..storage.opening import REDIS_ERRORS
-from ..storage.store import StoreBusy
+from ..storage.store import ClusterUnavailable, StoreBusy
 from ..table.codes import table_code
 from ..table.errors import ProtocolError
 from ..table.seat_view import public_table
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..net.client import Client
 
 LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
+COMES_BACK = frozenset(("resume", "watch"))  # Redis down: server_busy (closed with 1013: the client tries again)
 
 
 async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
@@ -25,8 +26,9 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
     (``moved``) and reconnects there; behind any other proxy the connection is relayed to the owner.
 
     Without a cluster only a table parked while the database was down is restored. In a cluster the table is
-    restored here when nobody holds it or its node died. Redis down: ``cluster_unavailable``; the database
-    down: ``StoreBusy`` (the dispatch answers ``server_busy``, and the client comes back by itself).
+    restored here when nobody holds it or its node died. Redis down: ``server_busy`` for a ``resume`` or ``watch`` (the
+    dispatch closes the connection with 1013 and the client comes back by itself), ``cluster_unavailable`` for a
+    ``join``; the database down: ``StoreBusy`` (``server_busy`` too).
     """
     code = msg["code"]
     if ctx.guessing(client) and msg["type"] != "resume":
@@ -36,22 +38,28 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
             await ctx.tables.fetch(code)
         return False
     try:
-        found = await ctx.cluster.lookup(code)
-        if found is None:
-            return False
-        _, holder, alive = found
-        if holder is not None and holder != ctx.cluster.node and alive:
-            path = node_path(client.route, holder)
-            if path is not None:  # the proxy routes to each node: the client comes back straight to the owner
-                client.push({"type": "moved", "path": path, "again": msg})
+        for _ in range(2):  # a claim lost to another node (its look for orphans, a moment ago): ask again
+            found = await ctx.cluster.lookup(code)
+            if found is None:  # no code key: no such table, or one Redis lost the keys of and nobody holds
+                await ctx.tables.fetch(code)  # (an orphan: adopted here now, not a second later by the look)
+                return False
+            _, holder, alive = found
+            if holder is not None and holder != ctx.cluster.node and alive:
+                path = node_path(client.route, holder)
+                if path is not None:  # the proxy routes to each node: the client comes back straight to the owner
+                    client.push({"type": "moved", "path": path, "again": msg})
+                    return True
+                assert ctx.relay is not None  # set by the app whenever there is a cluster
+                ctx.relay.open(client, holder, msg)
                 return True
-            assert ctx.relay is not None  # set by the app whenever there is a cluster
-            ctx.relay.open(client, holder, msg)
-            return True
-        await ctx.tables.fetch(code)
+            if await ctx.tables.fetch(code) is not None:
+                return False
+    except ClusterUnavailable:  # Redis answers, but lost its keys a moment ago: the table's node sets them again
+        raise ProtocolError("server_busy" if msg["type"] in COMES_BACK else "cluster_unavailable") from None
     except REDIS_ERRORS as exc:
         ctx.cluster.mark_down(exc)
-        raise ProtocolError("cluster_unavailable") from None
+        # the browser sends resume and watch by itself after every reconnect: it must come back, not stay put
+        raise ProtocolError("server_busy" if msg["type"] in COMES_BACK else "cluster_unavailable") from None
     return False
 
 
@@ -71,6 +79,8 @@ async def table_info_anywhere(ctx: Services, code: str, address: str, seat_token
             await ctx.tables.fetch(wanted)  # nobody holds it (its node died): adopt it here
     except StoreBusy:
         return 503, {"error": "server_busy"}
+    except ClusterUnavailable:
+        return 503, {"error": "cluster_unavailable"}
     except REDIS_ERRORS:
         return 503, {"error": "cluster_unavailable"}
     return table_info(ctx, code, address, seat_token)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..net.closing import Close
@@ -24,9 +25,32 @@ async def hello(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
     if ctx.names.blocked(msg["name"]):
         raise ProtocolError("bad_name")
-    pid, token, name = await ctx.store.player(msg["name"], msg.get("player_token"))
+    deadline, client.hello_by = client.hello_by, math.inf  # a hello under way is not late, however long it waits
+    try:
+        pid, token, name = await _player(ctx, client, msg["name"], msg.get("player_token"))
+    except BaseException:
+        client.hello_by = deadline  # refused: the connection still has to say a hello that holds, in time
+        raise
     client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
     client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
+
+
+async def _player(ctx: Services, client: Client, name: str, given: str | None) -> tuple[int, str, str]:
+    """The player ``given`` names, or a new one while the address may make one (``players_limited``)."""
+    budget = ctx.limits.new_players
+    if not budget.take(client.address_key):  # the address made its new players for now: a known token only
+        found = await ctx.store.returning(name, given) if given else None
+        if found is None:
+            raise ProtocolError("players_limited", count=budget.limit)
+        return found
+    try:
+        found = await ctx.store.player(name, given)
+    except BaseException:
+        budget.give_back(client.address_key)  # nothing was stored
+        raise
+    if found[1] == given:  # a returning player: no new one was made
+        budget.give_back(client.address_key)
+    return found
 
 
 async def device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,16 @@ async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 
 async def new_table_code(ctx: Services, client: Client) -> tuple[str, str | None]:
+    """A code for a new table, counted against the address's new tables first (``tables_limited``)."""
+    ctx.limits.new_table(client)
+    try:
+        return await _free_code(ctx, client)
+    except BaseException:
+        ctx.limits.new_tables.give_back(client.address_key)  # no table was opened
+        raise
+
+
+async def _free_code(ctx: Services, client: Client) -> tuple[str, str | None]:
     """A code free on this node, or in a cluster one reserved across it with the new table's lease."""
     if ctx.cluster is None:
         return new_code(ctx.tables.by_code), None
@@ -67,9 +78,11 @@ async def new_table_code(ctx: Services, client: Client) -> tuple[str, str | None
 async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there.
 
-    In a cluster a node matches one kind of table (options and language) at a time across the cluster: it holds
-    a short Redis lock while it matches or opens a table and publishes its open tables before letting go, so two
-    people pressing at once on two nodes meet at one table.
+    Play now matches on the game, whatever the language, unless the person asks for players of their own language
+    only (``lang_only``). In a cluster a node matches one kind of table (options, and the language where it is
+    asked for) at a time across the cluster: it holds a short Redis lock of each kind the press may sit at while it
+    matches or opens a table and publishes its open tables before letting go, so two people pressing at once on two
+    nodes meet at one table.
     """
     check_free(client)
     if not client.play_now.take():
@@ -84,10 +97,12 @@ async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     if ctx.cluster is None:
         await _seat_press(ctx, client, msg, rules, options, lang)
         return
-    async with ctx.cluster.matching(lobby.match_key(options, lang)):
+    async with contextlib.AsyncExitStack() as locks:
+        for kind in lobby.match_keys(options, lang, msg.get("lang_only", False)):
+            await locks.enter_async_context(ctx.cluster.matching(kind))
         check_free(client)  # the connection may have sat down elsewhere meanwhile
         if await _seat_press(ctx, client, msg, rules, options, lang):
-            await ctx.cluster.publish_open()  # before the lock goes: the next press sees this table
+            await ctx.cluster.publish_open()  # before the locks go: the next press sees this table
 
 
 async def _seat_press(
@@ -101,16 +116,17 @@ async def _seat_press(
     """
     at = time.time()
     fill_at = at + msg.get("wait", PLAY_NOW_WAIT)
+    only = msg.get("lang_only", False)
     here = [
         t
         for t in ctx.tables.by_code.values()
-        if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang, client.player_id)
+        if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang, client.player_id, only)
     ]
     if here:
         target = ctx.tables.by_code.get(msg.get("at_table", ""))
         # the table matched on the other node, else the fullest, then the oldest
         table = target if target in here else max(here, key=lambda t: (len(t.persons()), -t.opened_at))
-        seat, token = table.seat_person(client, *known(client), None)
+        seat, token = table.seat_person(client, *known(client), None, lang)
         table.wait_until(fill_at)
         attach(ctx, client, table, seat.index, token)
         ctx.lobby.changed()
@@ -119,7 +135,7 @@ async def _seat_press(
         return True
     if ctx.cluster is not None and client.edge is None:  # a press relayed here goes no further
         found = await ctx.cluster.open_elsewhere()
-        elsewhere = [e for e in found if lobby.fits(e, options, lang, client.player_id)]
+        elsewhere = [e for e in found if lobby.fits(e, options, lang, client.player_id, only)]
         check_free(client)
         if elsewhere:
             best = min(elsewhere, key=lambda e: e["free"])
@@ -130,8 +146,8 @@ async def _seat_press(
     check_free(client)
     table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
     ctx.tables.add(table)
-    seat, token = table.seat_person(client, *known(client), 0)
-    table.queue(lang, fill_at)
+    seat, token = table.seat_person(client, *known(client), 0, lang)
+    table.queue(lang, fill_at, only)
     attach(ctx, client, table, seat.index, token)
     ctx.lobby.changed()
     ctx.changed(table)

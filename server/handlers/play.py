@@ -1,4 +1,4 @@
-"""Playing at one's seat: a pass, a card or a moon choice, ready for the next hand, a claim, a rematch, a hint, chat."""
+"""Playing at one's seat: a move, ready for the next hand, a claim, a rematch, a hint, chat and one's chat switch."""
 
 from __future__ import annotations
 
@@ -54,5 +54,16 @@ async def hint(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
 
 
 def chat(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
-    """``chat``: a line to the table (memory only: never in the table log)."""
-    table_chat.say(ctx, client, msg)
+    """``chat``: a line to the table (memory only), within the connection's, the address's and the table's budgets."""
+    table = table_chat.check(client, msg)
+    ctx.limits.chat(client, table)
+    table_chat.say(ctx, client, table, msg)
+
+
+def mute_chat(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+    """``mute_chat``: this seat turns chat off for itself (at a Play now table half the people stop it), or on."""
+    table, seat = seated(client)
+    table.mute_chat(seat, msg["muted"])
+    ctx.changed(table)
+    if not msg["muted"]:
+        table_chat.history(ctx, client, table)  # what was said meanwhile

@@ -30,8 +30,7 @@ async def report(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     target = table.seat_at(msg["seat"])
     if target.kind != SeatKind.PERSON or target.index == seat:
         raise ProtocolError("not_now", detail=("report a person at your table", "meld iemand die aan jouw tafel zit"))
-    if not client.reports.take():
-        raise ProtocolError("reports_limited")
+    ctx.limits.report(client)  # the connection's and its address's
     lines = list(table.runtime.chat_room.lines)[-CHAT_AROUND:] if table.runtime.chat_room is not None else []
     await ctx.store.save_report(
         {

@@ -12,6 +12,7 @@ from ..live.lobby import Lobby
 from ..live.registry import Tables
 from ..live.reviews import Reviewer
 from ..metrics import NO_METRICS, Metrics
+from ..net.limits import Limits
 from ..net.ratelimit import FailureLimiter
 from ..players.devices import DeviceCodes
 from ..players.names import Names
@@ -45,6 +46,7 @@ class Services:
         self.tables = Tables(config, store, thinker, cluster, metrics)
         self.clients: set[Client] = set()
         self.guesses = FailureLimiter(config.address_failures, config.code_window)
+        self.limits = Limits(config)  # new players and tables, chat and reports, per address and per table
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
         self.relay: Relay | None = None  # in a cluster: the links to other nodes, set by the app
         self.reviewer = Reviewer(store, config.review_ms)

@@ -32,10 +32,12 @@ class Delivery:
         store: Store,
         failed: Callable[[Table, BaseException | None], None],
         lease_of: Callable[[str], int | None] | None = None,
+        writable: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
         self.failed = failed  # called once when a commit of a table fails (it then waits for nothing more)
         self.lease_of = lease_of  # in a cluster: the table's lease number, written with each append (fencing)
+        self.writable = writable  # in a cluster: whether the node may still write under its leases (self-fencing)
         self._outgoing: dict[str, Outgoing] = {}  # by table code: queued by ``send`` until the table's next flush
         # per table code, flushes whose messages wait for their commit: (commit future or None, messages, table)
         self._waiting: dict[str, deque[tuple[asyncio.Future | None, Outgoing, Table]]] = {}
@@ -75,6 +77,7 @@ class Delivery:
                 closed_at=time.time() if table.closed else None,
                 finished=record,
                 lease=self.lease_of(table.code) if self.lease_of is not None else None,
+                valid=self.writable,
             )
             committed = self.store.submit(write)
         if waiting is None:

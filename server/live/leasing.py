@@ -16,6 +16,9 @@ class Leasing(Protocol):
     def lease_of(self, code: str) -> int | None:
         """Return the lease number this node holds of table ``code``, or None."""
 
+    def writable(self) -> bool:
+        """Whether this node may still write its tables: none of its leases, nor its presence, can have run out."""
+
     def drop(self, code: str, lost: bool = False, keep_code: bool = False) -> None:
         """Stop renewing table ``code``; release its lease (and code, unless ``keep_code``) unless it went elsewhere."""
 

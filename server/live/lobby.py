@@ -1,7 +1,8 @@
 """Open tables: the start page's list (this node's and, in a cluster, every node's) and where Play now sits a person.
 
 A table is listed while it is open, waiting for its start, has an empty seat and a connected person. Each entry
-shows the variant, the end score, the host's language and who sits with their rating in the variant's family. In
+shows the variant, the end score, the language (the host's; at a Play now table the languages of the people there,
+or the one language it is for) and who sits with their rating in the variant's family. In
 a cluster every node publishes its own entries in Redis (``Cluster.publish_open``) and reads the others'.
 """
 
@@ -36,6 +37,8 @@ def entry(table: Table) -> dict[str, Any] | None:
         "options": options,
         "end_score": table.rules.end_score,
         "lang": table.lang,
+        "lang_only": table.lang_only,
+        "langs": table.langs(),
         "play_now": table.play_now,
         "fill_at": table.fill_at,
         "free": free,
@@ -56,16 +59,25 @@ def _public_seat(seat: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in seat.items() if k != "_player"}
 
 
-def fits(item: dict[str, Any], options: dict[str, Any], lang: str, player_id: int | None) -> bool:
+def fits(
+    item: dict[str, Any], options: dict[str, Any], lang: str, player_id: int | None, lang_only: bool = False
+) -> bool:
     """True when Play now may seat ``player_id`` (with ``options`` and ``lang``) at the listed table ``item``.
 
-    The one test of a match, for this node's tables and for those another node published: a person the host
-    removed from a table is never matched to it.
+    The one test of a match, for this node's tables and for those another node published. Play now matches on the
+    game, whatever the language; a person who asks for players of their own language only (``lang_only``) meets
+    them at a table for that language, and such a table takes anyone whose page speaks its language. A person the
+    host removed from a table is never matched to it.
     """
+    table_only = item.get("lang_only", False)
+    if lang_only or table_only:
+        languages = table_only and item["lang"] == lang
+    else:
+        languages = True
     return (
         item["play_now"]
         and item["options"] == options
-        and item["lang"] == lang
+        and languages
         and item["free"] > 0
         and player_id not in item.get("_barred", ())
     )
@@ -79,10 +91,22 @@ def relayed_press(msg: dict[str, Any], code: str) -> dict[str, Any]:
     return {**msg, "at_table": code}
 
 
-def match_key(options: dict[str, Any], lang: str) -> str:
-    """A short name of one kind of Play now table (options and language): the cluster matches one kind at a time."""
+def match_key(options: dict[str, Any], lang: str | None = None) -> str:
+    """A short name of one kind of Play now table: the cluster matches one kind at a time.
+
+    The kind is the table's options, and its language for a table of one language only (``lang`` None: any).
+    """
     text = json.dumps([options, lang], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def match_keys(options: dict[str, Any], lang: str, lang_only: bool) -> list[str]:
+    """The kinds of table one press may sit at, each locked in this order while it is matched across a cluster.
+
+    A press for one language only fits the tables for that language; any other press fits the tables for anyone and
+    those for its own language (taken in one order, so no two presses ever wait for each other's lock).
+    """
+    return [match_key(options, lang)] if lang_only else [match_key(options), match_key(options, lang)]
 
 
 class Lobby:

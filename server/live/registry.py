@@ -24,7 +24,7 @@ from typing import Any
 from ..config import Config
 from ..metrics import NO_METRICS, Metrics
 from ..net.closing import Close
-from ..storage.store import LeaseLost, Store, StoreBusy
+from ..storage.store import LeaseExpired, LeaseLost, Store, StoreBusy
 from ..table import ratings
 from ..table.presence import Connection
 from ..table.seat_view import Moment
@@ -59,7 +59,8 @@ class Tables:
         self.by_code: dict[str, Table] = {}
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
         lease_of = cluster.lease_of if cluster is not None else None
-        self.delivery = Delivery(store, self._storage_failed, lease_of)
+        writable = cluster.writable if cluster is not None else None
+        self.delivery = Delivery(store, self._storage_failed, lease_of, writable)
         self.restorer = Restorer(self.by_code, self.changed, store, cluster, config.grace, metrics)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
         self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
@@ -187,15 +188,19 @@ class Tables:
         """A write of the table failed: drop it here, what was not stored unshown; it comes back from the database.
 
         An old lease (another node owns the table now): 1012, the table lives there. The database does not answer
-        (down, locked, full): 1013. Any other refusal: 1011. In both of the last two the table is parked: restored
-        from what was stored once the database answers, by itself or when someone resumes.
+        (down, locked, full), or this node's leases were not renewed in time (Redis does not answer: it fences
+        itself): 1013. Any other refusal: 1011. In the last three the table is parked: restored from what was stored
+        once the database (and Redis) answers, by itself or when someone resumes.
         """
         if isinstance(exc, LeaseLost):
             self.metrics.leases_lost.inc()
             log.warning("table %s: the database refused an append from an old lease (%s)", table.code, exc)
             self._drop(table, Close.TABLE_MOVED)
             return
-        if isinstance(exc, StoreBusy):
+        if isinstance(exc, LeaseExpired):
+            log.warning("table %s: its leases were not renewed in time (Redis does not answer); parked", table.code)
+            why = Close.BUSY
+        elif isinstance(exc, StoreBusy):
             log.warning("table %s: the database does not answer; parked until it does (%s)", table.code, exc)
             why = Close.BUSY
         else:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ..metrics import NO_METRICS, Metrics
 from ..storage.opening import REDIS_ERRORS
-from ..storage.store import Store, StoreBusy, StoredTable
+from ..storage.store import LeaseLost, Store, StoreBusy, StoredTable
 from ..table.table import DamagedLog, Table
 from .leasing import Leasing
 
@@ -62,11 +62,14 @@ class Restorer:
         stored_tables = await self.store.open_tables()
         gc.disable()  # folding creates many small objects that all live on: collecting meanwhile only costs time
         try:
-            for stored in stored_tables:
+            for listed in stored_tables:
                 cluster = self.cluster
-                lease = await self._claim(cluster, stored) if cluster is not None else None
+                lease = await self._claim(cluster, listed) if cluster is not None else None
                 if cluster is not None and lease is None:
                     continue  # another live node owns it
+                stored = await self._fenced(listed, lease)
+                if stored is None:
+                    continue
                 table = await self._restore_one(stored, now)
                 if table is None:
                     self._let_go(stored, lease)
@@ -125,6 +128,10 @@ class Restorer:
         lease = await self._claim(cluster, stored) if cluster is not None else None
         if cluster is not None and lease is None:
             return None
+        fenced = await self._fenced(stored, lease)
+        if fenced is None:
+            return tables.get(stored.code)
+        stored = fenced
         self.store.resume_table(stored.table_id)  # from here on its log is what was stored: writes may follow
         try:
             table = await self._restore_one(stored, time.monotonic())
@@ -202,6 +209,28 @@ class Restorer:
         """
         floor = await self.store.newest_lease(stored.table_id)
         return await cluster.claim(stored.table_id, stored.code, floor)
+
+    async def _fenced(self, stored: StoredTable, lease: int | None) -> StoredTable | None:
+        """In a cluster: fence the table just claimed (``lease``) in the database, then read its log again.
+
+        The log read before the claim may lack an append its last holder made since (a node cut off from Redis, or
+        paused, that had not yet noticed): once fenced, every append of an older lease is in the log read here, or
+        refused. None (the lease let go) when the table closed meanwhile or a newer lease holds it.
+        """
+        if lease is None:
+            return stored
+        try:
+            fenced = await self.store.fenced_table(stored.table_id, lease)
+        except LeaseLost as exc:
+            log.warning("table %s: taken over by another node meanwhile (%s)", stored.code, exc)
+            self._let_go(stored, lease, keep_code=True)
+            return None
+        except BaseException:
+            self._let_go(stored, lease, keep_code=True)
+            raise
+        if fenced is None:
+            self._let_go(stored, lease)
+        return fenced
 
     def _let_go(self, stored: StoredTable, lease: int | None, keep_code: bool = False) -> None:
         """In a cluster: release the lease ``_claim`` took (``lease``) of a stored table that did not come back here."""

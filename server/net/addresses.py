@@ -32,6 +32,11 @@ def _trusted(address: str, proxies: tuple[Network, ...]) -> bool:
     return any(ip in net for net in proxies)
 
 
+def trusted_peer(peer: tuple[Any, ...] | None, proxies: tuple[Network, ...]) -> bool:
+    """True when the connection comes from one of the trusted proxies (whose ``X-Forwarded-*`` headers count)."""
+    return peer is not None and _trusted(str(peer[0]), proxies)
+
+
 def _inside(address: str, proxies: tuple[Network, ...]) -> bool:
     """True for a loopback address or one of the trusted proxies (an IPv4 address mapped to IPv6 as itself)."""
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import gc
 import json
@@ -26,17 +25,22 @@ from ..config import Config, client_dir
 from ..live.computer import Thinker
 from ..metrics import Metrics
 from ..storage.opening import REDIS_ERRORS, open_store
+from ..storage.pruning import Pruner
 from ..storage.store import Store, StoreBusy
 from ..table.bundle import BUNDLE_PATH, bundle_bytes
 from ..table.errors import ProtocolError
 from ..table.messages import kind_of, parse_message
-from .addresses import client_address, from_inside, parse_proxies, route_template
+from .addresses import client_address, from_inside, parse_proxies, route_template, trusted_peer
 from .api import API_ENDPOINTS, Api
 from .client import Client
 from .closing import Close
 from .compression import serve_options
+from .files import STREAM_ABOVE, Downloads, Streamed
 from .hub import Hub
+from .limits import SOCKETS_RETRY_AFTER, Sockets
 from .liveness import ReadWatch
+from .ratelimit import address_key
+from .security import origin_allowed, parse_origins, secure
 from .sockets import ACCEPT_BATCH, ExceptionHandler, Headroom, listen_deeper
 
 if TYPE_CHECKING:
@@ -63,6 +67,7 @@ RUNTIME_PREFIX = "/runtime/"
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 TABLE_INFO = "/api/tables/"  # public facts of an open table before joining (the invitation on /t/CODE)
 NOT_FOUND = b"not found\n"  # the body of a path that does not exist (and of /metrics to anyone outside)
+TOO_MANY_SOCKETS = b"too many connections from your address\n"  # a websocket upgrade past --sockets-per-address
 GET_HEAD = ("GET", "HEAD")  # a page or a JSON answer: HEAD gets GET's status and headers without the body
 
 
@@ -127,15 +132,19 @@ def not_allowed(method: str, route: Route) -> Response:
 
 
 def without_body(response: Response) -> Response:
-    """The answer to HEAD: GET's status and headers (its Content-Length too), no body."""
-    return dataclasses.replace(response, body=b"")
+    """The answer to HEAD: GET's status and headers (its Content-Length too), no body (nor one to stream)."""
+    return Response(response.status_code, response.reason_phrase, response.headers, b"")
 
 
-def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> Response:
+def _response(
+    status: HTTPStatus, body: bytes | Path, content_type: str, extra: dict[str, str] | None = None
+) -> Response:
+    """An answer with the headers every one has; a body larger than ``STREAM_ABOVE`` (or a file) is ``Streamed``."""
+    size = body.stat().st_size if isinstance(body, Path) else len(body)
     headers = Headers(
         [
             ("Content-Type", content_type),
-            ("Content-Length", str(len(body))),
+            ("Content-Length", str(size)),
             ("Cache-Control", "no-cache"),
             ("X-Content-Type-Options", "nosniff"),
         ]
@@ -144,6 +153,8 @@ def _response(status: HTTPStatus, body: bytes, content_type: str, extra: dict[st
         if key in headers:
             del headers[key]  # Headers keeps every value set: replace, do not add a second
         headers[key] = value
+    if isinstance(body, Path) or size > STREAM_ABOVE:
+        return Streamed(status.value, status.phrase, headers, source=body)
     return Response(status.value, status.phrase, headers, body)
 
 
@@ -153,21 +164,25 @@ def json_response(status: HTTPStatus, data: Any) -> Response:
 
 
 def static_file(root: Path, path: str) -> Response:
-    """Return the file under ``root`` for a URL path (``/``, ``/offline``, ``/t/CODE`` give index.html), or a 404."""
+    """Return the file under ``root`` for a URL path (``/``, ``/offline``, ``/t/CODE`` give index.html), or a 404.
+
+    A path with a part that begins with a dot (``/.git/config``, ``/runtime/v/.integrity``) is a 404: such files are
+    no part of the client. A file larger than ``STREAM_ABOVE`` is sent from disk as it is read (``Streamed``).
+    """
     path = path.split("?", 1)[0].split("#", 1)[0]
     if path in ("/", "/offline") or path.startswith("/t/") or path.startswith("/r/"):
         rel = "index.html"
     else:
         rel = path.lstrip("/")
     not_found = _response(HTTPStatus.NOT_FOUND, NOT_FOUND, "text/plain; charset=utf-8")
-    if not rel or "\\" in rel or "\0" in rel or any(part in ("", ".", "..") for part in rel.split("/")):
-        return not_found
+    if not rel or "\\" in rel or "\0" in rel or any(not part or part[0] == "." for part in rel.split("/")):
+        return not_found  # a part that begins with a dot is refused, "." and ".." with it
     try:
         base = root.resolve()
         target = (base / rel).resolve()
         if not target.is_relative_to(base) or not target.is_file():
             return not_found
-        body = target.read_bytes()
+        body: bytes | Path = target if target.stat().st_size > STREAM_ABOVE else target.read_bytes()
     except (OSError, ValueError):
         return not_found
     kind = CONTENT_TYPES.get(target.suffix.lower(), "application/octet-stream")
@@ -221,8 +236,17 @@ class App:
         self.server: Server | None = None
         self.headroom = Headroom()  # connections against the open-file limit
         self.hub.headroom = self.headroom
-        self.readers = ReadWatch(self.hub.clients, config.read_timeout)  # who stopped reading
+        self.readers = ReadWatch(self.hub.clients, config.read_timeout)  # who stopped reading (or never said hello)
+        self.sockets = Sockets(config.sockets_per_address)  # websockets open per client address
+        self.pruner = Pruner(store, config.prune_days, config.prune_every, self._connected_players)
+        self.downloads = Downloads(config.read_timeout)  # large files sent as their readers take them
+        self.origins = parse_origins(config.origin)  # the other web pages that may open /ws
+        self._sweeper: asyncio.Task | None = None  # forgets the addresses whose failures aged out
         self._exception_handler: ExceptionHandler | None = None
+
+    def _connected_players(self) -> set[int]:
+        """The players with a connection to this node: never pruned, however long ago they said hello."""
+        return {c.player_id for c in self.hub.clients if c.player_id is not None}
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Answer plain HTTP requests by ``ROUTES``; let ``GET /ws`` through to the websocket handshake."""
@@ -233,17 +257,34 @@ class App:
         response = await getattr(self, route.handler)(connection, request, path)
         return without_body(response) if request.method == "HEAD" and response is not None else response
 
+    def process_response(self, connection: ServerConnection, request: Request, response: Response) -> None:
+        """Every answer, the websocket handshake's too, carries the security headers (``security.SECURITY_HEADERS``)."""
+        secure(response)
+
     async def websocket(self, connection: ServerConnection, request: Request, path: str) -> Response | None:
-        """``GET /ws``: on to the handshake, unless the open-file limit is near."""
+        """``GET /ws``: on to the handshake, unless the open-file limit is near or the address has its sockets open.
+
+        A socket let through counts against its address until its TCP connection is gone, handshake or not.
+        """
+        host = request.headers.get("Host")
+        if trusted_peer(connection.remote_address, self.proxies) and "X-Forwarded-Host" in request.headers:
+            host = request.headers.get_all("X-Forwarded-Host")[-1].split(",")[-1]  # what the nearest proxy saw
+        if not origin_allowed(request.headers.get("Origin"), host, self.origins):  # another site's page
+            return _response(HTTPStatus.FORBIDDEN, b"origin not allowed\n", "text/plain; charset=utf-8")
         if self.headroom.full():  # keep descriptors for answering: come back in a moment (or another node)
             return _response(
                 HTTPStatus.SERVICE_UNAVAILABLE, b"server full\n", "text/plain; charset=utf-8", {"Retry-After": "5"}
             )
+        key = address_key(client_address(connection.remote_address, request.headers, self.proxies))
+        if not self.sockets.admit(key):  # refused before anything of the connection is made
+            retry = {"Retry-After": str(SOCKETS_RETRY_AFTER)}
+            return _response(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_SOCKETS, "text/plain; charset=utf-8", retry)
+        connection.connection_lost_waiter.add_done_callback(lambda _: self.sockets.release(key))
         return None
 
     async def healthz(self, connection: ServerConnection, request: Request, path: str) -> Response:
         """``GET /healthz``: the server's state."""
-        return json_response(HTTPStatus.OK, self.hub.health())
+        return json_response(HTTPStatus.OK, {**self.hub.health(), "downloads": self.downloads.counts()})
 
     async def table_info(self, connection: ServerConnection, request: Request, path: str) -> Response:
         """``GET /api/tables/{code}``: public table facts before joining, guarded like join codes."""
@@ -300,6 +341,7 @@ class App:
     async def handler(self, ws: ServerConnection) -> None:
         """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
         headers = ws.request.headers if ws.request else None
+        ws.response = None  # sent already; kept, it held 2.7 KiB per idle connection (tracemalloc, 2,000 of them)
         address = client_address(ws.remote_address, headers, self.proxies)
         client = Client(ws, address, self.config)
         client.route = route_template(headers)
@@ -354,7 +396,9 @@ class App:
             max_size=self.config.max_frame,
             backlog=ACCEPT_BATCH,  # asyncio accepts this many per wake-up (and retries each failed one)
             ping_interval=None,  # server.net.liveness pings: a connection that does not read is closed with 1008
-            create_connection=self.headroom.connection_class(),
+            create_connection=self.downloads.connection_class(self.headroom.connection_class()),
+            open_timeout=None,  # the connection keeps files.OPEN_TIMEOUT itself: a download may take longer
+            process_response=self.process_response,
             server_header="Hartenjagen",
             **serve_options(self.config.compression),
         )
@@ -365,8 +409,16 @@ class App:
         self._exception_handler = loop.get_exception_handler()
         loop.set_exception_handler(self.headroom.exception_handler(self._exception_handler))
         self.readers.start()
+        self._sweeper = loop.create_task(self._sweep_limits())
+        self.pruner.start()
         keep_gc_off_the_hot_path()
         return self.server
+
+    async def _sweep_limits(self) -> None:
+        """Every window, forget the addresses whose failures all aged out (nobody may ever ask about them again)."""
+        while True:
+            await asyncio.sleep(self.config.code_window)
+            self.hub.guesses.sweep()
 
     def address(self) -> tuple[str, int]:
         """Return the host and the real port (useful with port 0)."""
@@ -390,7 +442,11 @@ class App:
             mark = loop.time()
 
         await self.readers.close()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        await self.pruner.close()
         if self.server is not None:
+            self.downloads.stop()  # a download would hold the stop until its reader is done
             self.server.close(code=Close.RESTARTING.code, reason=Close.RESTARTING.reason)
             await self.server.wait_closed()
             loop.set_exception_handler(self._exception_handler)

@@ -14,14 +14,34 @@ from ..config import Config
 from ..metrics import IDLE, Counting
 from ..table.jsontext import compact
 from .closing import Close
-from .ratelimit import FailureLimiter, TokenBucket
+from .ratelimit import FailureLimiter, TokenBucket, address_key
 
 if TYPE_CHECKING:
     from ..table.seat_view import Moment
     from ..table.table import Table
 
 REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
+SILENT_CLOSE_TIMEOUT = 1.0  # seconds a socket closed for saying no hello gets to answer the close, then it is cut
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
+
+
+class Budgets:
+    """The limits a connection seldom spends (code guesses, chat lines, "Play now" presses, reports).
+
+    Made on first use, not with every connection: an idle one never needs them. Made at once they cost 3.1 KiB
+    per connection (tracemalloc, 2,000 clients): the deque and the three limiters about 1.2 KiB, and their four
+    attributes made 30, past the 29 instance attributes CPython 3.11 keeps in one shared key table, so every
+    ``Client`` got a dict of its own (1,648 bytes against about 330). Now a ``Client`` takes 0.6 KiB.
+    ``tests/server/test_client_memory.py`` keeps it there: add an attribute to ``Client`` only under 30.
+    """
+
+    __slots__ = ("guesses", "chat_sent", "play_now", "reports")
+
+    def __init__(self, config: Config) -> None:
+        self.guesses = FailureLimiter(config.code_failures, config.code_window)
+        self.chat_sent: deque[float] = deque()
+        self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)
+        self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
 
 
 class Client:
@@ -30,6 +50,8 @@ class Client:
     def __init__(self, ws: ServerConnection | None, address: str, config: Config) -> None:
         self.ws = ws  # None: a connection relayed from another node (cluster.relay.RemoteClient sends through it)
         self.address = address
+        self.address_key = address_key(address)  # what the limits per address count it under (net.limits)
+        self.hello_by = time.monotonic() + config.hello_timeout  # closed (1008 no hello) if still nobody then
         self.player_id: int | None = None
         self.name: str | None = None
         self.table: Table | None = None
@@ -38,15 +60,13 @@ class Client:
         self.shown: dict[str, Any] | None = None  # the last table state sent (updates are cut against it)
         self.shown_moment: Moment | None = None  # the table moment that state was built from
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
-        self.guesses = FailureLimiter(config.code_failures, config.code_window)
+        self.config = config
+        self._budgets: Budgets | None = None  # made on first use (``budgets``): an idle connection never needs them
         self.closing: asyncio.Task | Literal[True] | None = None  # the close under way (True: the edge closes it)
         self.remote: str | None = None  # in a cluster: the node that owns the table this connection plays at
         self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed
         self.route: str | None = None  # the proxy's path to one node (net.addresses.route_template), if it has one
-        self.chat_sent: deque[float] = deque()  # when this connection's recent chat lines went out (server.table.chat)
-        self.play_now = TokenBucket(config.play_now_rate / 60, config.play_now_rate)  # "Play now" presses
-        self.reports = TokenBucket(REPORTS_PER_HOUR / 3600, REPORTS_PER_HOUR)
         # what it reads (server.net.liveness): characters sent, characters known read (answered pings), the ping out
         self.sent = self.read = self.ping_mark = 0
         self.ping_at = time.monotonic()
@@ -55,6 +75,32 @@ class Client:
         self.gone: Callable[[Client], None] | None = None  # the hub's ``disconnected``: at once when cut off
         self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
         self.frames_sent: Counting = IDLE  # the node's hearts_frames_sent_total (set by the app)
+
+    def budgets(self) -> Budgets:
+        """The limits this connection seldom spends, made the first time one is asked for."""
+        if self._budgets is None:
+            self._budgets = Budgets(self.config)
+        return self._budgets
+
+    @property
+    def guesses(self) -> FailureLimiter:
+        """Unknown codes and wrong seat tokens of this connection (``handlers.services``)."""
+        return self.budgets().guesses
+
+    @property
+    def chat_sent(self) -> deque[float]:
+        """When this connection's recent chat lines went out (``net.limits``)."""
+        return self.budgets().chat_sent
+
+    @property
+    def play_now(self) -> TokenBucket:
+        """The "Play now" presses of this connection."""
+        return self.budgets().play_now
+
+    @property
+    def reports(self) -> TokenBucket:
+        """The reports of other players this connection sent."""
+        return self.budgets().reports
 
     @property
     def socket(self) -> ServerConnection:
@@ -84,6 +130,8 @@ class Client:
         """
         if self.closing is None:
             loop = asyncio.get_running_loop()
+            if why is Close.NO_HELLO:  # silent so far: it may never answer the close either (1,000 such held 20 s)
+                self.socket.close_timeout = SILENT_CLOSE_TIMEOUT
             self.closing = loop.create_task(self.socket.close(why.code, why.reason))
             if why is Close.NOT_READING and self.gone is not None:
                 loop.call_soon(self.gone, self)

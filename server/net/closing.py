@@ -12,6 +12,7 @@ class Close(Enum):
 
     FLOODING = (CloseCode.POLICY_VIOLATION, "too many messages")
     NOT_READING = (CloseCode.POLICY_VIOLATION, "not reading")
+    NO_HELLO = (CloseCode.POLICY_VIOLATION, "no hello")  # no hello within --hello-timeout of the upgrade
     STORAGE_FAILED = (CloseCode.INTERNAL_ERROR, "storage failed")
     RESTARTING = (CloseCode.SERVICE_RESTART, "service restart")
     TABLE_MOVED = (CloseCode.SERVICE_RESTART, "table moved")

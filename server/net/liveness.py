@@ -6,7 +6,7 @@ megabytes for a client that reads nothing. So each connection is pinged now and 
 something, otherwise as a keepalive), and one that does not answer within ``read_timeout`` seconds is closed with
 1008 "not reading" (as is one with more than ``client.WRITE_BUFFER_LIMIT`` bytes waiting in the server, at once). Its
 seat then counts as disconnected: the grace period and the computer stand-in apply, and the table no longer waits
-for it.
+for it. The same sweep closes a connection that said no ``hello`` within ``hello_timeout`` seconds (1008 "no hello").
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class ReadWatch:
         self.sweep = min(1.0, read_timeout / 4)  # each connection is looked at once per sweep ...
         self.tick = self.sweep / SLICES  # ... a slice of them at a time, so pings never come in one burst
         self.cut_off = 0  # connections closed for not reading
+        self.unnamed = 0  # connections closed for saying no hello in time (``Client.hello_by``)
         self._task: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -71,8 +72,12 @@ class ReadWatch:
             at += per_tick
 
     async def check(self, client: Client, now: float) -> None:
-        """Close ``client`` if its ping went unanswered too long; ping it if it is due."""
+        """Close ``client`` if it said no hello in time or its ping went unanswered too long; ping it if it is due."""
         if client.closing is not None:
+            return
+        if client.player_id is None and now > client.hello_by:  # a socket held open without a word costs us
+            self.unnamed += 1
+            client.close_soon(Close.NO_HELLO)
             return
         pong = client.pong
         if pong is not None:

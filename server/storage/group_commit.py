@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from ..metrics import NO_METRICS, Metrics
-from .store import PlayerWrite, StoreBusy, TableHalted, TableWrite
+from .store import LeaseExpired, LeaseLost, PlayerWrite, StoreBusy, TableHalted, TableWrite
 
 log = logging.getLogger("hearts.store")
 CLOSE_WAIT = 10.0  # seconds a stop waits for the database to take what is queued (then drops it, as a crash would)
@@ -26,6 +26,8 @@ class GroupCommit:
     - while the database does not answer (a write raised ``StoreBusy``), every table write fails at once without
       being tried, and a probe (``probe``, a small real write) runs every little while until one succeeds (or any
       other write commits).
+    - in a cluster, a table write whose node may no longer write under its leases (``TableWrite.valid``, asked when
+      it is queued and again when its batch goes to the database) fails (``LeaseExpired``) and halts its table.
     """
 
     def __init__(
@@ -59,6 +61,8 @@ class GroupCommit:
         fut = loop.create_future()
         refusal = self._refusal(write)
         if refusal is not None:
+            if isinstance(refusal, LeaseExpired) and isinstance(write, TableWrite):  # nothing of it stored after
+                self.halted.setdefault(write.table_id, refusal)
             fut.set_exception(refusal)
             return fut
         wake = self._wake
@@ -82,6 +86,8 @@ class GroupCommit:
         failed = self.halted.get(write.table_id)
         if failed is not None:
             return TableHalted(f"an earlier write of table {write.code} failed ({failed})")
+        if write.valid is not None and not write.valid():
+            return LeaseExpired(f"table {write.code}: this node's leases were not renewed in time")
         return None
 
     def resume(self, table_id: str) -> None:
@@ -112,8 +118,12 @@ class GroupCommit:
                 for write, fut in batch:
                     self._fail(write, fut, exc)
                 continue
-            except Exception:
-                log.exception("a group commit of %d writes failed; committing them one by one", len(batch))
+            except Exception as exc:
+                if isinstance(exc, LeaseLost):  # in a cluster, a table another node took over: no bug
+                    log.warning("a group commit of %d writes was refused (%s); committing them one by one",
+                                len(batch), exc)  # fmt: skip
+                else:
+                    log.exception("a group commit of %d writes failed; committing them one by one", len(batch))
                 await self._one_by_one(batch)  # one bad write must not sink the others (tables, hellos)
                 continue
             finally:
@@ -131,7 +141,9 @@ class GroupCommit:
         refusal = self._refusal(write)
         if refusal is None:
             return False
-        if not fut.done():
+        if isinstance(refusal, LeaseExpired):
+            self._fail(write, fut, refusal)  # halts the table: nothing of it after this write is stored
+        elif not fut.done():
             fut.set_exception(refusal)
         return True
 

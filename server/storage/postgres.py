@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from .migrations import load_migrations, migrations_dir
-from .opening import redacted
+from .opening import redacted, scrubbed
 from .sql import PROBE, RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_query import Query
 from .sql_store import SqlStore
@@ -39,6 +39,9 @@ GONE = (
     asyncpg.exceptions.InsufficientResourcesError,
     asyncpg.exceptions.QueryCanceledError,
     asyncpg.exceptions.LockNotAvailableError,
+    # a pooled connection left mid-operation by a connection that broke (PostgreSQL killed while a query ran): asyncpg
+    # refuses the next operation on it ("another operation is in progress") before sending anything
+    asyncpg.exceptions.InternalClientError,
 )
 
 
@@ -93,7 +96,9 @@ class PostgresStore(SqlStore):
                 url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=QUERY_TIMEOUT
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreUnavailable(f"cannot connect to PostgreSQL at {redacted(url)}: {exc}") from exc
+            raise StoreUnavailable(
+                f"cannot connect to PostgreSQL at {redacted(url)}: {scrubbed(str(exc), url)}"
+            ) from exc
         try:
             db = cls(pool, url)
             await db._migrate(migrations)

@@ -13,6 +13,12 @@ OPEN_TABLE = "INSERT INTO tables (id, code, opened_at) VALUES (?, ?, ?)"
 APPEND = "INSERT INTO table_log (table_id, n, entry) VALUES (?, ?, ?)"
 APPEND_LEASED = "INSERT INTO table_log (table_id, n, entry, lease) VALUES (?, ?, ?, ?)"  # PostgreSQL (fencing)
 NEWEST_LEASE = "SELECT lease FROM table_leases WHERE table_id = ?"
+# a node that took a table over raises its fence before it reads the log (PostgreSQL: the row the trigger locks)
+FENCE_TABLE = (
+    "INSERT INTO table_leases (table_id, lease) VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET lease = "
+    "CASE WHEN table_leases.lease > excluded.lease THEN table_leases.lease ELSE excluded.lease END RETURNING lease"
+)
+OPEN_TABLE_BY_ID = "SELECT id, code FROM tables WHERE closed_at IS NULL AND id = ?"
 CLOSE_TABLE = "UPDATE tables SET closed_at = ? WHERE id = ?"
 MARK_DAMAGED = "UPDATE tables SET closed_at = ?, damaged = ? WHERE id = ?"
 OPEN_TABLES = "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY opened_at, id"
@@ -161,6 +167,37 @@ BOARD_WEEK_PROVISIONAL = (
 REPORT_COLUMNS = ("id", "at", "table_code", "reporter_id", "reported_id", "reported_name", "reason", "chat")
 NEW_REPORT = insert("reports", REPORT_COLUMNS)
 REPORTS = "SELECT * FROM reports ORDER BY at DESC LIMIT ?"
+
+# pruning: a player who never finished a game, not seen since the cutoff, on one device at most, in no report
+_NEVER_PLAYED = (
+    "p.last_seen < ? AND NOT EXISTS (SELECT 1 FROM game_players g WHERE g.player_id = p.id) "
+    "AND (SELECT COUNT(*) FROM devices d WHERE d.player_id = p.id) <= 1 "
+    "AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = p.id) "
+    "AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.reported_id = p.id)"
+)
+PRUNABLE_PLAYERS = (  # (cutoff, last_seen, id) of the last one looked at, how many: in last_seen order
+    f"SELECT p.id, p.last_seen FROM players p WHERE {_NEVER_PLAYED} AND (p.last_seen, p.id) > (?, ?) "
+    "ORDER BY p.last_seen, p.id LIMIT ?"
+)
+PRUNE_PLAYER = f"DELETE FROM players WHERE id = ? AND id IN (SELECT p.id FROM players p WHERE {_NEVER_PLAYED})"
+PRUNE_DEVICES = "DELETE FROM devices WHERE player_id = ? AND NOT EXISTS (SELECT 1 FROM players p WHERE p.id = ?)"
+PRUNE_CODES = "DELETE FROM device_codes WHERE player_id = ? AND NOT EXISTS (SELECT 1 FROM players p WHERE p.id = ?)"
+#: who sits at an open table (its log's seated entries name them): never pruned, however long ago they said hello
+SEATED_AT_OPEN = (
+    "SELECT l.entry FROM tables t JOIN table_log l ON l.table_id = t.id "
+    "WHERE t.closed_at IS NULL AND l.entry LIKE '%\"player_id\":%'"
+)
+# a table closed before the cutoff whose log never started a game (nor was damaged: the operator may want to look)
+PRUNABLE_TABLES = (  # (cutoff, closed_at, id) of the last one looked at, how many: in closing order
+    "SELECT t.id, t.closed_at FROM tables t WHERE t.closed_at IS NOT NULL AND t.closed_at < ? AND t.damaged IS NULL "
+    "AND (t.closed_at, t.id) > (?, ?) AND NOT EXISTS (SELECT 1 FROM games g WHERE g.table_id = t.id) "
+    "AND NOT EXISTS (SELECT 1 FROM table_log l WHERE l.table_id = t.id "
+    'AND (l.entry LIKE \'{"type":"start"%\' OR l.entry LIKE \'{"k":"start"%\')) '
+    "ORDER BY t.closed_at, t.id LIMIT ?"
+)
+PRUNE_TABLE_LOG = "DELETE FROM table_log WHERE table_id = ?"
+PRUNE_TABLE_LEASE = "DELETE FROM table_leases WHERE table_id = ?"
+PRUNE_TABLE = "DELETE FROM tables WHERE id = ? AND closed_at IS NOT NULL"
 
 _PLACEHOLDER = re.compile(r"\?")
 

@@ -10,7 +10,7 @@ from typing import Any
 from . import sql
 from .sql_games import insert_game
 from .sql_query import Query, SqlAccess, one_value
-from .store import PlayerWrite, StoreBusy, StoredTable, TableWrite
+from .store import LeaseLost, PlayerWrite, StoreBusy, StoredTable, TableWrite
 
 
 class TableLogs(SqlAccess):
@@ -79,6 +79,33 @@ class TableLogs(SqlAccess):
         if self.leases:
             return [(w.table_id, n, text, w.lease) for w in writes for n, text in w.entries]
         return [(w.table_id, n, text) for w in writes for n, text in w.entries]
+
+    async def fenced_table(self, table_id: str, lease: int) -> StoredTable | None:
+        """Fence open table ``table_id`` at ``lease``, then return its log (one transaction; see ``Store``).
+
+        The fence's row is the one every append's trigger locks: an append of an older lease committed before this
+        transaction took the lock is in the log read after it (a statement of its own: READ COMMITTED sees it), and
+        one that waited for the lock, or comes later, is refused.
+        """
+
+        async def body(q: Query) -> tuple[int, Sequence[Any] | None, list[Sequence[Any]]]:
+            found = await q.one(sql.OPEN_TABLE_BY_ID, table_id)
+            if found is None:
+                return lease, None, []
+            fenced = await one_value(q, sql.FENCE_TABLE, table_id, lease) if self.leases else lease
+            return fenced, found, await q.rows(sql.TABLE_LOG, table_id)
+
+        fenced, found, rows = await self._write(body)
+        if fenced > lease:
+            raise LeaseLost(f"table {table_id} is fenced at lease {fenced}, newer than {lease}")
+        if found is None:
+            return None
+        stored = StoredTable(found[0], found[1])
+        for n, entry in rows:
+            stored.entries.append(entry)
+            if n != len(stored.entries):
+                stored.gaps = True
+        return stored
 
     async def newest_lease(self, table_id: str) -> int:
         """Return the newest lease number recorded for ``table_id`` (0: none)."""

@@ -30,24 +30,30 @@ class Players(SqlAccess):
 
     async def player(self, name: str, token: str | None) -> tuple[int, str, str]:
         """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or of a new player."""
+        found = await self.returning(name, token) if token else None
+        if found is not None:
+            return found
         now = time.time()
-        if token:
-            hashed = token_hash(token)
-            pid = self._player_ids.get(hashed)
-            if pid is None:
-                row = await self._peek(sql.PLAYER_ID, hashed)
-                pid = row[0] if row is not None else None
-            if pid is not None:
-                self._remember(hashed, pid)
-                # the name and last visit go with the next group commit, not waited for: a returning player is
-                # welcomed even while the database does not take writes (a lock, a full disk)
-                self.commits.submit(PlayerWrite(hashed, name, now, pid)).add_done_callback(_seen_stored)
-                return pid, token, name
         token = secrets.token_urlsafe(24)
         write = PlayerWrite(token_hash(token), name, now, new=True)
         await self.commits.submit(write)  # a new player shares a transaction with whatever else is queued
         pid = write.stored_id()
         self._remember(write.token_hash, pid)
+        return pid, token, name
+
+    async def returning(self, name: str, token: str) -> tuple[int, str, str] | None:
+        """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or None (nothing stored)."""
+        hashed = token_hash(token)
+        pid = self._player_ids.get(hashed)
+        if pid is None:
+            row = await self._peek(sql.PLAYER_ID, hashed)
+            pid = row[0] if row is not None else None
+        if pid is None:
+            return None
+        self._remember(hashed, pid)
+        # the name and last visit go with the next group commit, not waited for: a returning player is welcomed even
+        # while the database does not take writes (a lock, a full disk)
+        self.commits.submit(PlayerWrite(hashed, name, time.time(), pid)).add_done_callback(_seen_stored)
         return pid, token, name
 
     def _remember(self, hashed: str, pid: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,9 @@ class TableWrite:
     closed_at: float | None = None  # set when the entries close it
     finished: dict[str, Any] | None = None  # the finished game's record (see Table.record)
     lease: int | None = None  # the writing node's lease number in a cluster (PostgreSQL refuses an older one)
+    # in a cluster: whether the node may still write under its leases (``Cluster.writable``), asked when the write is
+    # queued and again when its group commit goes to the database
+    valid: Callable[[], bool] | None = None
 
     def only_appends(self) -> bool:
         """True when this write is log entries and nothing else (no table opened or closed, no game recorded)."""
@@ -60,6 +64,10 @@ class SchemaTooNew(RuntimeError):
 
 class LeaseLost(RuntimeError):
     """The database refused an append: another node holds a newer lease on the table (fencing)."""
+
+
+class LeaseExpired(RuntimeError):
+    """Not written: the node's leases were not renewed in time (Redis does not answer); another node may take over."""
 
 
 class ClusterUnavailable(RuntimeError):
@@ -126,6 +134,15 @@ class Store(ABC):
         """Return ``(table_id, code)`` of every table that is not closed."""
         return [(t.table_id, t.code) for t in await self.open_tables()]
 
+    async def fenced_table(self, table_id: str, lease: int) -> StoredTable | None:
+        """Fence open table ``table_id`` at ``lease``, then return its log; None when it is closed.
+
+        In a cluster, a node that took a table over (``lease``) calls this before it folds the log: every append of an
+        older lease is in the log returned, or refused from now on. ``LeaseLost`` when a newer lease holds the fence.
+        SQLite has no fence: the log alone.
+        """
+        return next((t for t in await self.open_tables() if t.table_id == table_id), None)
+
     async def newest_lease(self, table_id: str) -> int:
         """Return the newest lease number the database recorded for ``table_id`` (0: none; SQLite has none)."""
         return 0
@@ -137,6 +154,17 @@ class Store(ABC):
     @abstractmethod
     async def player(self, name: str, token: str | None) -> tuple[int, str, str]:
         """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or of a new player."""
+
+    @abstractmethod
+    async def returning(self, name: str, token: str) -> tuple[int, str, str] | None:
+        """Return ``(id, token, name)`` of the player with ``token`` (renamed to ``name``), or None (nothing stored)."""
+
+    @abstractmethod
+    async def prune(self, now: float, days: float, keep: Collection[int] = ()) -> tuple[int, int]:
+        """Delete the players who never finished a game and the tables never started, ``days`` days after.
+
+        Return how many players and tables were deleted; ``keep``: players connected to this node.
+        """
 
     @abstractmethod
     async def player_id(self, token: str) -> int | None:

@@ -2,8 +2,11 @@
 
 Chat never enters the table log or the database: the last ``CHAT_KEEP`` lines live on the table object and are
 gone when the table closes (or the server restarts). The host's on/off switch is a table setting and is logged
-like ``allow_watch``. Lines go out through the table's delivery queue, so a line never overtakes a table change
-that was shown before it, and a relayed connection (cluster) gets them like any other message.
+like ``allow_watch``; so is a seat's own switch (``mute_chat``: that seat gets no lines, and at a Play now table
+chat stops for everyone while half the people seated there turned it off). Lines go out through the table's
+delivery queue, so a line never overtakes a table change that was shown before it, and a relayed connection
+(cluster) gets them like any other message. How many lines a connection, an address and a table may send is the
+hub's to count (``server/net/limits.py``): nothing here reads a clock but the line's own time.
 """
 
 from __future__ import annotations
@@ -21,9 +24,6 @@ if TYPE_CHECKING:
 
 CHAT_MAX = 200  # code points after trimming
 CHAT_KEEP = 50  # lines a table remembers for people who (re)join
-clock = time.monotonic  # when each line was said (a test gives its own clock)
-CHAT_BURST = 5  # lines a connection may send ...
-CHAT_WINDOW = 10.0  # ... within this many seconds
 #: quick phrases: every browser shows them in its own language (client/js/i18n)
 PHRASES = ("well_played", "oops", "again", "thanks", "good_luck")
 
@@ -39,11 +39,10 @@ class Room:
 
 
 class Speaker(Connection, Protocol):
-    """A connection that chats: who it is, and when its recent lines went out."""
+    """A connection that chats: who it is."""
 
     player_id: int | None
     name: str | None
-    chat_sent: deque[float]
 
 
 class Delivering(Protocol):
@@ -71,16 +70,8 @@ def room(table: Table) -> Room:
     return table.runtime.chat_room
 
 
-def _limited(client: Speaker, now: float) -> bool:
-    """True when ``client`` already sent CHAT_BURST lines within the last CHAT_WINDOW seconds."""
-    sent = client.chat_sent
-    while sent and sent[0] <= now - CHAT_WINDOW:
-        sent.popleft()
-    return len(sent) >= CHAT_BURST
-
-
-def say(hub: ChatHub, client: Speaker, msg: dict[str, Any]) -> None:
-    """``chat``: check who may say what now, then send the line to every seat and watcher of the table."""
+def check(client: Speaker, msg: dict[str, Any]) -> Table:
+    """``chat``: refuse what may not be said now (the field, who, chat off); return the table it goes to."""
     if ("text" in msg) == ("phrase" in msg):
         detail = ("either text or phrase, not both", "text of phrase, niet allebei")
         raise ProtocolError("bad_message", field="text", detail=detail)
@@ -89,11 +80,17 @@ def say(hub: ChatHub, client: Speaker, msg: dict[str, Any]) -> None:
         raise ProtocolError("not_seated")
     table.check_not_removed(client.player_id)  # a removed person's other device, watching, says nothing there
     if not table.chat_allowed:
-        raise ProtocolError("chat_off")
-    now = clock()
-    if _limited(client, now):
-        raise ProtocolError("chat_limited", count=CHAT_BURST, seconds=int(CHAT_WINDOW))
-    client.chat_sent.append(now)
+        raise ProtocolError("chat_off", detail=("the host turned it off", "de host heeft hem uitgezet"))
+    if table.chat_voted_off:
+        detail = ("half the people at this table turned it off", "de helft van de mensen aan deze tafel zette hem uit")
+        raise ProtocolError("chat_off", detail=detail)
+    if client.seat is not None and client.seat in table.chat_muted:
+        raise ProtocolError("chat_off", detail=("you turned it off for yourself", "je zette hem voor jezelf uit"))
+    return table
+
+
+def say(hub: ChatHub, client: Speaker, table: Table, msg: dict[str, Any]) -> None:
+    """Send a checked line (``check``) to every seat and watcher of the table but the seats that turned chat off."""
     chat = room(table)
     chat.last_id += 1
     name = table.seats[client.seat].name if client.seat is not None else client.name
@@ -109,15 +106,19 @@ def say(hub: ChatHub, client: Speaker, msg: dict[str, Any]) -> None:
         line["phrase"] = msg["phrase"]
     chat.lines.append(line)
     text = compact(line)
+    muted = table.chat_muted
     for person in table.connections():
-        hub.tables.send(table, person, text)
+        if person.seat is None or person.seat not in muted:
+            hub.tables.send(table, person, text)
     hub.tables.deliver(table)
 
 
 def history(hub: ChatHub, client: Connection, table: Table) -> None:
-    """After a ``join``/``resume``/``watch``: the table's recent lines, after its ``table`` message."""
+    """After a ``join``/``resume``/``watch`` (or chat turned on again): the recent lines, after the ``table``."""
     if client.table is not table:
         return
     lines = list(table.runtime.chat_room.lines) if table.runtime.chat_room is not None else []
+    if client.seat is not None and client.seat in table.chat_muted:
+        lines = []  # the seat turned chat off for itself
     hub.tables.send(table, client, {"type": "chat_history", "code": table.code, "messages": lines})
     hub.tables.deliver(table)

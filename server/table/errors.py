@@ -41,13 +41,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "seats_empty": ("Fill every seat before the start.", "Vul eerst alle stoelen."),
     "bad_option": ("Bad table option: {detail}.", "Foute tafeloptie: {detail}."),
     "illegal": ("{en}", "{nl}"),
-    "chat_off": (
-        "The host turned chat off at this table.",
-        "De host heeft de chat aan deze tafel uitgezet.",
-    ),
+    "chat_off": ("Chat is off at this table: {detail}.", "De chat staat uit aan deze tafel: {detail}."),
     "chat_limited": (
-        "Not so fast: at most {count} chat messages in {seconds} seconds.",
-        "Niet zo snel: hoogstens {count} chatberichten per {seconds} seconden.",
+        "Not so fast: at most {count} chat messages {who} in {seconds} seconds.",
+        "Niet zo snel: hoogstens {count} chatberichten {who} per {seconds} seconden.",
+    ),
+    "chat_busy": (
+        "This table takes at most {count} chat messages in {seconds} seconds from everyone together; wait a moment.",
+        "Deze tafel neemt van iedereen samen hoogstens {count} chatberichten per {seconds} seconden; wacht even.",
+    ),
+    "players_limited": (
+        "Many new players came from your address in the last minute (at most {count}); wait a minute, please.",
+        "Er kwamen de laatste minuut veel nieuwe spelers van jouw adres (hoogstens {count}); wacht even een minuut.",
+    ),
+    "tables_limited": (
+        "Many new tables were opened from your address in the last minute (at most {count}); wait a minute, please.",
+        "Er werden de laatste minuut veel nieuwe tafels geopend vanaf jouw adres (hoogstens {count}); wacht even een "
+        "minuut.",
     ),
     "cluster_unavailable": (
         "The cluster's directory does not answer: no new table, and no table on another node, for now. "
@@ -91,8 +101,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Je drukte de laatste tijd vaak op Nu spelen; wacht een minuut.",
     ),
     "reports_limited": (
-        "You sent several reports this hour; the ones sent are kept. Try again later.",
-        "Je stuurde dit uur al een paar meldingen; die zijn bewaard. Probeer het later opnieuw.",
+        "Several reports were sent from here this hour; the ones sent are kept. Try again later.",
+        "Er zijn dit uur al een paar meldingen vanaf hier gestuurd; die zijn bewaard. Probeer het later opnieuw.",
     ),
 }
 

@@ -68,13 +68,15 @@ class Hosting(TableParts):
         if listed != self.listed or lang != self.lang:
             self._log("open", open=listed, lang=lang, play_now=self.play_now and listed)
 
-    def queue(self, lang: str, fill_at: float) -> None:
+    def queue(self, lang: str, fill_at: float, lang_only: bool = False) -> None:
         """Make this new table a Play now table: open, starting by itself, computers filling in at ``fill_at``.
 
         Strangers meet there and nobody hosts it, so nobody may stall the others either: a turn timer runs from the
-        start (a computer player moves for whoever lets it run out, as at any table with a timer).
+        start (a computer player moves for whoever lets it run out, as at any table with a timer). ``lang_only``:
+        for the speakers of ``lang`` only, as the person who opened it asked; else anyone, whatever their language.
         """
-        self._log("open", open=True, lang=lang, play_now=True)
+        only = {"lang_only": True} if lang_only else {}
+        self._log("open", open=True, lang=lang, play_now=True, **only)
         self._log("fill", at=fill_at)
         self._log("timer", seconds=PLAY_NOW_TIMER)
 

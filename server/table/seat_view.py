@@ -29,7 +29,14 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "seats": [s.public() for s in table.seats],
         "turn_timer": table.timer,
         "pace": table.pace,
-        "open": {"listed": table.listed, "lang": table.lang, "play_now": table.play_now, "fill_at": table.fill_at},
+        "open": {
+            "listed": table.listed,
+            "lang": table.lang,
+            "lang_only": table.lang_only,
+            "langs": table.langs(),
+            "play_now": table.play_now,
+            "fill_at": table.fill_at,
+        },
         "rated": bool(table.rated_seats),  # a rated game: people on every seat at the start of an open table
         "ratings": _ratings(table),
         "rating_moves": _rating_moves(table),
@@ -40,7 +47,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "daily": table.daily,
         "replay": table.replay,
         "watch": {"allowed": table.watch_allowed, "count": len(table.presence.watchers)},
-        "chat": {"allowed": table.chat_allowed},
+        "chat": {"allowed": table.chat_allowed and not table.chat_voted_off, "muted": sorted(table.chat_muted)},
         "commands": sorted(table.commands()),  # what this table takes: the page draws only these buttons
     }
 

@@ -21,11 +21,12 @@ class Seating(TableParts):
     """A table's seats and presence: sitting down, changing seats, leaving, watching, dropping out and coming back."""
 
     def seat_person(
-        self, client: Connection, player_id: int | None, name: str, seat: int | None
+        self, client: Connection, player_id: int | None, name: str, seat: int | None, lang: str | None = None
     ) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
-        Returns the seat and its secret token.
+        ``lang``: the language a person came with through Play now (shown to the others there). Returns the seat
+        and its secret token.
         """
         if self.daily is not None and self.persons():
             raise ProtocolError("table_full")  # the daily deal is played alone
@@ -38,7 +39,7 @@ class Seating(TableParts):
                 raise ProtocolError("seat_taken", seat=seat)
         if self.host is None and not self.play_now:  # a Play now table has no host
             self._log("host", seat=target.index)
-        token = self._seat_person(target.index, name, player_id, client)
+        token = self._seat_person(target.index, name, player_id, client, lang)
         return target, token
 
     def _free_seat(self, player_id: int | None) -> Seat:
@@ -56,11 +57,20 @@ class Seating(TableParts):
         mine = self.left_seats.get(player_id) if player_id is not None else None
         return next((s for s in bots if s.index == mine), bots[0])
 
-    def _seat_person(self, seat: int, name: str | None, player_id: int | None, client: Connection | None) -> str:
+    def _seat_person(
+        self, seat: int, name: str | None, player_id: int | None, client: Connection | None, lang: str | None = None
+    ) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
+        known = {"lang": lang} if lang is not None else {}  # only Play now knows a person's language
         self._log(
-            "seated", seat=seat, who=SeatKind.PERSON, name=name, player_id=player_id, token_hash=token_hash(token)
+            "seated",
+            seat=seat,
+            who=SeatKind.PERSON,
+            name=name,
+            player_id=player_id,
+            token_hash=token_hash(token),
+            **known,
         )
         self.seats[seat].client = client
         return token
@@ -74,14 +84,14 @@ class Seating(TableParts):
             self._check_waiting(("changing seats", "van stoel wisselen"))
         elif not (target.kind == SeatKind.COMPUTER and self.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
-        name, player_id, client = source.name, source.player_id, source.client
+        name, player_id, client, lang = source.name, source.player_id, source.client, source.lang
         if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
             self._log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.computer_level)
         else:
             self._log("vacated", seat=old, to=SeatKind.EMPTY)
         if self.host == old:
             self._log("host", seat=new)
-        token = self._seat_person(new, name, player_id, client)
+        token = self._seat_person(new, name, player_id, client, lang)
         return target, token
 
     def leave(self, seat: int) -> None:

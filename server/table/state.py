@@ -61,6 +61,7 @@ class Seat:
     player_id: int | None = None
     token_hash: str | None = None
     away: bool = False  # past the grace period (logged: a computer moves for them until they are back)
+    lang: str | None = None  # the language a person came with through Play now (None: not known)
     here: Attendance = field(default_factory=Attendance, repr=False, compare=False)  # presence: never stored
 
     @property
@@ -121,11 +122,13 @@ class TableState:
     closed: bool = False
     watch_allowed: bool = True  # anyone with the link may watch (the host can turn it off)
     chat_allowed: bool = True  # the host can turn table chat off (logged, like watch_allowed)
+    chat_muted: set[int] = field(default_factory=set)  # the seats whose people turned chat off for themselves
     pace: str = "normal"  # the computer players' pace the host chose: slow | normal | fast (logged)
     rematch: set[int] = field(default_factory=set)  # after game over: the seats whose people voted to play again
     left_seats: dict[int, int] = field(default_factory=dict)  # player id -> the seat a computer took over from them
     listed: bool = False  # an open table: on the start page's list for anyone to sit down (logged)
-    lang: str = "en"  # the host's language, shown on that list
+    lang: str = "en"  # the host's language, shown on that list (at a Play now table: its first person's)
+    lang_only: bool = False  # a Play now table for the speakers of ``lang`` only (the person who opened it asked)
     play_now: bool = False  # opened by "Play now": starts by itself when full, computers fill in at ``fill_at``
     fill_at: float | None = None  # wall-clock time the empty seats of a Play now table get computer players
     rated_seats: dict[int, int] = field(default_factory=dict)  # seat -> player id of a rated game's people
@@ -198,6 +201,7 @@ class TableState:
         s.level = e.get("level") if s.kind == SeatKind.COMPUTER else None
         s.player_id = e.get("player_id")
         s.token_hash = e.get("token_hash")
+        s.lang = e.get("lang") if s.kind == SeatKind.PERSON else None
         s.client = s.disconnected_at = None
         s.away = False
         if s.kind == SeatKind.PERSON and self.status == PLAYING_STATUS and s.player_id is not None:
@@ -213,11 +217,12 @@ class TableState:
         to = seat_kind(e["to"])  # a stored word or a wire word: the wire's from here on
         if e.get("left") and seat.player_id is not None and to == SeatKind.COMPUTER:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
-        seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = None
+        seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = seat.lang = None
         seat.away = False
         seat.kind, seat.level = to, e.get("level")
         self.ready.discard(seat.index)
         self.rematch.discard(seat.index)
+        self.chat_muted.discard(seat.index)  # the next person on it hears the chat
         if seat.kind == SeatKind.COMPUTER:
             seat.name = computer_name(seat.index)
             if e.get("left") and person is not None:  # a person stood up: the others are told who
@@ -247,8 +252,23 @@ class TableState:
     def _apply_chat(self, e: dict[str, Any]) -> None:
         self.chat_allowed = e["allowed"]
 
+    def _apply_mute_chat(self, e: dict[str, Any]) -> None:
+        if e["muted"]:
+            self.chat_muted.add(e["seat"])
+        else:
+            self.chat_muted.discard(e["seat"])
+
+    @property
+    def chat_voted_off(self) -> bool:
+        """At a Play now table (no host): half the people seated there, or more, turned chat off, so it is off."""
+        if not self.play_now:
+            return False
+        people = {s.index for s in self.persons()}
+        return bool(people) and 2 * len(self.chat_muted & people) >= len(people)
+
     def _apply_open(self, e: dict[str, Any]) -> None:
         self.listed, self.lang, self.play_now = e["open"], e["lang"], e.get("play_now", False)
+        self.lang_only = self.play_now and e.get("lang_only", False)
         if self.play_now:
             self.host = None  # the person who opened it holds no power over the strangers who join
         self.emit("open", open=self.listed)
@@ -307,7 +327,7 @@ class TableState:
     def _apply_pass(self, e: dict[str, Any]) -> None:
         game, seat = self.current_game, e["seat"]
         game.pass_cards(seat, [parse_card(c) for c in e["cards"]])
-        self.emit("passed", seat=seat)
+        self.emit("passed", seat=seat, auto=e.get("auto", False))
         if game.phase != PASSING:
             self.emit("exchanged")
         self._after_move()
@@ -383,6 +403,10 @@ class TableState:
         """Return the seats held by people."""
         return [s for s in self.seats if s.kind == SeatKind.PERSON]
 
+    def langs(self) -> list[str]:
+        """Return the languages the people seated here came with through Play now, each once, in order."""
+        return sorted({s.lang for s in self.persons() if s.lang is not None})
+
     def connected_persons(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
         return [s for s in self.seats if s.kind == SeatKind.PERSON and s.here.client is not None]
@@ -414,6 +438,7 @@ APPLY: dict[str, Any] = {
     "back": TableState._apply_back,
     "watch": TableState._apply_watch,
     "chat": TableState._apply_chat,
+    "mute_chat": TableState._apply_mute_chat,
     "timer": TableState._apply_timer,
     "pace": TableState._apply_pace,
     "open": TableState._apply_open,

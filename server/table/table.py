@@ -36,9 +36,9 @@ __all__ = [
 #: Every message a person sends to the table they sit at: the hub hands each to one of a table's commands.
 TABLE_COMMANDS = frozenset(
     {
-        "sit", "leave", "allow_watch", "allow_chat", "chat", "add_computer", "remove_computer", "fill_computers",
-        "set_timer", "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open", "remove_player",
-        "report", "pass", "play", "moon", "ready", "hint", "review",
+        "sit", "leave", "allow_watch", "allow_chat", "chat", "mute_chat", "add_computer", "remove_computer",
+        "fill_computers", "set_timer", "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open",
+        "remove_player", "report", "pass", "play", "moon", "ready", "hint", "review",
     }
 )  # fmt: skip
 #: The host's commands. A Play now table, where strangers meet, has no host: nobody there may send one.
@@ -89,6 +89,15 @@ class Table(Seating, Hosting, Turns):
                 raise ProtocolError("no_host")
             raise ProtocolError("not_now", detail=("this table does not take it", "deze tafel neemt dat niet aan"))
 
+    def mute_chat(self, seat: int, muted: bool) -> None:
+        """A seated person turns chat off for themselves (no line reaches their seat), or on again.
+
+        At a Play now table, which has no host, chat stops for everyone while half the people seated there turned it
+        off (``chat_voted_off``). Logged, so it survives a restart; it goes with the seat's person.
+        """
+        if muted != (seat in self.chat_muted):
+            self._log("mute_chat", seat=seat, muted=muted)
+
     def claim(self, seat: int) -> None:
         """A person claims every remaining trick: checked against every seat's real cards, then played out at once."""
         if self.game is None or self.status != PLAYING_STATUS:
@@ -108,7 +117,8 @@ class Table(Seating, Hosting, Turns):
         kind = intent["type"]
         try:
             if kind == "pass":
-                self._log("pass", seat=seat, cards=list(intent["cards"]))
+                # ``auto``: a computer player passed for a person who let the turn timer run out (or is away)
+                self._log("pass", seat=seat, cards=list(intent["cards"]), **({"auto": True} if auto else {}))
             elif kind == "play":
                 self._log("play", seat=seat, card=intent["card"], auto=auto)
             elif kind == "moon":

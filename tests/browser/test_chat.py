@@ -176,3 +176,49 @@ def _clear_of_the_table(page: Page) -> None:
                 or b["y"] >= toggle["y"] + toggle["height"]
             )
             assert apart, (selector, b, toggle)
+
+
+def test_at_a_play_now_table_chat_goes_off_for_me_and_with_half_the_people_for_everyone(open_page, shot):
+    """Strangers at a Play now table (no host): one turns chat off for herself; being half the people there, it goes
+    off for the other too, who is told why; she turns it on again and gets what was said meanwhile."""
+    from .test_play_now import press_play_now
+
+    gert, hanna = open_page("/"), open_page("/", viewport=PHONE)  # one language: Play now matches by it
+    press_play_now(gert, "Gert", end_score=100, wait=300)
+    press_play_now(hanna, "Hanna", end_score=100, wait=300)
+    assert gert.evaluate("() => window.hartenjagen.state.table.code") == hanna.evaluate(
+        "() => window.hartenjagen.state.table.code"
+    )
+    for page in (gert, hanna):
+        _open_chat(page)
+    mine = gert.get_by_role("switch", name="Chat for me")
+    expect(mine).to_have_attribute("aria-checked", "true")
+    expect(gert.locator(".chat-votes")).to_have_text(
+        "Chat stops for everyone here once half the people at the table turn it off (0 of 2 so far)."
+    )
+    expect(gert.locator(".chat-allow")).to_be_hidden()  # nobody hosts strangers
+    _say(gert, "hoi allemaal")
+    expect(hanna.locator(".chat-text")).to_have_text(["hoi allemaal"])
+
+    hanna.get_by_role("switch", name="Chat for me").click()
+    expect(hanna.get_by_role("switch", name="Chat for me")).to_have_attribute("aria-checked", "false")
+    expect(hanna.get_by_role("switch", name="Chat for me")).to_have_text("Chat for me: off")
+    expect(hanna.locator(".chat-off")).to_have_text(
+        "You turned chat off for yourself: nobody's messages reach you here."
+    )
+    expect(hanna.locator("#chat-input")).to_be_hidden()
+    # one of two people: half the table, so chat is off for Gert too, and he is told why
+    expect(gert.locator(".chat-off")).to_have_text(
+        "Half the people at this table turned chat off, so it is off for everyone here."
+    )
+    expect(gert.locator("#chat-input")).to_be_hidden()
+    expect(gert.locator(".chat-votes")).to_contain_text("(1 of 2 so far)")
+    expect(mine).to_have_attribute("aria-checked", "true")  # his own switch is still his
+    shot(hanna, "phone-play-now-chat-off-for-me")
+    shot(gert, "play-now-chat-off-with-half-the-people")
+
+    hanna.get_by_role("switch", name="Chat for me").click()
+    expect(gert.locator("#chat-input")).to_be_visible()
+    expect(gert.locator(".chat-off")).to_be_hidden()
+    _say(gert, "fijn dat je er weer bent")
+    expect(hanna.locator(".chat-text")).to_have_text(["hoi allemaal", "fijn dat je er weer bent"])

@@ -57,7 +57,8 @@ def sockets_opened(page) -> list[str]:
     return [f.split("open ", 1)[1] for f in page.evaluate("() => window.__frames") if " open " in f]
 
 
-def test_a_guest_through_the_proxy_plays_on_the_table_s_node_and_comes_back_there(open_page, shot, site):
+def test_a_guest_through_the_proxy_plays_on_the_table_s_node_and_comes_back_there(site, open_page, shot):
+    # site first: its proxy and nodes stop after the pages closed (a page whose proxy went first reconnects in vain)
     proxy, scene = site
     base = f"http://127.0.0.1:{proxy.port}"
     anna = open_page("/", name="Anna", server=base)

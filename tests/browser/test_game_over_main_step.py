@@ -79,14 +79,14 @@ def test_game_over_has_one_main_step_and_the_hosts_choices_folded_under_it(open_
     _check_one_main_step(_buttons(anna, ".dialog-scores"), "rematch")
     shot(anna, "host-choices-1280x800")
 
-    # Bram (no host): the same main step in Dutch, no host's choices, the note that the host can start a new game.
+    # Bram (no host): the same main step in Dutch, no host's choices (his own step alone: not the host's).
     bram_dialog = bram.locator(".dialog-scores")
     expect(bram_dialog.locator(".main-step [data-action=rematch]")).to_have_text("Nog een spel met dezelfde mensen")
     expect(bram_dialog.locator(".main-step .field-help")).to_have_text(
         "Nieuwe kaarten, dezelfde mensen en regels: het spel begint zodra iedereen meedoet."
     )
     expect(bram_dialog.locator("[data-action=more_steps]")).to_have_count(0)
-    expect(bram_dialog.locator(".next-waiting")).to_have_text("De host kan een nieuw spel beginnen.")
+    expect(bram_dialog.locator(".next-waiting")).to_have_count(0)
     expect(bram_dialog.locator(".more-actions [data-action=replay]")).to_have_text("Dit spel terugkijken")
     expect(bram_dialog.locator(".more-actions [data-action=copy_share]")).to_have_text("Deellink kopiëren")
     _check_one_main_step(_buttons(bram, ".dialog-scores"), "rematch")
@@ -122,6 +122,7 @@ def test_game_over_has_one_main_step_and_the_hosts_choices_folded_under_it(open_
     expect(anna_status.locator(".main-step [data-action=rematch]")).to_have_text("You agreed to play again")
     expect(anna_status.locator(".main-step [data-action=rematch]")).to_be_disabled()
     expect(anna_status.locator("[data-rematch]")).to_have_text("1 of 2 agrees: Anna")
+    expect(anna_status.locator(".rematch-waiting")).to_have_text("Waiting for Bram to agree.")
     expect(status.locator("[data-rematch]")).to_have_text("1 van de 2 doet weer mee: Anna")
     shot(bram, "one-agreed-844x390-nl")
     status.locator(".main-step [data-action=rematch]").click()

@@ -89,7 +89,9 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
     expect(anna.locator(f"#{new_help}")).to_contain_text("new cards")  # the line is the button's description
     shot(anna, "game-over-dialog-host")
     bram_dialog = bram.locator(".dialog-scores")
-    expect(bram_dialog).to_contain_text("De host kan een nieuw spel beginnen.")
+    # Bram's own step is the vote to play again; a choice that is the host's is no step of his
+    expect(bram_dialog.locator(".main-step [data-action=rematch]")).to_have_text("Nog een spel met dezelfde mensen")
+    expect(bram_dialog.locator(".next-waiting")).to_have_count(0)
     expect(bram_dialog.locator("[data-action=new_game]")).to_have_count(0)
 
     # Bram asks for the review of the hand he played.

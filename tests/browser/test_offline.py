@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
+from hartenjagen.server.net.security import CONTENT_SECURITY_POLICY
 from hartenjagen.server.table.bundle import shared_hash
 from hartenjagen.shared.bots.choice import decide
 from hartenjagen.shared.cards import parse_card
@@ -174,6 +175,12 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
 
 
 def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_server(open_page, shot, server_url):
+    # Under the server's Content-Security-Policy, which comes with the worker's script too: the runtime compiles its
+    # WebAssembly with 'wasm-unsafe-eval' alone (no 'unsafe-eval'); a refusal would be an error in the page.
+    for path in ("/", "/js/offline/worker.js"):
+        with urllib.request.urlopen(server_url.rstrip("/") + path, timeout=10) as answer:
+            assert answer.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert "'unsafe-eval'" not in CONTENT_SECURITY_POLICY and "'wasm-unsafe-eval'" in CONTENT_SECURITY_POLICY
     deal = 4242
     page = open_page(f"/?deal={deal}", viewport=DESKTOP, name="Bram")
     start_offline(page)

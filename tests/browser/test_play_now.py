@@ -36,7 +36,7 @@ def press_play_now(page: Page, name: str, *, end_score: int, wait: int, variant:
     """Fill in the start page's Play now form and press Play now; wait for the waiting screen (or the table)."""
     page.fill("#name", name)
     page.select_option("#pn-variant", variant)
-    page.select_option(f"#pn-length-{variant}", str(end_score))
+    page.fill(f"#pn-length-{variant}", str(end_score))
     page.fill("#pn-wait", str(wait))
     page.click("form[data-form=play_now] button[type=submit]")
     page.wait_for_selector("[data-play-now-wait], .hand .card")
@@ -53,7 +53,8 @@ def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_ra
             expect(screen.locator(".pn-count")).to_have_text("1 of 4 seats taken")
             left = int(screen.locator(".pn-fill").get_attribute("data-fill-in"))
             assert 100 <= left <= 120
-            expect(screen.locator(".pn-fill")).to_contain_text("Computer players take the empty seats in 1:")
+            expect(screen.locator(".pn-fill")).to_contain_text("In 1:")
+            expect(screen.locator(".pn-fill")).to_contain_text("computer players take the empty seats.")
             expect(screen.locator(".seat-card[data-kind=person] .rating")).to_have_text("rating 1000 ± 333")
             assert no_horizontal_scroll(page)
             shot(page, "waiting-390x844")

@@ -46,3 +46,15 @@ def test_every_intent_the_page_sends_is_one_update_js_knows():
         sent |= set(re.findall(r'dispatch\(\{ type: "(\w+)"', path.read_text()))
         sent |= set(re.findall(r'intent: \{ type: "(\w+)"', path.read_text()))
     assert sent and sent <= known, sorted(sent - known)
+
+
+def test_no_inline_script_nor_style_for_the_content_security_policy():
+    # The server's policy (server/net/security.py) allows the page's own files only: no script or style written in
+    # index.html, and no style attribute in the HTML the renderer writes (render/dom.js sets `data-style` itself).
+    index = (JS.parent / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", index), "a script in index.html: give it a file"
+    assert not re.search(r"<style\b|\bstyle=|\bon[a-z]+=", index)
+    for path in JS.rglob("*.js"):
+        text = path.read_text()
+        assert not re.search(r"""\sstyle=|<style\b|setAttribute\(\s*["']style""", text), path.name
+        assert not re.search(r"\beval\(|new Function\(", text), path.name

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hartenjagen.server.settings import one_address_flags
 from hartenjagen.shared.cards import CARD_NAMES, HEARTS_MASK, mask_cards
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
@@ -140,8 +141,10 @@ class ServerProcess:
         grace: float = 30.0,
         extra: list[str] = (),
         preexec: Callable[[], None] | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db, self.name, self.grace, self.extra, self.preexec = db, name, grace, list(extra), preexec
+        self.env = env or {}  # HEARTS_* variables of its own (the test's are never passed on)
         self.out = logs / f"{name}.out"
         self.err = logs / f"{name}.err"
         self.proc: subprocess.Popen | None = None
@@ -151,10 +154,11 @@ class ServerProcess:
         cmd = [
             sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(self.db), "--bot-delay", "0", "--grace", str(self.grace), "--bot-workers", "0",
-            *self.extra,
+            *one_address_flags(), *self.extra,
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
         env["PYTHONUNBUFFERED"] = "1"
+        env.update(self.env)
         with open(self.out, "wb") as out, open(self.err, "wb") as err:
             self.proc = subprocess.Popen(
                 cmd,

@@ -58,3 +58,21 @@ def test_bench_server_bots_plays_the_variant_and_seat_count_asked_for() -> None:
     plain = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--variant", "five"]
     ignored = subprocess.run(plain, cwd=ROOT, capture_output=True, text=True, timeout=55)
     assert ignored.returncode == 2 and "--bots" in ignored.stderr, ignored.stderr
+
+
+def test_bench_server_idle_connections_say_hello_and_stay_through_play_and_restart() -> None:
+    """``--idle``: more connections that got ``welcome`` stay open on both servers; memory per idle connection."""
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--tables", "1", "--idle", "20"]
+    argv += ["--seconds", "2", "--warmup", "0.5", "--settle", "0.3", "--skip", "idle,memory", "--json"]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=55)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["settings"]["idle"] == 20
+    for side in ("ours", "bare"):
+        held, restart = report[side]["held"], report[side]["restart"]
+        assert held["idle"] == 20 and held["connections"] == 24 and held["errors"] == {}, (side, held)
+        assert held["rss_with_idle_kib"] > 0 and "kib_per_idle_connection" in held
+        assert restart["idle_back"] == 20 and restart["players"] == 4 and restart["errors"] == {}, (side, restart)
+        assert report[side]["play"]["errors"] == {}
+    goals = {g["goal"] for g in report["goals"]}
+    assert "memory per idle connection, held (KiB)" in goals

@@ -6,6 +6,8 @@ import sqlite3
 
 import pytest
 
+from hartenjagen.server.config import Config
+from hartenjagen.server.net import limits
 from hartenjagen.server.table import chat
 
 from .conftest import TIMEOUT, Player
@@ -97,7 +99,7 @@ class TestLimits:
 
     async def test_five_lines_in_ten_seconds_per_connection(self, server, monkeypatch):
         clock = [1000.0]
-        monkeypatch.setattr(chat, "clock", lambda: clock[0])  # the test's own clock: no waiting
+        monkeypatch.setattr(limits, "clock", lambda: clock[0])  # the test's own clock: no waiting
         anna = await server.host("Anna")
         code = anna.joined["code"]
         bram = await server.connect("Bram")
@@ -117,26 +119,26 @@ class TestLimits:
         assert (await chat_line(bram))["text"] == "later again"
 
     async def test_the_default_limit_is_five_in_ten_seconds(self):
-        assert (chat.CHAT_BURST, chat.CHAT_WINDOW, chat.CHAT_MAX, chat.CHAT_KEEP) == (5, 10.0, 200, 50)
+        assert (limits.CHAT_BURST, Config().chat_window, chat.CHAT_MAX, chat.CHAT_KEEP) == (5, 10.0, 200, 50)
 
 
 class TestHostSwitch:
     async def test_the_host_turns_chat_off_and_on(self, server):
         anna, bram, eva = await anna_bram_and_eva(server)
-        assert anna.table["chat"] == {"allowed": True}
+        assert anna.table["chat"] == {"allowed": True, "muted": []}
         assert (await bram.error("allow_chat", allowed=False))["code"] == "not_host"
         assert (await eva.error("allow_chat", allowed=False))["code"] == "not_seated"
         err = await anna.error("allow_chat", allowed="off")
         assert err["code"] == "bad_message" and err["field"] == "allowed"
         await anna.send("allow_chat", allowed=False)
         for p in (anna, bram, eva):
-            await p.until(lambda t: t["chat"] == {"allowed": False})
+            await p.until(lambda t: t["chat"] == {"allowed": False, "muted": []})
         for p in (anna, bram, eva):
             err = await p.error("chat", text="hello?")
             assert err["code"] == "chat_off" and "host" in err["message"] and "host" in err["nl"]
         await no_chat(bram)
         await anna.send("allow_chat", allowed=True)
-        await eva.until(lambda t: t["chat"] == {"allowed": True})
+        await eva.until(lambda t: t["chat"] == {"allowed": True, "muted": []})
         await eva.send("chat", phrase="thanks")
         assert (await chat_line(anna))["phrase"] == "thanks"
 
@@ -147,7 +149,7 @@ class TestHostSwitch:
         await anna.send("chat", text="before the restart")
         await chat_line(anna)
         await anna.send("allow_chat", allowed=False)
-        await anna.until(lambda t: t["chat"] == {"allowed": False})
+        await anna.until(lambda t: t["chat"] == {"allowed": False, "muted": []})
         await anna.close()
         await server.app.stop()
         server.clients.clear()
@@ -156,7 +158,7 @@ class TestHostSwitch:
         await anna.send("resume", code=code, seat_token=token)
         await anna.expect("joined")
         t = await anna.expect("table")
-        assert t["chat"] == {"allowed": False}
+        assert t["chat"] == {"allowed": False, "muted": []}
         assert (await anna.expect("chat_history"))["messages"] == []
 
 
@@ -178,8 +180,9 @@ class TestMemoryOnly:
         assert "secret-chat-line-42" not in dump and "watcher-line-43" not in dump
         assert '"type":"seated"' in dump  # the log itself was stored
 
-    async def test_history_on_join_watch_and_resume_keeps_the_last_50(self, server, monkeypatch):
-        monkeypatch.setattr(chat, "CHAT_BURST", 1000)
+    async def test_history_on_join_watch_and_resume_keeps_the_last_50(self, make_server, monkeypatch):
+        monkeypatch.setattr(limits, "CHAT_BURST", 1000)
+        server = await make_server(chat_per_table=1000)
         anna = await server.host("Anna")
         code = anna.joined["code"]
         for n in range(1, 56):
@@ -230,3 +233,74 @@ class TestCluster:
         await bram.send("chat", text="too many")
         err = await bram.expect("error")
         assert err["code"] == "chat_limited"  # the relayed connection has its own limit, kept on node A
+
+
+async def play_now(server, name: str) -> Player:
+    """A person who pressed Play now (classic, English): the first at a new table, the next ones at the same."""
+    p = await server.connect(name)
+    await p.send("play_now", options={"variant": "classic"})
+    await p.expect("joined")
+    await p.expect("table")
+    return p
+
+
+class TestOwnSwitch:
+    async def test_a_seat_that_turns_chat_off_gets_no_line_until_it_turns_it_on_again(self, server):
+        anna, bram, eva = await anna_bram_and_eva(server)
+        await bram.send("mute_chat", muted=True)
+        for p in (anna, bram, eva):  # everyone sees whose chat is off; the table's chat stays on (a host table)
+            await p.until(lambda t: t["chat"] == {"allowed": True, "muted": [1]})
+        await anna.send("chat", text="not for Bram")
+        assert (await chat_line(eva))["text"] == "not for Bram"
+        await no_chat(bram)
+        err = await bram.error("chat", text="hello?")
+        assert err["code"] == "chat_off" and "yourself" in err["message"] and "jezelf" in err["nl"]
+        assert (await eva.error("mute_chat", muted=True))["code"] == "not_seated"  # a watcher just leaves
+        assert (await bram.error("mute_chat", muted="yes"))["code"] == "bad_message"
+        await bram.send("mute_chat", muted=False)
+        history = await bram.expect("chat_history")  # what was said meanwhile
+        assert [m["text"] for m in history["messages"]] == ["not for Bram"]
+        await anna.until(lambda t: t["chat"] == {"allowed": True, "muted": []})
+        await eva.send("chat", phrase="thanks")
+        assert (await chat_line(bram))["phrase"] == "thanks"
+
+    async def test_the_switch_survives_a_restart_and_goes_with_the_person(self, make_server):
+        server = await make_server()
+        anna = await server.host("Anna")
+        code, token = anna.joined["code"], anna.joined["seat_token"]
+        bram = await server.connect("Bram")
+        await bram.send("join", code=code)
+        await bram.expect("joined")
+        await anna.send("mute_chat", muted=True)
+        await bram.until(lambda t: t["chat"]["muted"] == [0])
+        await anna.close()
+        await server.app.stop()
+        server.clients.clear()
+        again = await make_server()
+        anna = await again.connect("Anna")
+        await anna.send("resume", code=code, seat_token=token)
+        t = await anna.expect("table")
+        assert t["chat"] == {"allowed": True, "muted": [0]}
+        assert (await anna.expect("chat_history"))["messages"] == []
+        await anna.send("sit", seat=2)  # to another seat: the old one is left, and the new one hears the chat
+        await anna.until(lambda t: t["you"] == 2 and t["chat"]["muted"] == [])
+
+    async def test_at_a_play_now_table_half_the_people_turn_chat_off_for_everyone(self, server):
+        anna, bram, cor = [await play_now(server, name) for name in ("Anna", "Bram", "Cor")]
+        assert anna.table["code"] == bram.table["code"] == cor.table["code"] and anna.table["host"] is None
+        assert (await anna.error("allow_chat", allowed=False))["code"] == "no_host"
+        await anna.send("mute_chat", muted=True)  # one of three: off for her alone
+        await cor.until(lambda t: t["chat"] == {"allowed": True, "muted": [0]})
+        await bram.send("chat", text="still on")
+        assert (await chat_line(cor))["text"] == "still on"
+        await no_chat(anna)
+        await bram.send("mute_chat", muted=True)  # two of three: off for everyone
+        await cor.until(lambda t: t["chat"] == {"allowed": False, "muted": [0, 1]})
+        err = await cor.error("chat", text="hello?")
+        assert err["code"] == "chat_off" and "half" in err["message"] and "helft" in err["nl"]
+        await bram.send("leave")  # his switch leaves with him: one of two people is still half
+        await cor.until(lambda t: t["chat"] == {"allowed": False, "muted": [0]})
+        await anna.send("mute_chat", muted=False)  # none of two: on again
+        await cor.until(lambda t: t["chat"] == {"allowed": True, "muted": []})
+        await cor.send("chat", phrase="good_luck")
+        assert (await chat_line(anna))["phrase"] == "good_luck"

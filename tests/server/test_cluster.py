@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 
 from hartenjagen.server.storage.postgres import PostgresStore
 from hartenjagen.server.storage.store import LeaseLost, TableWrite
+from hartenjagen.tools.faultproxy import Proxies
 
 from . import pg
 from .crashkit import ROOT, Client, ServerProcess, close_all, settled
@@ -45,8 +46,10 @@ class Cluster:
         self.clients: list[Client] = []
         self.redis = Redis.from_url(redis_url, decode_responses=True)
 
-    def start(self, name: str) -> ServerProcess:
-        extra = ["--redis", self.redis_url, "--redis-prefix", self.prefix, "--node", name, "--lease-ms", str(LEASE_MS)]
+    def start(self, name: str, redis_url: str | None = None) -> ServerProcess:
+        """Start node ``name`` (reaching Redis at ``redis_url``, a proxy in front, when given)."""
+        redis = redis_url or self.redis_url
+        extra = ["--redis", redis, "--redis-prefix", self.prefix, "--node", name, "--lease-ms", str(LEASE_MS)]
         node = ServerProcess(self.db, self.tmp, name, extra=extra)
         self.nodes.append(node)
         return node.start()
@@ -173,14 +176,17 @@ async def _async(value):
     return value
 
 
-@pytest.mark.parametrize("b_keeps_the_key", [True, False], ids=["redis-says-lost", "database-refuses"])
-async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_fork(cluster, b_keeps_the_key):
+@pytest.mark.parametrize("how", ["redis-says-lost", "database-refuses", "fences-itself"])
+async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_fork(cluster, how):
     """SIGSTOP node A past its lease; B takes the lease with a higher number and appends; SIGCONT A.
 
-    ``redis-says-lost``: A's renewal finds B's lease and A drops the table. ``database-refuses``: B's key is
-    gone from Redis (as after a Redis restart), so A's renewal sets its own again, and only PostgreSQL's fence
-    stops A: its next append, from the older lease, is refused. Either way A closes its clients with 1012,
-    shows nothing more, keeps running, and the log is 1..N with every entry from B's takeover on under B's lease.
+    ``redis-says-lost``: nobody moves; A's renewal finds B's lease and A drops the table (1012).
+    ``database-refuses``: B's key is gone from Redis (as after a Redis restart), so A's renewal sets its own again;
+    once it has, Anna plays, and only PostgreSQL's fence stops A: its append, from the older lease, is refused (1012).
+    ``fences-itself``: Anna plays the moment A wakes: A's last renewal is older than its lease, so it writes nothing
+    and parks the table (1013), unless its renewal learnt first that the lease is gone (1012).
+    Either way A shows nothing more, keeps running, and the log is 1..N with every entry from B's takeover on under
+    B's lease.
     """
     async with asyncio.timeout(BUDGET):
         a = cluster.start("node-a")
@@ -210,23 +216,123 @@ async def test_a_paused_node_past_its_lease_stops_writing_and_the_log_has_no_for
                 )
         finally:
             await conn.close()
-        if not b_keeps_the_key:
+        if how == "database-refuses":
             await r.delete(key)
         os.kill(a.pid, signal.SIGCONT)
-        # Anna plays on; A may close her connection before or while the card goes (it wakes on its own schedule)
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await anna.send("play", card=anna.table["view"]["legal"][0])
+        if how == "database-refuses":  # A renews: its own key again, and it may write (its leases are fresh)
+            await wait_until(lambda: _async_get(r, key), what="A setting its lease key again")
+            assert await r.get(key) == f"node-a#{a_lease}"
+            await asyncio.sleep(1.5)  # and a heartbeat since
+        if how != "redis-says-lost":
+            with contextlib.suppress(websockets.ConnectionClosed):  # A may close her connection before the card goes
+                await anna.send("play", card=anna.table["view"]["legal"][0])
         await anna.wait(lambda: anna.closed, what="A closing the connection")
-        assert anna.close_code == 1012
+        assert anna.close_code == (1013 if how == "fences-itself" and anna.close_code == 1013 else 1012)
         assert anna.table["seq"] == shown  # nothing shown after the takeover
-        assert a.proc.poll() is None and http_json(a, "/healthz")["tables"] == 0
-        if not b_keeps_the_key:
+        await wait_until(lambda: _async(http_json(a, "/healthz")["tables"] == 0), what="A without the table")
+        assert a.proc.poll() is None
+        if how == "database-refuses":
             assert "refused an append from an old lease" in a.stderr()
 
         rows = await pg.sql(cluster.db, "SELECT n, lease FROM table_log WHERE table_id = $1 ORDER BY n", table_id)
         assert [row["n"] for row in rows] == list(range(1, len(rows) + 1))  # no fork, no gap
         assert [row["lease"] for row in rows if row["n"] >= n] == [b_lease]  # nothing of A's after the takeover
         assert {row["lease"] for row in rows if row["n"] < n} == {a_lease}
+
+
+async def _async_get(r: Redis, key: str) -> bool:
+    return await r.exists(key) == 1
+
+
+async def test_a_node_cut_off_from_redis_stops_writing_before_its_tables_can_pass_to_another(cluster):
+    """Node A reaches Redis through a proxy that blackholes (the others reach Redis): A fences itself.
+
+    A move right after the cut is still shown (none of A's leases can have run out); once A's presence could have run
+    out (3 s), A writes nothing more: Anna's move closes her connection (1013) unshown and unstored. B adopts the
+    table; Anna resumes through B with her card still in hand and plays on; the log goes on under B's lease alone.
+    """
+    proxies = Proxies({"redis": int(cluster.redis_url.rsplit(":", 1)[1])}).start()
+    try:
+        async with asyncio.timeout(BUDGET):
+            a = cluster.start("node-a", f"redis://127.0.0.1:{proxies.ports['redis']}")
+            b = cluster.start("node-b")
+            anna, code = await cluster.table_at(a)
+            await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+            await settled(a, [anna])
+            table_id = await table_id_of(cluster.db, code)
+
+            await proxies.command("redis", "blackhole")
+            cut = time.monotonic()
+            seq = anna.table["seq"]
+            await anna.send("play", card=anna.table["view"]["legal"][0])
+            await anna.until_seq(seq + 1)  # within A's leases: shown
+            await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+            await settled(a, [anna])
+            stored = len(await pg.sql(cluster.db, "SELECT n FROM table_log WHERE table_id = $1", table_id))
+            await asyncio.sleep(max(0.0, cut + 3.0 - time.monotonic()))  # A's presence may have run out by now
+            shown, tried = anna.table["seq"], anna.table["view"]["legal"][0]
+            await anna.send("play", card=tried)
+            await anna.wait(lambda: anna.closed, what="A parking the table")
+            assert anna.close_code == 1013 and anna.table["seq"] == shown
+            rows = await pg.sql(cluster.db, "SELECT n FROM table_log WHERE table_id = $1", table_id)
+            assert len(rows) == stored  # nothing written after A's deadline
+            assert "its leases were not renewed in time" in a.stderr()
+
+            back = None
+            for _ in range(80):  # B adopts the table once A's presence ran out; Anna comes back through B
+                back = await cluster.open(b, "Anna")
+                await back.send("resume", code=code, seat_token=anna.joined["seat_token"], last_seq=shown)
+                await back.wait(lambda back=back: back.table is not None or back.closed, what="the table or 1013")
+                if back.table is not None:
+                    break
+                await asyncio.sleep(0.25)
+            assert back is not None and back.table is not None and tried in back.table["view"]["hand"]
+            await play_until(back, lambda t: t["seq"] > shown + 6)
+            await proxies.command("redis", "pass")
+            await play_until(back, lambda t: t["seq"] > shown + 12)  # A back on Redis disturbs nothing
+            rows = await pg.sql(cluster.db, "SELECT n, lease FROM table_log WHERE table_id = $1 ORDER BY n", table_id)
+            assert [r["n"] for r in rows] == list(range(1, len(rows) + 1))
+            leases = [r["lease"] for r in rows]
+            assert leases == sorted(leases) and len(set(leases[stored:])) == 1 and leases[stored] > leases[0]
+            assert a.proc.poll() is None and b.proc.poll() is None
+    finally:
+        proxies.stop()
+
+
+@pytest.mark.parametrize("broken", ["edge", "owner"])
+async def test_a_relayed_connection_comes_back_when_a_link_to_redis_breaks_even_for_a_moment(cluster, broken):
+    """A node's connections to Redis are reset, and redis-py makes them again (and subscribes again) at once.
+
+    Frames published meanwhile were lost, so the relayed links of that node end all the same: Bram, relayed from
+    node-b to node-a, is closed with 1012 without sending a word (``edge``: node-b's link broke; ``owner``:
+    node-a's, which tells node-b), and resumes.
+    """
+    proxies = Proxies({"redis": int(cluster.redis_url.rsplit(":", 1)[1])}).start()
+    try:
+        async with asyncio.timeout(BUDGET):
+            through = f"redis://127.0.0.1:{proxies.ports['redis']}"
+            a = cluster.start("node-a", through if broken == "owner" else None)
+            b = cluster.start("node-b", through if broken == "edge" else None)
+            anna = await cluster.open(a, "Anna")
+            await anna.send("create", options=OPTIONS, computer_level="easy")
+            code = (await anna.expect("joined"))["code"]
+            bram = await cluster.open(b, "Bram")
+            await bram.send("join", code=code)
+            await bram.expect("joined")
+            await bram.sync()
+            await proxies.command("redis", "reset")
+            await bram.wait(lambda: bram.closed, what="Bram's relayed connection closed")
+            assert bram.close_code == 1012
+            for _ in range(40):
+                again = await cluster.open(b, "Bram")
+                await again.send("resume", code=code, seat_token=bram.joined["seat_token"], last_seq=0)
+                await again.wait(lambda c=again: c.table is not None or c.closed, what="the table or 1013")
+                if again.table is not None:
+                    break
+                await asyncio.sleep(0.25)
+            assert again.table is not None and again.table["code"] == code
+    finally:
+        proxies.stop()
 
 
 async def test_a_stop_ends_even_when_a_loop_is_stuck_in_a_step_that_swallows_its_cancel():
@@ -284,6 +390,32 @@ async def test_the_database_refuses_an_append_from_an_older_lease_and_only_that_
         await pg.drop_database(url)
 
 
+async def test_a_node_that_takes_a_table_over_fences_it_before_it_reads_the_log():
+    """The claim's fence: every append of the older lease is in the log the new holder reads, or refused after it."""
+    url = await pg.create_database()
+    db = await PostgresStore.open(url)
+    try:
+        now = time.time()
+        await db.append(TableWrite("t1", "AAAAAA", [(1, '{"n":1}')], opened_at=now, lease=5))
+        await db.append(TableWrite("t1", "AAAAAA", [(2, '{"n":2}')], lease=5))  # the old holder, before the fence
+        stored = await db.fenced_table("t1", 9)
+        assert stored is not None and stored.entries == ['{"n":1}', '{"n":2}'] and not stored.gaps
+        with pytest.raises(LeaseLost):  # the old holder, after it: refused, though nobody appended under 9 yet
+            await db.append(TableWrite("t1", "AAAAAA", [(3, '{"n":3}')], lease=5))
+        db.resume_table("t1")  # (one process plays both nodes: the new holder's writes are its own)
+        await db.append(TableWrite("t1", "AAAAAA", [(3, '{"n":3}')], lease=9))  # the new holder writes on
+        with pytest.raises(LeaseLost, match="fenced at lease 9"):  # a claim older than the fence gets nothing
+            await db.fenced_table("t1", 7)
+        await db.append(TableWrite("t2", "BBBBBB", [(1, "{}")], opened_at=now, closed_at=now, lease=3))
+        assert await db.fenced_table("t2", 4) is None  # closed: nothing to take over
+        assert await db.fenced_table("nope", 4) is None
+        rows = await pg.sql(url, "SELECT n, lease FROM table_log WHERE table_id = 't1' ORDER BY n")
+        assert [tuple(r) for r in rows] == [(1, 5), (2, 5), (3, 9)]
+    finally:
+        await db.close()
+        await pg.drop_database(url)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -304,7 +436,15 @@ def start_redis(port: int, tmp: Path) -> subprocess.Popen:
     raise AssertionError("redis-server did not start")
 
 
-async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recovers(tmp_path):
+async def test_redis_down_tables_play_on_until_the_node_fences_itself_then_come_back_by_themselves(tmp_path):
+    """Redis killed: a node's tables play on as long as none of its leases can have run out, then it writes nothing.
+
+    Anna's move right after the kill is shown; once the node's last renewal is older than its lease (less a margin)
+    her next move is not: the table is parked (1013) and a resume answers ``server_busy`` (1013: the browser comes
+    back by itself), never ``cluster_unavailable`` with the connection left open. A new table and a join are refused.
+    Redis comes back empty: the keys, presence and new tables come back, and Anna gets her seat back with the card
+    still in her hand.
+    """
     port = free_port()
     redis = start_redis(port, tmp_path)
     url = await pg.create_database()
@@ -314,14 +454,21 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
             a, b = scene.start("node-a"), scene.start("node-b")
             anna, code = await scene.table_at(a)
             await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+            await settled(a, [anna])
 
             redis.kill()
             redis.wait(5)
-            await asyncio.sleep(LEASE_MS / 1000)  # renewals fail meanwhile
             seq = anna.table["seq"]
             await anna.send("play", card=anna.table["view"]["legal"][0])
-            await anna.until_seq(seq + 1)  # Anna's table plays on
-            assert not anna.closed
+            await anna.until_seq(seq + 1)  # within its leases: Anna's table plays on
+            await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+            await asyncio.sleep(LEASE_MS / 1000)  # renewals fail meanwhile: its leases may have run out now
+            shown = anna.table["seq"]
+            tried = anna.table["view"]["legal"][0]
+            await anna.send("play", card=tried)
+            await anna.wait(lambda: anna.closed, what="the table parked")
+            assert anna.close_code == 1013 and anna.table["seq"] == shown  # the move was neither stored nor shown
+            assert "its leases were not renewed in time" in a.stderr()
             bram = await scene.open(a, "Bram")
             await bram.send("create", options=OPTIONS)
             refused = await bram.expect("error")
@@ -330,6 +477,13 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
             await cor.send("join", code=code)
             refused = await cor.expect("error")
             assert refused["code"] == "cluster_unavailable", refused
+            for node in (a, b):  # a resume is told to come back (and is closed, so that the browser does)
+                back = await scene.open(node, "Anna")
+                await back.send("resume", code=code, seat_token=anna.joined["seat_token"], last_seq=shown)
+                refused = await back.expect("error")
+                assert refused["code"] == "server_busy", refused
+                await back.wait(lambda back=back: back.closed, what="1013 after server_busy")
+                assert back.close_code == 1013
             assert http_json(b, "/healthz")["status"] == "ok"
             assert http_json(a, "/healthz")["status"] == "ok"
 
@@ -339,7 +493,7 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
             async def recovered() -> bool:
                 return await scene.redis.exists(f"{scene.prefix}lease:{table_id}", f"{scene.prefix}code:{code}") == 2
 
-            await wait_until(recovered, what="the lease and code set again after Redis came back")
+            await wait_until(recovered, timeout=15, what="the lease and code set again after Redis came back")
             await bram.send("create", options=OPTIONS)
             await bram.expect("joined")
             await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 2), what="presence back")
@@ -349,12 +503,60 @@ async def test_redis_down_own_tables_play_on_new_tables_are_refused_and_it_recov
                 await cor.wait(lambda c=cor: len(c.inbox) > 1, what="an answer to watch")
                 if cor.inbox[1]["type"] == "watching":
                     break
-                assert cor.inbox[1]["code"] in ("cluster_unavailable", "server_busy"), cor.inbox[1]
+                assert cor.inbox[1]["code"] == "server_busy", cor.inbox[1]
                 await asyncio.sleep(0.25)
             assert cor.inbox[1]["type"] == "watching"
-            seq = anna.table["seq"]
-            await play_until(anna, lambda t: t["seq"] > seq + 4)  # and still playing
+            for _ in range(40):
+                back = await scene.open(a, "Anna")
+                await back.send("resume", code=code, seat_token=anna.joined["seat_token"], last_seq=shown)
+                await back.wait(lambda back=back: back.table is not None or back.closed, what="the table or 1013")
+                if back.table is not None:
+                    break
+                await asyncio.sleep(0.25)
+            assert back.table is not None and back.table["seq"] >= shown and tried in back.table["view"]["hand"]
+            assert not any(e["type"] == "play" for e in back.table["events"])  # (an away and a back at most)
+            await play_until(back, lambda t: t["seq"] > shown + 4)  # and playing again
             assert a.proc.poll() is None and b.proc.poll() is None
+    finally:
+        await scene.cleanup()
+        redis.kill()
+        redis.wait(5)
+        await pg.drop_database(url)
+
+
+async def test_a_resume_right_after_redis_came_back_empty_is_told_to_come_back_never_that_the_table_is_gone(tmp_path):
+    """Redis restarted empty: for a moment no code is known until each node sets its own again.
+
+    A resume in that moment (through another node than the table's) gets ``server_busy`` (the browser comes back), not
+    ``unknown_table`` (the browser would forget the seat for good); a moment later it finds the table.
+    """
+    port = free_port()
+    redis = start_redis(port, tmp_path)
+    url = await pg.create_database()
+    scene = Cluster(tmp_path, url, f"redis://127.0.0.1:{port}")
+    try:
+        async with asyncio.timeout(BUDGET):
+            a, b = scene.start("node-a"), scene.start("node-b")
+            anna, code = await scene.table_at(a)
+            await play_until(anna, lambda t: my_turn(t) and t["view"]["phase"] == "playing")
+            await settled(a, [anna])
+            shown = anna.table["seq"]
+            redis.kill()
+            redis.wait(5)
+            redis = start_redis(port, tmp_path)  # back, empty
+            answers = []
+            for _ in range(40):
+                back = await scene.open(b, "Anna")
+                await back.send("resume", code=code, seat_token=anna.joined["seat_token"], last_seq=shown)
+                await back.wait(lambda back=back: back.table is not None or back.closed
+                                or any(m["type"] == "error" for m in back.inbox), what="an answer")  # fmt: skip
+                answers += [m["code"] for m in back.inbox if m["type"] == "error"]
+                if back.table is not None:
+                    break
+                await back.close()
+                await asyncio.sleep(0.1)
+            assert back.table is not None and back.table["code"] == code, answers
+            assert set(answers) <= {"server_busy"}, answers
     finally:
         await scene.cleanup()
         redis.kill()

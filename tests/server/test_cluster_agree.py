@@ -63,6 +63,8 @@ async def test_play_now_through_the_other_node_brings_the_fill_in_time_closer_as
 
 
 async def test_two_people_pressing_play_now_at_once_on_two_nodes_meet_at_one_table(cluster):
+    # Xander's page speaks Dutch, Yara's English (in the last two rounds both Dutch): Play now matches the game,
+    # whatever the language, under the lock of the tables for anyone and then that of each one's language.
     async with asyncio.timeout(BUDGET * 2):
         a, b = cluster.start("node-a"), cluster.start("node-b")
         for round_no in range(4):
@@ -70,9 +72,10 @@ async def test_two_people_pressing_play_now_at_once_on_two_nodes_meet_at_one_tab
             x = await cluster.open(a, f"Xander{round_no}")
             y = await cluster.open(b, f"Yara{round_no}")
             first, second = (x, y) if round_no % 2 == 0 else (y, x)
+            langs = {x: "nl", y: "en" if round_no < 2 else "nl"}
             await asyncio.gather(
-                first.send("play_now", options=options, lang="nl", wait=300),
-                second.send("play_now", options=options, lang="nl", wait=300),
+                first.send("play_now", options=options, lang=langs[first], wait=300),
+                second.send("play_now", options=options, lang=langs[second], wait=300),
             )
             got = [await answer(p, "joined") for p in (x, y)]
             assert [g["type"] for g in got] == ["joined", "joined"], got

@@ -9,6 +9,7 @@ new ones refused) and starts again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -17,6 +18,7 @@ import time
 import urllib.request
 from typing import Any
 
+import websockets
 from websockets.asyncio.client import connect
 
 from . import pg
@@ -259,3 +261,46 @@ async def test_a_paused_node_s_table_is_taken_over_by_a_live_node_and_the_log_ne
 
 async def _healthy_without_tables(node: ServerProcess) -> bool:
     return http_json(node, "/healthz")["tables"] == 0
+
+
+async def test_a_relayed_guest_whose_table_node_came_back_at_once_is_sent_back_not_left_without_a_seat(cluster):
+    """The table's node is killed and started again (same name) before its presence runs out.
+
+    The guest's edge still relays to it; the node's new life knows nothing of the guest's connection: it closes it
+    with 1012 (the guest resumes), rather than handing it back to the edge, where every move would be ``not_seated``.
+    """
+    async with asyncio.timeout(BUDGET * 2):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        anna, bram, code = await seat_two(cluster, a, b, 1, end=100)
+        await asyncio.gather(play(anna, lambda t: phase(t) == "playing"), play(bram, lambda t: phase(t) == "playing"))
+        await a.crash()
+        await asyncio.to_thread(a.start)  # the same name, within the 3 s its presence outlives it
+        for _ in range(40):  # Bram's next message (relayed, unlike a ping) reaches node-a's new life
+            if bram.closed:
+                break
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await bram.send("ready")
+            await asyncio.sleep(0.25)
+        await bram.wait(lambda: bram.closed, what="the guest's connection closed")
+        assert bram.close_code == 1012
+        assert "not_seated" not in [m.get("code") for m in bram.inbox if m["type"] == "error"]
+        back = await come_back(cluster, [a, b], "Bram1", code, bram.joined["seat_token"], bram.table["seq"])
+        assert back.table["code"] == code
+
+
+async def test_a_relayed_guest_who_waits_when_the_table_node_came_back_at_once_is_sent_back_all_the_same(cluster):
+    """As above, but the guest sends nothing after the restart (his move went to the dead node and was lost).
+
+    The node's new life tells every node it started: the edge closes the guest's connection with 1012 by itself, and
+    he resumes; without that he would wait for an answer for good.
+    """
+    async with asyncio.timeout(BUDGET * 2):
+        a, b = cluster.start("node-a"), cluster.start("node-b")
+        anna, bram, code = await seat_two(cluster, a, b, 2, end=100)
+        await asyncio.gather(play(anna, lambda t: phase(t) == "playing"), play(bram, lambda t: phase(t) == "playing"))
+        await a.crash()
+        await asyncio.to_thread(a.start)  # the same name, within the 3 s its presence outlives it
+        await bram.wait(lambda: bram.closed, timeout=10, what="the guest's connection closed without a word of his")
+        assert bram.close_code == 1012
+        back = await come_back(cluster, [a, b], "Bram2", code, bram.joined["seat_token"], bram.table["seq"])
+        assert back.table["code"] == code

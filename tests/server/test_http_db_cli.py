@@ -53,6 +53,7 @@ class TestHttp:
         assert health.pop("connection_limit") > 1000  # connections that fit in the open-file limit, with a reserve
         assert health.pop("under_way") == {"computer_moves": 0, "waiting_commits": 0}  # nothing left to happen
         assert health.pop("engine") == shared_hash()  # the shared/ files it runs, as the offline worker hashes them
+        assert health.pop("downloads") == {"sending": 0, "waiting": 0}  # large files being sent, readers waited for
         assert health == {
             "status": "ok",
             "store": store,
@@ -176,7 +177,8 @@ class TestDockerfile:
         assert folders == {"server", "shared", "tools", "client", "migrations"}
         copied = set(re.findall(r"^COPY (\w+) \./\1$", build, re.M))
         assert folders <= copied, f"the package would be built without: {folders - copied}"
-        assert "-c constraints.txt" in build  # the versions CI tested
+        # the versions CI tested, each checked against its hash, then the package itself
+        assert "pip install --require-hashes -r constraints-server.txt" in build and "pip install --no-deps ." in build
         assert re.findall(r"^COPY .*", run, re.M) == ["COPY --from=build /opt/hearts /opt/hearts"]  # no second copy
         assert "kernel.warm() and kernel.cached()" in run and "NUMBA_CACHE_DIR" in run
         assert re.search(r'^CMD \["hearts", "serve"\]$', run, re.M)  # HEARTS_HOST and the others are not overridden
@@ -234,7 +236,7 @@ class TestMigrations:
     @both_stores
     async def test_migrations_are_recorded_once_with_the_dialects_own_files(self, db_url):
         db = await open_store(db_url)
-        assert await db.schema_version() == 12
+        assert await db.schema_version() == 13
         await db.close()
         assert await raw(db_url, "SELECT version, name FROM schema_migrations ORDER BY version") == [
             (1, "initial"),
@@ -249,6 +251,7 @@ class TestMigrations:
             (10, "devices"),
             (11, "ratings_reports"),
             (12, "rating_model"),
+            (13, "pruning"),
         ]
         if is_postgres_url(db_url):  # the .pg.sql files: 64-bit game ids, double precision times
             types = await raw(
@@ -265,9 +268,9 @@ class TestMigrations:
         else:
             assert await raw(db_url, "PRAGMA journal_mode") == [("wal",)]
         db = await open_store(db_url)  # a second start applies nothing twice
-        assert await db.schema_version() == 12
+        assert await db.schema_version() == 13
         await db.close()
-        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 12
+        assert len(await raw(db_url, "SELECT * FROM schema_migrations")) == 13
 
     @both_stores
     async def test_player_tokens_of_an_older_database_are_hashed_and_still_recognised(self, tmp_path, db_url):
@@ -327,7 +330,7 @@ class TestMigrations:
 
     def test_every_shipped_pg_sql_file_has_its_common_file(self):
         for dialect in ("sqlite", "postgresql"):
-            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == list(range(1, 13))
+            assert [v for v, _, _ in load_migrations(migrations_dir(), dialect)] == list(range(1, 14))
 
 
 class TestUnwritableDatabaseFolder:

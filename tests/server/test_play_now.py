@@ -107,13 +107,17 @@ class TestPlayNow:
         bram = (await press_play_now(server, ["Bram"]))[0]
         assert bram.joined["code"] != code and bram.joined["seat"] == 0
 
-    async def test_play_now_matches_variant_and_language_and_is_rate_limited(self, server):
+    async def test_play_now_matches_the_game_whatever_the_language_and_is_rate_limited(self, server):
         anna = (await press_play_now(server, ["Anna"], lang="nl"))[0]
         bram = (await press_play_now(server, ["Bram"], lang="en"))[0]
         carla = (await press_play_now(server, ["Carla"], options={"variant": "dutch"}, lang="nl"))[0]
-        dirk = (await press_play_now(server, ["Dirk"], lang="nl"))[0]
-        assert len({anna.joined["code"], bram.joined["code"], carla.joined["code"]}) == 3
-        assert dirk.joined["code"] == anna.joined["code"]
+        assert bram.joined["code"] == anna.joined["code"]  # strangers of two languages meet at one table
+        assert carla.joined["code"] != anna.joined["code"]  # another game: another table
+        t = await anna.until(lambda t: len([s for s in t["seats"] if s["kind"] == "person"]) == 2)
+        assert t["open"]["langs"] == ["en", "nl"] and t["open"]["lang_only"] is False
+        [listed] = [e for e in (await get_json(server, "/api/open-tables", ""))[1]["tables"] if e["code"] == t["code"]]
+        assert listed["langs"] == ["en", "nl"] and listed["lang_only"] is False
+        await leave_all([anna, bram, carla])
         eva = await server.connect("Eva")
         codes = []
         for _ in range(8):
@@ -125,9 +129,30 @@ class TestPlayNow:
                 await answer(eva, "left")
         assert codes[:6] == ["joined"] * 6 and codes[6:] == ["play_now_limited"] * 2
 
+    async def test_a_person_who_asks_for_their_own_language_meets_only_its_speakers(self, server):
+        # Anna asks for Dutch players only: Bram's English page opens a table of its own, Carla's Dutch page joins
+        # Anna's (it speaks that language), and Dirk, who asks for English only, does not sit at Bram's open table.
+        anna = (await press_play_now(server, ["Anna"], lang="nl", lang_only=True))[0]
+        bram = (await press_play_now(server, ["Bram"], lang="en"))[0]
+        carla = (await press_play_now(server, ["Carla"], lang="nl"))[0]
+        dirk = (await press_play_now(server, ["Dirk"], lang="en", lang_only=True))[0]
+        assert bram.joined["code"] != anna.joined["code"] and carla.joined["code"] == anna.joined["code"]
+        assert dirk.joined["code"] not in (anna.joined["code"], bram.joined["code"])
+        t = await anna.until(lambda t: len([s for s in t["seats"] if s["kind"] == "person"]) == 2)
+        assert t["open"]["lang_only"] is True and t["open"]["lang"] == "nl" and t["open"]["langs"] == ["nl"]
+        assert bram.table["open"]["lang_only"] is False and bram.table["open"]["langs"] == ["en"]
+        eva = (await press_play_now(server, ["Eva"], lang="en", lang_only=True))[0]  # English only: Dirk's table
+        assert eva.joined["code"] == dirk.joined["code"]
+        await leave_all([anna, bram, carla, dirk, eva])
+
     async def test_bad_play_now_fields_are_refused_and_change_nothing(self, server):
         anna = await server.connect("Anna")
-        for fields, field in (({"wait": 1}, "wait"), ({"lang": "de"}, "lang"), ({"options": {"deal": 5}}, "deal")):
+        for fields, field in (
+            ({"wait": 1}, "wait"),
+            ({"lang": "de"}, "lang"),
+            ({"lang_only": "yes"}, "lang_only"),
+            ({"options": {"deal": 5}}, "deal"),
+        ):
             got = await anna.error("play_now", **fields)
             assert got["field"] == field, got
         assert len(server.app.hub.tables) == 0

@@ -46,7 +46,9 @@ class TestTurnTimer:
         hand = set(t["view"]["hand"])
         # Anna lets the clock run out: a computer passes three of her cards for her
         t = await host.until(lambda t: t["view"]["phase"] == "playing", timeout=5)
-        assert any(e["type"] == "passed" and e["seat"] == 0 for e in events_of(host))
+        # the pass says it was made for her (others passed in time: theirs say not)
+        assert [e["auto"] for e in events_of(host) if e["type"] == "passed" and e["seat"] == 0] == [True]
+        assert not any(e["auto"] for e in events_of(host) if e["type"] == "passed" and e["seat"] != 0)
         passed = t["view"]["passed"]
         assert len(passed) == 3 and set(passed) <= hand and len(t["view"]["received"]) == 3
         # that was one move: her first card waits for her with a fresh clock, and again a computer plays it

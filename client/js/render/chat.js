@@ -5,6 +5,7 @@ import { t, language } from "../i18n.js";
 import { PHRASES, CHAT_MAX, isMine, isMuted } from "../chat.js";
 import { takes } from "./seats.js";
 import { say } from "./say.js";
+import { langName } from "./playnow.js";
 
 const LIVE_KEEP = 5;
 
@@ -28,6 +29,7 @@ function build(root) {
     make(doc, "button", { type: "button", class: "chat-close", "data-chat": "toggle" }),
   );
   const log = make(doc, "ol", { class: "chat-log", tabindex: "0" });
+  const langs = make(doc, "p", { class: "chat-langs", hidden: "" }); // the languages spoken here, when several
   const off = make(doc, "p", { class: "chat-off", hidden: "" });
   const error = make(doc, "p", { class: "chat-error", hidden: "" });
   const phrases = make(doc, "div", { class: "chat-phrases", role: "group" });
@@ -36,9 +38,15 @@ function build(root) {
   const label = make(doc, "label", { for: "chat-input", class: "sr-only" });
   const input = make(doc, "input", { id: "chat-input", type: "text", maxlength: String(CHAT_MAX), enterkeyhint: "send" });
   form.append(label, input, make(doc, "button", { type: "submit", class: "chat-send" }));
+  // your own switch: chat off for yourself (and at a Play now table, with half the people there, for everyone)
+  const mine = make(doc, "div", { class: "chat-mine", hidden: "" });
+  mine.append(
+    make(doc, "button", { type: "button", class: "chat-self", role: "switch", "data-chat": "self" }),
+    make(doc, "span", { class: "chat-votes", hidden: "" }),
+  );
   const people = make(doc, "details", { class: "chat-people" });
   people.append(make(doc, "summary"), make(doc, "div", { class: "chat-mutes" }));
-  panel.append(head, log, off, error, phrases, form, people);
+  panel.append(head, langs, log, off, error, phrases, form, mine, people);
   const live = make(doc, "div", { id: "chat-live", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
   root.append(toggle, panel, live);
   root.dataset.built = "1";
@@ -52,7 +60,8 @@ function labels(root) {
   q(".chat-close").textContent = "×";
   q(".chat-close").setAttribute("aria-label", t("chat_close"));
   q(".chat-log").setAttribute("aria-label", t("chat_log"));
-  q(".chat-off").textContent = t("chat_off_note");
+  q(".chat-self").setAttribute("aria-label", t("chat_mine"));
+  q(".chat-self").title = t("chat_mine");
   q(".chat-phrases").setAttribute("aria-label", t("chat_phrases"));
   for (const b of root.querySelectorAll("[data-phrase]")) b.textContent = t(`phrase_${b.dataset.phrase}`);
   q('label[for="chat-input"]').textContent = t("chat_label");
@@ -120,12 +129,22 @@ export function drawChat(state, doc) {
   toggle.setAttribute("aria-label", chat.unread ? `${t("chat_title")}: ${t("chat_unread", { n: chat.unread })}` : t("chat_title"));
 
   const allowed = !table.chat || table.chat.allowed !== false;
-  root.querySelector(".chat-off").hidden = allowed;
-  root.querySelector(".chat-form").hidden = !allowed;
-  root.querySelector(".chat-phrases").hidden = !allowed;
+  const seated = table.you !== null && table.you !== undefined;
+  const mutedSeats = (table.chat && table.chat.muted) || [];
+  const mine = seated && mutedSeats.includes(table.you); // this seat turned chat off for itself
+  const playNow = Boolean(table.open && table.open.play_now);
+  const talk = allowed && !mine;
+  const off = root.querySelector(".chat-off");
+  off.hidden = talk;
+  const why = t(mine ? "chat_off_mine" : playNow ? "chat_off_votes" : "chat_off_note"); // your own switch first
+  if (off.textContent !== why) off.textContent = why;
+  root.querySelector(".chat-form").hidden = !talk;
+  root.querySelector(".chat-phrases").hidden = !talk;
   const error = root.querySelector(".chat-error");
-  error.hidden = !chat.error || !allowed;
+  error.hidden = !chat.error || !talk;
   error.textContent = say(chat.error);
+  drawMine(root, table, { seated, mine, playNow, mutedSeats });
+  drawLangs(root, table);
   const host = table.you !== null && table.you !== undefined && table.you === table.host;
   const allow = root.querySelector(".chat-allow");
   allow.hidden = !host;
@@ -139,6 +158,31 @@ export function drawChat(state, doc) {
   drawLog(root, state);
   drawPeople(root, state);
   announce(root, state);
+}
+
+/** Where people of several languages meet (Play now matches the game, whatever the language): which ones, so that
+ * everyone knows what the others may read ("Players here speak: English / Nederlands"). */
+function drawLangs(root, table) {
+  const langs = (table.open && table.open.langs) || [];
+  const line = root.querySelector(".chat-langs");
+  line.hidden = langs.length < 2;
+  const text = line.hidden ? "" : t("langs_here", { langs: langs.map(langName).join(" / ") });
+  if (line.textContent !== text) line.textContent = text;
+}
+
+/** Your own chat switch, where the table takes it; at a Play now table, how many turned chat off so far. */
+function drawMine(root, table, { seated, mine, playNow, mutedSeats }) {
+  const row = root.querySelector(".chat-mine");
+  row.hidden = !seated || !takes(table, "mute_chat");
+  if (row.hidden) return;
+  const button = root.querySelector(".chat-self");
+  button.dataset.value = String(!mine);
+  button.setAttribute("aria-checked", String(!mine));
+  button.textContent = t(mine ? "chat_mine_off" : "chat_mine_on");
+  const votes = root.querySelector(".chat-votes");
+  votes.hidden = !playNow;
+  const people = table.seats.filter((s) => s.kind === "person").length;
+  if (playNow) votes.textContent = t("chat_votes", { n: mutedSeats.length, of: people });
 }
 
 const MEASURES = ["--chat-top", "--above-status", "--above-hand", "--me-top", "--me-h", "--me-bottom", "--me-right"];

@@ -46,7 +46,7 @@ export function pointCardsHtml(table, v, order, wrapNames) {
   if (!Array.isArray(v.point_cards) || !v.history.length) return "";
   const n = v.history.length;
   const id = `point-cards-${n}`;
-  return `<div class="hand-cards${wrapNames ? " wrap-names" : ""}" style="--cols:${order.length}" data-hand="${n - 1}">` +
+  return `<div class="hand-cards${wrapNames ? " wrap-names" : ""}" data-style="--cols:${order.length}" data-hand="${n - 1}">` +
     `<p class="hand-cards-title" id="${id}">${esc(t("point_cards_title", { n }))}</p>` +
     `<ul aria-labelledby="${id}">${order.map((seat) => pointCardsCell(table, v, seat)).join("")}</ul></div>`;
 }

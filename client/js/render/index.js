@@ -14,6 +14,7 @@ import { writeNews } from "./news.js";
 import { focusKey, focusDialog, keepFocus } from "./focus.js";
 import { drawChat } from "./chat.js";
 import { openTablesHtml, syncPlayNow, isPlayNowWaiting, fillInSeconds } from "./playnow.js";
+import { syncLengths } from "./length.js";
 
 export function createRenderer(state, root) {
   const el = {
@@ -164,6 +165,7 @@ export function createRenderer(state, root) {
     }
     syncOptionFields(container);
     syncPlayNow(container);
+    syncLengths(container);
     const again = focused ? container.querySelector(`#${CSS.escape(focused)}`) : null;
     if (again && again !== active) { // the field was drawn anew
       again.focus();

@@ -52,9 +52,18 @@ function newGameButton(where, primary) {
     `${esc(t("new_game"))}</button>`;
 }
 
+/** After you agreed to play again: who you wait for ("Waiting for Bram to agree."), or "" when nobody is left. */
+function rematchWaiting(table) {
+  if (!canRematch(table) || !table.rematch.includes(table.you)) return "";
+  const waiting = table.seats.filter((s) => s.kind === "person" && !s.away && !table.rematch.includes(s.seat));
+  if (!waiting.length) return "";
+  const names = joinNames(waiting.map((s) => seatName(table, s.seat)));
+  return `<p class="rematch-waiting" data-waiting-for="${waiting.map((s) => s.seat).join(" ")}">${esc(t("rematch_waiting_for", { names }))}</p>`;
+}
+
 /**
- * The main step after game over: the vote to play again with the same people (once you agreed, who agreed so far);
- * where the table takes no vote (the offline table), the host's new game. "" for a watcher.
+ * The main step after game over: the vote to play again with the same people (once you agreed, who agreed so far and
+ * who you wait for); where the table takes no vote (the offline table), the host's new game. "" for a watcher.
  */
 function mainStep(table, where) {
   if (canRematch(table)) {
@@ -63,7 +72,7 @@ function mainStep(table, where) {
       `${agreed ? " disabled" : ""} aria-describedby="${where}-rematch-help">${esc(t(agreed ? "rematch_agreed" : "rematch_button"))}</button>`;
     const line = rematchLine(table);
     const who = line ? `<p class="rematch-line" role="status" data-rematch="${table.rematch.join(" ")}">${esc(line)}</p>` : "";
-    return step(button, `${where}-rematch-help`, "rematch_help", "next-step main-step") + who;
+    return step(button, `${where}-rematch-help`, "rematch_help", "next-step main-step") + who + rematchWaiting(table);
   }
   if (isHost(table) && takes(table, "new_game")) return step(newGameButton(where, true), `${where}-new-help`, "new_game_help", "next-step main-step");
   return "";
@@ -75,13 +84,14 @@ function isHost(table) {
 
 /**
  * The host's other choices, folded under the main step behind one button (open while `open`): a new game at this
- * table (when it is not the main step) and starting over. Everyone else at a hosted table: that the host can start a
- * new game. A Play now table has no host: nothing.
+ * table (when it is not the main step) and starting over. Everyone else sees their own step alone (the vote above,
+ * and who they wait for once they voted): a choice that is the host's is no step of theirs. A Play now table has no
+ * host: nothing.
  */
 function otherSteps(state, where, newGameIsMain) {
   const table = state.table;
   if (!takes(table, "new_game")) return "";
-  if (!isHost(table)) return `<p class="muted next-waiting">${esc(t("new_game_waiting"))}</p>`;
+  if (!isHost(table)) return canRematch(table) ? "" : `<p class="muted next-waiting">${esc(t("new_game_waiting"))}</p>`;
   const steps = [];
   if (!newGameIsMain) steps.push(step(newGameButton(where, false), `${where}-new-help`, "new_game_help"));
   if (canRestart(table)) steps.push(step(restartButton(` aria-describedby="${where}-restart-help"`), `${where}-restart-help`, "restart_help"));

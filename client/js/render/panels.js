@@ -11,6 +11,9 @@ import { ratingsHtml, boardHtml } from "./board.js";
 import { moderationHtml, moderationTitle } from "./moderation.js";
 import { say } from "./say.js";
 import { offered } from "../network.js";
+import { variantLine } from "./invite.js";
+import { passingName } from "./seats.js";
+import { optionDefault, optionWords, formFields } from "./start.js";
 
 // The rules page: a list of links to its sections, then one <details> per section. These are open at first;
 // the other variants and options stay closed until asked for, so a phone user finds their game quickly.
@@ -21,13 +24,81 @@ function ruleHeading(section) {
   return section.h ?? t(`variant_${section.id}`);
 }
 
+/** A rules paragraph with its numbers filled in: a variant's end score and turn score, the table's where the rules are
+ * read at a table, else the variant's usual ones. */
+function ruleText(p, values) {
+  return p.replace(/\{(end_score|turn_score)\}/g, (whole, option) => String(values[option] ?? whole));
+}
+
+/** The numbers a section's paragraphs take: this table's options for its own game, else the variant's defaults. */
+function ruleValues(id, table) {
+  if (table && table.options && table.options.variant === id) return table.options;
+  return { end_score: optionDefault(id, "end_score") ?? 100, turn_score: optionDefault(id, "turn_score") ?? 50 };
+}
+
+function sectionHtml(s, open, table) {
+  const values = ruleValues(s.id, table);
+  return `<details class="rules-section" id="rules-${s.id}" data-rules="${s.id}"${open ? " open" : ""}>` +
+    `<summary><h3>${esc(ruleHeading(s))}</h3></summary>${s.p.map((p) => `<p>${esc(ruleText(p, values))}</p>`).join("")}</details>`;
+}
+
+/** The table the rules are read at (seated, watching or in its waiting room), or null (the start page). */
+function rulesTable(state) {
+  const table = state.screen === "table" && !state.replay ? state.table : null;
+  return table && table.options && table.options.variant ? table : null;
+}
+
+/**
+ * The rules. Read at a table, they open at that table's game, with its own settings on top (how it ends, passing,
+ * toppers, every option it changed) and its game's rules in its numbers; all the rest one tap away ("All rules").
+ */
 function rulesHtml(state) {
   const sections = t("rules");
+  const table = rulesTable(state);
+  if (table && !state.rulesAll) return tableRulesHtml(table, sections);
   const links = sections.map((s) => `<li><a href="#rules-${s.id}" data-rules-link>${esc(ruleHeading(s))}</a></li>`).join("");
   const toc = `<nav class="rules-toc" aria-labelledby="rules-contents"><h3 id="rules-contents">${esc(t("rules_contents"))}</h3><ul>${links}</ul></nav>`;
-  const open = (id) => RULES_OPEN.has(id) || id === state.rulesAt;
-  return toc + sections.map((s) => `<details class="rules-section" id="rules-${s.id}" data-rules="${s.id}"${open(s.id) ? " open" : ""}>` +
-    `<summary><h3>${esc(ruleHeading(s))}</h3></summary>${s.p.map((p) => `<p>${esc(p)}</p>`).join("")}</details>`).join("");
+  const open = (id) => RULES_OPEN.has(id) || id === state.rulesAt || (table && id === table.options.variant);
+  return toc + sections.map((s) => sectionHtml(s, open(s.id), table)).join("");
+}
+
+/** At a table: this table's settings, then its game's section (open), then the button to all the rules. */
+function tableRulesHtml(table, sections) {
+  const o = table.options;
+  const variant = o.variant;
+  const own = sections.find((s) => s.id === variant);
+  const items = tableSettings(table).map(([key, text]) => `<li data-here="${key}">${esc(text)}</li>`).join("");
+  const here = `<section class="rules-here" data-rules-here="${esc(variant)}" aria-labelledby="rules-here-title">` +
+    `<h3 id="rules-here-title">${esc(t("rules_here_title", { game: variantLine(o) }))}</h3><ul>${items}</ul></section>`;
+  const all = `<p class="rules-all"><button type="button" data-action="rules_all" aria-describedby="rules-all-help">${esc(t("rules_all"))}</button>` +
+    ` <span class="muted" id="rules-all-help">${esc(t("rules_all_help"))}</span></p>`;
+  return here + (own ? sectionHtml(own, true, table) : "") + all;
+}
+
+/** This table's settings in words, each as [key, text]: how it ends, passing, toppers, every other option it changed. */
+function tableSettings(table) {
+  const o = table.options;
+  const variant = o.variant;
+  const out = [];
+  const over = variant === "achterhoeks_bar";
+  if (o.turn_score !== undefined) out.push(["turn", t("rules_here_turn", { n: o.turn_score })]);
+  else if (o.end_score !== undefined) out.push(["end", t(over ? "rules_here_end_over" : "rules_here_end", { n: o.end_score })]);
+  if (o.passing) {
+    const name = passingName(variant, o.passing, o.seats); // "Always left" in a list of choices; in a sentence, lower
+    out.push(["passing", t("rules_here_passing", { passing: name.charAt(0).toLowerCase() + name.slice(1) })]);
+  }
+  // toppers go to a winner at a game played to an end score by players on their own (not in the bar form, no teams)
+  if (o.end_score !== undefined && !over && !(table.teams && table.teams.length)) {
+    out.push(["toppers", t("rules_here_toppers", { n: o.end_score })]);
+  }
+  const shown = new Set(["passing", "end_score", "turn_score"]);
+  for (const [option] of formFields(variant) || []) {
+    if (shown.has(option) || o[option] === undefined || o[option] === optionDefault(variant, option)) continue;
+    const words = optionWords(variant, option, o[option]);
+    if (words) out.push([`option-${option}`, t("rules_here_option", { option: words.label, value: words.value })]);
+  }
+  out.push(["rest", t("rules_here_default")]);
+  return out;
 }
 
 /** Open a section of the rules, scroll it to the top of its dialog and give it the focus; false when it is not there. */

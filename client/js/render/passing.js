@@ -72,7 +72,7 @@ export function passBoardHtml(state, kitty = "") {
   const done = Boolean(v.passed);
   const cards = placedCards(state);
   const kittyNote = kitty ? `<div class="pb-kitty">${kitty}</div>` : "";
-  const attrs = `class="pass-board${done ? " passed" : ""}" data-pass-board="${form}" style="--places:${cards.length}"`;
+  const attrs = `class="pass-board${done ? " passed" : ""}" data-pass-board="${form}" data-style="--places:${cards.length}"`;
   if (form === "several") {
     const ordinals = t("ordinals");
     const items = v.pass_targets.map((seat, i) => {

@@ -137,7 +137,7 @@ function totalsHtml(data, current, you) {
   const chips = Boolean(lastHand && lastHand.chips); // a chips game counts chips, not points
   const final = chips ? lastHand.chips : data.totals || [];
   const totals = order.map((s) => `<td class="grand${winners.includes(s) ? " winner" : ""}${s === you ? " you" : ""}">${final[s] ?? ""}</td>`).join("");
-  return `<div class="table-wrap"><table class="scores${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+  return `<div class="table-wrap"><table class="scores${order.length !== 4 ? " wrap-names" : ""}" data-style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
     `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t(chips ? "chips" : "totals_row"))}</th>${totals}</tr></tfoot></table></div>`;
 }
 

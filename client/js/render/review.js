@@ -72,9 +72,9 @@ export function timelineHtml(review, hand, current) {
     const step = decisionStep(hand, d);
     const left = last ? (100 * step) / last : 0;
     const label = `${t(`review_${d.mark}`)}: ${d.kind === "pass" ? t("review_pass") : t("review_trick", { n: d.trick + 1 })}`;
-    return `<button type="button" class="rv-dot mark-${d.mark}${step === current ? " current" : ""}" style="left:${left.toFixed(1)}%"` +
+    return `<button type="button" class="rv-dot mark-${d.mark}${step === current ? " current" : ""}" data-style="left:${left.toFixed(1)}%"` +
       ` data-action="replay_step" data-step="${step}" aria-label="${esc(label)}" title="${esc(label)}"></button>`;
   }).join("");
   const at = last ? (100 * current) / last : 0;
-  return `<div class="rv-timeline" aria-label="${esc(t("review_timeline"))}"><span class="rv-now" style="left:${at.toFixed(1)}%"></span>${marks}</div>`;
+  return `<div class="rv-timeline" aria-label="${esc(t("review_timeline"))}"><span class="rv-now" data-style="left:${at.toFixed(1)}%"></span>${marks}</div>`;
 }

@@ -29,11 +29,12 @@ export function say(words, table = null) {
   return t(words.key, params);
 }
 
-/** One value of a text: a seat's name (`{seat}`), other words, or the value itself. */
+/** One value of a text: a seat's name (`{seat}`), cards (`{cards}`: "10♦ A♠"), other words, or the value itself. */
 function valueText(value, table) {
   if (value && typeof value === "object" && "seat" in value) {
     return table && table.seats[value.seat] ? seatName(table, value.seat) : "";
   }
+  if (value && typeof value === "object" && Array.isArray(value.cards)) return value.cards.map(shortName).join(" ");
   if (value && typeof value === "object") return say(value, table);
   return value;
 }

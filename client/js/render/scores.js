@@ -1,10 +1,10 @@
 // The score table ("Puntentabel"): per hand and running totals, moons marked, winners; team totals in a
 // team game, chips and the pot in a chips game, cards that counted for nobody, who lost, and the toppers at game end.
-import { t } from "../i18n.js";
+import { t, joinNames } from "../i18n.js";
 import { esc } from "../html.js";
 import { sortHand, shortName } from "../cards.js";
 import { seatName, plainName, seatsFromMe, teamName, seatCount, chairOf, takes, moonWord } from "./seats.js";
-import { gameButtons, readyWaiting } from "./table.js";
+import { gameButtons, readyWaiting, waitedBy } from "./table.js";
 import { takeButtons } from "./watch.js";
 import { reviewHtml, reviewErrorText } from "./review.js";
 import { reviewOf } from "../update.js";
@@ -72,10 +72,21 @@ function potLine(v) {
   return v.chips ? `<p class="pot-line" data-pot="${v.pot}">${esc(t("pot_now", { n: v.pot }))}</p>` : "";
 }
 
-/** The toppers of the game: "Anna: Triple game". */
+/**
+ * The toppers of the game, each with what it means in this game's numbers: "Nil game: Sanne won with 0 points while
+ * Anna reached 25." (a topper goes to a winner while others reached the end score; see the rules' Toppers).
+ */
 function toppersHtml(table, v) {
   if (!v.toppers || !v.toppers.length) return "";
-  const items = v.toppers.map((tp) => `<li data-topper="${esc(tp.kind)}">${esc(t("topper_line", { name: seatName(table, tp.seat), topper: t(`topper_${tp.kind}`) }))}</li>`).join("");
+  const end = v.scoring ? v.scoring.end_score : null;
+  const over = v.totals.map((total, seat) => [total, seat]).filter(([total]) => end !== null && total >= end).map(([, seat]) => seat);
+  const items = v.toppers.map((tp) => {
+    const name = seatName(table, tp.seat);
+    const about = tp.kind === "absolute_topper"
+      ? t("topper_about_absolute", { name })
+      : t("topper_about", { name, total: v.totals[tp.seat], end, n: over.length, names: joinNames(over.map((s) => seatName(table, s))) });
+    return `<li data-topper="${esc(tp.kind)}" data-seat="${tp.seat}"><strong>${esc(t(`topper_${tp.kind}`))}</strong>: ${esc(about)}</li>`;
+  }).join("");
   return `<div class="toppers"><h3>${esc(t("toppers_title"))}</h3><ul>${items}</ul></div>`;
 }
 
@@ -149,9 +160,11 @@ function reviewPanel(state) {
 function handOverFooter(state) {
   const table = state.table;
   const v = table.view;
+  const waited = waitedBy(table); // the people who pressed Next hand and wait for you
   const next = table.you === null || (table.ready && table.ready.includes(table.you)) // a watcher is never asked
     ? `<p class="muted" role="status">${esc(readyWaiting(table))}</p>`
-    : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`;
+    : `<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>` +
+      (waited ? `<p class="waited-by" role="status">${esc(waited)}</p>` : "");
   const last = v.tricks.length
     ? `<button type="button" data-action="open" data-overlay="last_trick">${esc(t("last_trick"))}</button>` : "";
   const take = table.you === null ? takeButtons(table).join("") : ""; // a watcher may sit down now
@@ -167,7 +180,7 @@ export function scoresHtml(state) {
   const rows = v.history.map((h, i) =>
     `<tr${has(h.moon) ? ' class="moon-row"' : ""}><th scope="row">${i + 1}</th>${order.map((s) => handCell(v, h, s)).join("")}</tr>`).join("");
   const body = v.history.length
-    ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}${order.length !== 4 ? " wrap-names" : ""}" style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
+    ? `${teamTotals(v)}<div class="table-wrap"><table class="scores${v.chips ? " chips-game" : ""}${order.length !== 4 ? " wrap-names" : ""}" data-style="--cols:${order.length}"><thead><tr><th scope="col">${esc(t("hand_col"))}</th>${head}</tr></thead>` +
       `<tbody>${rows}</tbody><tfoot>${totalsRow(v, order)}</tfoot></table>${pointCardsHtml(table, v, order, order.length !== 4)}</div>` +
       `${kittyHeldHtml(table, v)}${potLine(v)}${voidedLines(v)}`
     : `<p>${esc(t("no_hands_yet"))}</p>`;

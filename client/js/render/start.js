@@ -7,6 +7,10 @@ import { playNowHtml } from "./playnow.js";
 import { say } from "./say.js";
 import { decimal } from "../format.js";
 import { noNetwork, offered } from "../network.js";
+import { lengthControl, numberField, fieldErrorText } from "./length.js";
+
+// The options that say how long a game lasts: the same control as Play now's (a number, its common values one tap away).
+const LENGTHS = ["end_score", "turn_score"];
 
 // Options per variant as [option, kind, default], as shared/variants.py's VARIANTS offer them (a browser test
 // compares the two): kind "bool" is a checkbox, "number:lo:hi" a number field, a list a dropdown, default first.
@@ -92,33 +96,53 @@ function valueLabel(variant, option, value) {
   return t(`${option}_${value}`);
 }
 
+/** The default of a variant's option as the form offers it (undefined: the form does not offer it). */
+export function optionDefault(variant, option) {
+  const found = (VARIANT_OPTIONS[variant] || []).find(([o]) => o === option);
+  return found ? found[2] : undefined;
+}
+
+/** A variant's option in the form's own words: its label and its value ("Jack of diamonds", "−10 points"); null for
+ * an option the form does not offer. */
+export function optionWords(variant, option, value) {
+  const found = (VARIANT_OPTIONS[variant] || []).find(([o]) => o === option);
+  if (!found) return null;
+  const kind = found[1];
+  const label = t((LABELS[variant] || {})[option] || option);
+  if (kind === "bool") return { label, value: t(value ? "switch_on" : "switch_off") };
+  if (typeof kind === "string") return { label, value: String(value) };
+  return { label, value: valueLabel(variant, option, value) };
+}
+
 /** The fields the form shows for a variant: every option the core offers it. */
 export function formFields(variant) {
   return VARIANT_OPTIONS[variant];
 }
 
-function field(variant, [option, kind, def]) {
+function field(state, variant, [option, kind, def]) {
   const id = `opt-${variant}-${option}`;
   const name = `${variant}.${option}`;
-  const label = esc(t((LABELS[variant] || {})[option] || option));
+  const text = t((LABELS[variant] || {})[option] || option);
+  const label = esc(text);
   if (kind === "bool") {
     return `<label class="check" for="${id}"><input type="checkbox" id="${id}" name="${name}"${def ? " checked" : ""}> ${label}</label>`;
   }
   if (typeof kind === "string" && kind.startsWith("number:")) {
-    const [, min, max] = kind.split(":");
-    return `<label for="${id}">${label}</label>` +
-      `<input type="number" id="${id}" name="${name}" min="${min}" max="${max}" step="1" value="${def}" inputmode="numeric">`;
+    const [, min, max] = kind.split(":").map(Number);
+    const error = fieldErrorText(state, id, say); // a number out of range, said in the page's own words
+    if (LENGTHS.includes(option)) return lengthControl({ id, name, label: text, min, max, value: def, error });
+    return numberField({ id, name, label: text, min, max, value: def, error });
   }
   const opts = kind.map((v) => `<option value="${v}"${v === def ? " selected" : ""}>${esc(valueLabel(variant, option, v))}</option>`).join("");
   return `<label for="${id}">${label}</label><select id="${id}" name="${name}">${opts}</select>`;
 }
 
 /** One variant's fieldset: a one-line summary with a link to its rules, then its options. */
-function variantSet(variant) {
+function variantSet(state, variant) {
   const summary = `<p class="field-help variant-summary" id="summary-${variant}">${esc(t(`summary_${variant}`))} ` +
     `<button type="button" class="text-link" data-action="rules_at" data-section="${variant}">${esc(t("rules_of_game"))}</button></p>`;
   return `<fieldset class="grid variant-options" data-variant="${variant}" aria-describedby="summary-${variant}"${variant === "classic" ? "" : " hidden"}>` +
-    `<legend class="sr-only">${esc(t(`variant_${variant}`))}</legend>${summary}${formFields(variant).map((f) => field(variant, f)).join("")}</fieldset>`;
+    `<legend class="sr-only">${esc(t(`variant_${variant}`))}</legend>${summary}${formFields(variant).map((f) => field(state, variant, f)).join("")}</fieldset>`;
 }
 
 /**
@@ -258,7 +282,7 @@ export function startHtml(state) {
     (l) => `<option value="${l}"${l === p.level ? " selected" : ""}>${esc(t(`level_${l}`))}</option>`,
   ).join("");
   const variants = variantChoices();
-  const sets = Object.keys(VARIANT_OPTIONS).map(variantSet).join("");
+  const sets = Object.keys(VARIANT_OPTIONS).map((v) => variantSet(state, v)).join("");
   const notice = state.notice ? `<p class="notice ${state.notice.kind}" role="alert">${esc(say(state.notice.words, state.table))}</p>` : "";
   const signedOut = state.signedOut !== null
     ? `<div class="notice error" role="alert" data-signed-out><p>${esc(t("signed_out", { name: state.signedOut }))}</p>
@@ -270,7 +294,7 @@ export function startHtml(state) {
     : state.screen === "joining" && !state.wantedCode ? `<p class="notice info" role="status" data-finding>${esc(t("play_now_finding"))}</p>`
     : state.screen === "joining" ? `<p class="notice info" role="status">${esc(t("joining", { code: state.wantedCode }))}</p>` : "";
   const nameError = state.fieldError && state.fieldError.field === "name" ? say(state.fieldError.words) : null;
-  return `<section class="start">
+  return `<section class="start"><div class="start-main">
   <p class="tagline">${esc(t("tagline"))}</p>
   ${signedOut}${notice}${joining}${offline ? noNetworkHtml(state) : ""}
   ${dealLinkHtml(state, offline)}
@@ -281,12 +305,15 @@ export function startHtml(state) {
     <input id="name" name="name" maxlength="24" autocomplete="nickname" required placeholder="${esc(t("name_placeholder"))}" value="${esc(p.name)}"${nameError ? ' aria-invalid="true" aria-describedby="name-error"' : ""}>
     ${nameError ? `<p id="name-error" class="field-error" role="alert">${esc(nameError)}</p>` : ""}
   </div>
+  ${waysHtml(offered("play_now", offline))}
   ${playNowHtml(state, !offered("play_now", offline))}
   <div id="open-slot"></div>
   ${offered("join", offline) ? joinHtml(state) : ""}
-  ${offered("daily", offline) ? '<div id="daily-slot"></div>' : ""}
-  <form class="panel" data-form="create" id="create-form">
-    <h2>${esc(t("create_title"))}</h2>
+  </div><div class="start-side">
+  <form class="panel new-table" data-form="create" id="create-form" novalidate aria-labelledby="create-title">
+    <p class="kicker">${esc(t("create_friends"))}</p>
+    <h2 id="create-title">${esc(t("create_title"))}</h2>
+    <p class="field-help create-intro">${esc(t("create_intro"))}</p>
     <div class="grid variant-choice">
       <label for="variant">${esc(t("variant"))}</label>
       <select id="variant" name="variant" data-change="variant">${variants}</select>
@@ -304,5 +331,17 @@ export function startHtml(state) {
       ${offline ? "" : '<span class="engine-slot" aria-live="polite"></span>'}
     </p>
   </form>
-</section>`;
+  ${offered("daily", offline) ? '<div id="daily-slot"></div>' : ""}
+</div></section>`;
+}
+
+/**
+ * The two ways to play, on top of the start page where the forms do not both fit the first screen (a phone): with
+ * friends (a table of one's own, its link sent to them) and with strangers (Play now). Each brings its form into view.
+ */
+function waysHtml(playNow) {
+  const way = (form, title, text) => `<button type="button" class="way" data-action="to_form" data-form="${form}">` +
+    `<strong>${esc(t(title))}</strong><span>${esc(t(text))}</span></button>`;
+  return `<nav class="panel ways" aria-labelledby="ways-title"><h2 id="ways-title">${esc(t("ways_title"))}</h2><div class="ways-row">` +
+    `${way("create-form", "way_friends", "way_friends_text")}${playNow ? way("play-now-form", "way_strangers", "way_strangers_text") : ""}</div></nav>`;
 }

@@ -133,7 +133,7 @@ function slotOf(table, seat) {
   if (n === 4) return { pos: position(seat, table.you), style: "" };
   const { dx, dy } = trickSpot(seat, table.you, n);
   const z = 100 + Math.round(dy * 20) * 3 + Math.sign(Math.round(dx * 10)) + 1;
-  return { pos: "ring", style: ` style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};z-index:${z}"` };
+  return { pos: "ring", style: ` data-style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};z-index:${z}"` };
 }
 
 // The trick at n seats other than four, in card widths: its width and height, the smallest in which no card covers
@@ -198,12 +198,17 @@ function pendingHtml(cards) {
     `<div class="pending-stack">${backs}</div><span class="pending-count" aria-hidden="true">${esc(t("pending_short", { n: cards.length }))}</span></div>`;
 }
 
-/** One card of the trick in its slot; a card an identical one cancelled is struck through and says so. */
+/**
+ * One card of the trick in its slot, its player's name on it (at every table size, for as long as the trick is shown:
+ * it goes with the card to the taker); a card an identical one cancelled is struck through and says so.
+ */
 function playedHtml(table, { seat, card, cancelled }, enter) {
   const { pos, style } = slotOf(table, seat);
   const label = t("card_played", { name: seatName(table, seat), card: cardName(card) });
   const classes = [`played${enter ? ` enter-${pos}` : ""}`];
-  return `<div class="slot slot-${pos}"${style}>${playedFace(card, { cancelled, classes, label })}</div>`;
+  const name = seat === table.you ? t("played_by_you") : seatName(table, seat);
+  const inner = `<span class="played-name" aria-hidden="true">${esc(name)}</span>`;
+  return `<div class="slot slot-${pos}" data-seat="${seat}"${style}>${playedFace(card, { cancelled, classes, label, inner })}</div>`;
 }
 
 /**
@@ -237,7 +242,7 @@ function namedHtml(table, { seat, card, cancelled }, { enter, lead, first }) {
   const face = playedFace(card, { cancelled, classes, label: said.join(", ") });
   const flags = `${lead ? " data-lead" : ""}${first ? " data-first-twin" : ""}`;
   return `<div class="slot slot-grid${lead ? " lead" : ""}" data-seat="${seat}"${flags}` +
-    ` style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};grid-area:${row + 1} / ${col + 1} / span 1 / span 2">` +
+    ` data-style="--dx:${dx.toFixed(3)};--dy:${dy.toFixed(3)};grid-area:${row + 1} / ${col + 1} / span 1 / span 2">` +
     `<div class="played-face">${face}${marks.length ? `<span class="marks" aria-hidden="true">${marks.join("")}</span>` : ""}</div>` +
     `<span class="played-by" aria-hidden="true">${esc(name)}</span></div>`;
 }
@@ -259,7 +264,7 @@ function gridTrickHtml(table, { cards, kitty, pending, sliding, winner, trick })
     slide = " slide-pending";
   }
   const side = kitty || pending ? `<div class="trick-side">${kitty}${pending}</div>` : "";
-  return `<div class="trick grid${side ? " has-side" : ""}${slide}" data-seats="${n}" style="${style}"` +
+  return `<div class="trick grid${side ? " has-side" : ""}${slide}" data-seats="${n}" data-style="${style}"` +
     ` aria-label="${esc(t("table_center"))}">${side}${cards}</div>`;
 }
 
@@ -296,7 +301,7 @@ export function centerHtml(state, now) {
     slide = " slide-pending"; // no one takes it: its cards go to the middle, to wait there
   }
   const both = kitty && pending ? " kitty-and-pending" : "";
-  return `<div class="trick ring${slide}${both}" data-seats="${n}" style="${style}" aria-label="${esc(t("table_center"))}">${kitty}${pending}${cards}</div>`;
+  return `<div class="trick ring${slide}${both}" data-seats="${n}" data-style="${style}" aria-label="${esc(t("table_center"))}">${kitty}${pending}${cards}</div>`;
 }
 
 /** What the trick just finished did: who took it (with the cards that waited for it), or that no one did. */
@@ -341,6 +346,16 @@ function kittyNote(table) {
 function kittyRuleNote(v, lying) {
   const rule = kittyRule(v, lying);
   return rule ? ` · <span class="kitty-rule" data-kitty-rule="${esc(v.scoring.kitty_rule)}">${esc(rule)}</span>` : "";
+}
+
+/** Between hands, the people who pressed Next hand and now wait for you (while you have not): "Bram is waiting for
+ * you: press Next hand.", or "" when nobody waits for you yet (or you pressed it). */
+export function waitedBy(table) {
+  const ready = table.ready || [];
+  if (table.you === null || ready.includes(table.you)) return "";
+  const names = table.seats.filter((s) => s.seat !== table.you && s.kind === "person" && ready.includes(s.seat))
+    .map((s) => seatName(table, s.seat));
+  return names.length ? t("ready_waited_by", { names: joinNames(names), n: names.length }) : "";
 }
 
 /** "Waiting for Ellen…": the connected people who have not pressed Next hand yet. */
@@ -398,7 +413,10 @@ export function statusHtml(state) {
     lines.push(t("game_over"), winnersText(table, v));
     plan = nextStepsHtml(state, "status"); // the main step (who agreed to play again under it), the host's other choices
   } else if (v.phase === "hand_over") {
-    lines.push(table.ready && table.ready.includes(me) ? readyWaiting(table) : t("scores_title"));
+    const ready = table.ready && table.ready.includes(me);
+    lines.push(ready ? readyWaiting(table) : waitedBy(table) || t("scores_title"));
+    // Next hand in reach once the score table is closed too: the others may be waiting for it
+    if (!ready) buttons.push(`<button type="button" class="primary" data-action="ready">${esc(t("next_hand"))}</button>`);
   }
   // The last trick can be looked at any time in a hand once a trick was taken, until the next deal.
   if (["playing", "moon_choice", "hand_over"].includes(v.phase) && v.tricks.length) {
@@ -474,7 +492,7 @@ export function handHtml(state, now, width, height = Infinity) {
   const received = copiesOf(receivedShown(v) ? v.received : []);
   const hinted = copiesOf(state.hint);
   const focus = focusedKey(state, cards, legal);
-  const html = rows(cards, width, height).map((row) => `<div class="hand-row" style="--n:${row.length}">` + row.map(([card, key]) => {
+  const html = rows(cards, width, height).map((row) => `<div class="hand-row" data-style="--n:${row.length}">` + row.map(([card, key]) => {
     const classes = [];
     const extra = [`data-key="${key}"`];
     let label = cardName(card);
