@@ -214,7 +214,7 @@ class Person:
                 return await self._closing(client)
             self.token = client.welcome["player_token"]
             if self.seat_token is not None and self.code is not None:
-                last = max(self.shown.get(self.code, {0: None}))
+                last = max(self.shown.get(self.code) or {0: None})  # (a table shown with no event yet: 0)
                 await client.send("resume", code=self.code, seat_token=self.seat_token, last_seq=last)
             elif self.watching and self.code is not None:
                 await client.send("watch", code=self.code)
@@ -223,7 +223,9 @@ class Person:
             elif self.first is not None:
                 await client.send(**self.first)
             return await self._play(client)
-        except Exception:
+        except Exception as exc:
+            if not client.closed:  # (a closed connection is the server's doing; anything else is noted)
+                self.mark(f"session ended: {exc!r}")
             return await self._closing(client)
 
     def _refused(self, client: Recorder) -> bool:
