@@ -100,12 +100,7 @@ class TableLogs(SqlAccess):
             raise LeaseLost(f"table {table_id} is fenced at lease {fenced}, newer than {lease}")
         if found is None:
             return None
-        stored = StoredTable(found[0], found[1])
-        for n, entry in rows:
-            stored.entries.append(entry)
-            if n != len(stored.entries):
-                stored.gaps = True
-        return stored
+        return folded_log(found, rows)
 
     async def newest_lease(self, table_id: str) -> int:
         """Return the newest lease number recorded for ``table_id`` (0: none)."""
@@ -138,12 +133,7 @@ class TableLogs(SqlAccess):
         found, rows = await self._read(body)
         if found is None:
             return None
-        stored = StoredTable(found[0], found[1])
-        for n, entry in rows:
-            stored.entries.append(entry)
-            if n != len(stored.entries):
-                stored.gaps = True
-        return stored
+        return folded_log(found, rows)
 
     async def open_table_ids(self) -> list[tuple[str, str]]:
         """Return ``(table_id, code)`` of every table that is not closed."""
@@ -152,3 +142,13 @@ class TableLogs(SqlAccess):
     async def mark_damaged(self, table_id: str, why: str) -> None:
         """Close a table whose log cannot be replayed."""
         await self._write(lambda q: q.execute(sql.MARK_DAMAGED, time.time(), why[:500], table_id))
+
+
+def folded_log(found: Sequence[Any], rows: list[Sequence[Any]]) -> StoredTable:
+    """A table's stored log: its id and code (``found``), its entries in order, ``gaps`` where a number is missing."""
+    stored = StoredTable(found[0], found[1])
+    for n, entry in rows:
+        stored.entries.append(entry)
+        if n != len(stored.entries):
+            stored.gaps = True
+    return stored
