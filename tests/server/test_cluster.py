@@ -494,9 +494,10 @@ async def test_redis_down_tables_play_on_until_the_node_fences_itself_then_come_
                 return await scene.redis.exists(f"{scene.prefix}lease:{table_id}", f"{scene.prefix}code:{code}") == 2
 
             await wait_until(recovered, timeout=15, what="the lease and code set again after Redis came back")
+            # both heartbeats answered again (a node writes nothing while its presence may have run out)
+            await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 2), what="presence back")
             await bram.send("create", options=OPTIONS)
             await bram.expect("joined")
-            await wait_until(lambda: _async(len(http_json(a, "/api/cluster")["nodes"]) == 2), what="presence back")
             for _ in range(40):  # and cross-node links work again, once both nodes listen to Redis again
                 cor = await scene.open(b, "Cor")
                 await cor.send("watch", code=code)
