@@ -99,13 +99,21 @@ def mask_list(m: Mask) -> list[Card]:
     return cards
 
 
+#: The names of the cards of each byte of a mask: ``_BYTE_NAMES[i][b]`` for byte value ``b`` at bits 8i to 8i + 7.
+_BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CARD_NAMES[8 * i + k] for k in range(8) if b >> k & 1) for b in range(1 << min(8, 53 - 8 * i)))
+    for i in range(7)
+)
+
+
 def mask_names(m: Mask) -> list[str]:
     """Return the card names of a mask, sorted by suit then rank."""
-    names = []
-    while m:  # as mask_cards, without a generator: every deal and view names its cards
-        low = m & -m
-        names.append(CARD_NAMES[low.bit_length() - 1])
-        m ^= low
+    names: list[str] = []
+    i = 0
+    while m:  # a byte at a time from a table: every deal and view names its cards
+        names += _BYTE_NAMES[i][m & 255]
+        m >>= 8
+        i += 1
     return names
 
 

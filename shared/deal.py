@@ -1,6 +1,6 @@
 """Deals: reproducible from a numbered seed on every machine, or from a secure random source.
 
->>> from hartenjagen.shared.rules import CLASSIC
+>>> from hartenjagen.shared.variants import CLASSIC
 >>> seeded_deal(CLASSIC, 7, 0) == seeded_deal(CLASSIC, 7, 0)
 True
 """
@@ -18,6 +18,7 @@ from .multiset import cards, from_cards
 from .rules import Rules
 
 _WORDS = struct.Struct(">8I")  # a SHA-256 digest as eight big-endian 32-bit numbers
+_BITS = tuple(1 << c for c in range(53))  # each card's bit
 
 
 def _stream(key: str) -> Iterator[int]:
@@ -47,10 +48,7 @@ def _hands(rules: Rules, order: list[int]) -> list[Mask]:
         if rules.counted:  # two of a card may land in one hand
             hands.append(from_cards(dealt[seat::n]))
             continue
-        hand = 0
-        for c in dealt[seat::n]:
-            hand |= 1 << c
-        hands.append(hand)
+        hands.append(sum(map(_BITS.__getitem__, dealt[seat::n])))  # one deck: different cards, their bits add up
     if rules.kitty:
         hands.append(from_cards(order[len(dealt) :]))
     return hands
@@ -72,20 +70,28 @@ def keyed_shuffle(cards: list[int], key: str) -> list[int]:
 
     A Fisher-Yates shuffle drawing from ``_stream(key)``: each draw below ``n`` rejects the numbers past the last
     whole multiple of ``n`` (no bias). Written out rather than through ``_stream``: a deal is on every hand's path.
+    The digests for one draw per card are made at once; a rejected draw (about one in a hundred million) reads on.
     """
-    words: list[int] = []
-    at = counter = 0
-    for i in range(len(cards) - 1, 0, -1):
+    size = len(cards)
+    need = (size + 6) // 8  # digests of eight words for the size - 1 draws
+    head = hashlib.sha256(f"hartenjagen:{key}:".encode())  # each digest goes on from this one's state
+    digests = []
+    for counter in range(need):
+        h = head.copy()
+        h.update(b"%d" % counter)
+        digests.append(h.digest())
+    words = list(struct.unpack(f">{8 * need}I", b"".join(digests)))
+    limits = _LIMITS if size < len(_LIMITS) else [(1 << 32) // n * n if n else 0 for n in range(size + 1)]
+    at = 0
+    for i in range(size - 1, 0, -1):
         n = i + 1
-        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 32) // n * n
-        while True:
-            if at == len(words):
-                words.extend(_WORDS.unpack(hashlib.sha256(f"hartenjagen:{key}:{counter}".encode()).digest()))
-                counter += 1
+        v = words[at]
+        at += 1
+        while v >= limits[n]:  # past the last whole multiple of n: draw again
+            if len(words) - at < i:  # a word for this draw and each one after it
+                words.extend(_WORDS.unpack(hashlib.sha256(f"hartenjagen:{key}:{len(words) // 8}".encode()).digest()))
             v = words[at]
             at += 1
-            if v < limit:
-                break
         j = v % n
         cards[i], cards[j] = cards[j], cards[i]
     return cards

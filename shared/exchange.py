@@ -4,7 +4,7 @@ A seat lists its cards in order; the i-th card goes to offset ``targets[i]`` (``
 In the ``pot`` form every seat's cards go to the middle, are shuffled by SHA-256 of the hand's deal
 (so a replay folds to the same hands, and no player can foresee the order) and dealt back.
 
->>> from hartenjagen.shared.rules import make_rules
+>>> from hartenjagen.shared.variants import make_rules
 >>> rules = make_rules({"passing": "scatter"})
 >>> rules.pass_targets(3)
 (1, 3, 2)
@@ -85,12 +85,15 @@ def exchange(
     sent = [[0] * seats for _ in range(seats)]
     if not counted and any(targets):  # one deck, each card to a seat: bits, as fast as a pass can be
         for s in range(seats):
+            row = sent[s]
+            gone = 0
             for c, off in zip(orders[s], targets, strict=True):
                 b = 1 << c
+                gone |= b
                 to = (s + off) % seats
-                hands[s] &= ~b
                 received[to] |= b
-                sent[s][to] |= b
+                row[to] |= b
+            hands[s] &= ~gone
         for s in range(seats):
             hands[s] |= received[s]
         return received, sent

@@ -1,6 +1,6 @@
 """A game of Hearts as the fold of its events: deal, pass, play and moon choice.
 
->>> from hartenjagen.shared.rules import CLASSIC
+>>> from hartenjagen.shared.variants import CLASSIC
 >>> g = Game(CLASSIC)
 >>> g.deal_seeded(1)
 >>> str(g.phase), g.pass_offset
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, NoReturn
 
 from . import multiset
 from .cards import (
@@ -32,9 +32,10 @@ from .exchange import chosen_cards, event_cards, exchange
 from .legal import legal_mask, refusal
 from .multiset import LAYER0
 from .reasons import IllegalAction, Params
-from .rules import Rules, make_rules
+from .rules import Rules
 from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
 from .trick import CountedTrick, Trick
+from .variants import make_rules
 
 
 def _part(i: int, seats: int) -> str:
@@ -232,7 +233,8 @@ class Game:
         if rules.kitty:
             event["kitty"] = names(hands[n])
         self.events.append(event)
-        self._new_hand_state()
+        if self.hand_no >= 0:  # a new game's hand state is new already
+            self._new_hand_state()
         self.hand_no += 1
         self.counting_down = self.turned
         self.hands = list(hands[:n])
@@ -276,12 +278,17 @@ class Game:
         self.passes[seat] = mask
         self.pass_orders[seat] = order
         pot = not any(targets)
-        if not pot:  # each card goes to a known seat (listed in card order, as the view lists cards)
+        off = self.pass_offset  # the one offset of every card (left, right, across), else 0
+        if off:
+            self.passed_to[seat] = [(seat + off) % n] * len(targets)
+        elif not pot:  # each card goes to a known seat (listed in card order, as the view lists cards)
             self.passed_to[seat] = [(seat + t) % n for _, t in sorted(zip(order, targets, strict=True))]
         if None not in self.passes:
             key = f"pot:{self.hand_no}:" + ",".join(f"{h:x}" for h in self.dealt) if pot else ""
             self.received, self.sent = exchange(targets, self.pass_orders, self.hands, key, self.rules.counted)
-            if not pot and self.rules.counted:  # two identical cards may come from two seats: listed by card, then seat
+            if off:  # every card a seat received came from the one seat that passes to it
+                self.received_from = [[(s - off) % n] * len(targets) for s in range(n)]
+            elif not pot and self.rules.counted:  # two identical cards may come from two seats: by card, then seat
                 got: list[list[tuple[int, int]]] = [[] for _ in range(n)]
                 for s in range(n):
                     for c, t in zip(self.pass_orders[s], targets, strict=True):
@@ -313,29 +320,32 @@ class Game:
             raise IllegalAction("not_your_turn", seat)
         if type(card) is not int or not 0 <= card <= 52:  # 52: the joker
             raise IllegalAction("bad_event", seat, detail=f"not a card: {card!r}")
-        hand = self.hands[seat]
-        bit = 1 << card
-        if not hand & bit:
-            raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
-        rules = self.rules
         legal = self._legal
         if legal < 0:
             legal = self.legal(seat)
-        if not legal & bit:
-            led, first, best = self._context()
-            code, params = refusal(rules, hand & LAYER0, led, first, self.hearts_broken, card, best)
-            raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
+        if not legal >> card & 1:  # the legal cards are cards of the hand
+            self._refuse(seat, card)
         self._legal = -1
+        rules = self.rules
         if rules.counted:
             self._play_counted(seat, card)
             return
         self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
-        self.hands[seat] = hand ^ bit
+        bit = 1 << card
+        self.hands[seat] ^= bit
         trick = self.trick
-        trick.add(card)
+        cards = trick.cards
+        if not cards:  # Trick.add written out: every card of a game comes through here
+            trick.led = card // 13
+            trick.top = card
+            trick.top_at = 0
+        elif card > trick.top and card // 13 == trick.led:
+            trick.top = card
+            trick.top_at = len(cards)
+        cards.append(card)
+        trick.bits |= bit
         if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
             self.hearts_broken = True
-        cards = trick.cards
         n = self.seats
         if len(cards) < n:
             self.turn = (seat + 1) % n
@@ -358,6 +368,15 @@ class Game:
         else:
             self.trick = Trick(winner, n)
             self.turn = winner
+
+    def _refuse(self, seat: int, card: int) -> NoReturn:
+        """Raise why ``seat`` may not play ``card`` on its turn: not in its hand, or the rule that refuses it."""
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
+        led, first, best = self._context()
+        code, params = refusal(self.rules, hand & LAYER0, led, first, self.hearts_broken, card, best)
+        raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
 
     def _new_trick(self, leader: int) -> Trick:
         """A new empty trick led by ``leader``: the counted kind where a card may appear twice."""

@@ -2,7 +2,7 @@
 
 The hand is the set of different cards it holds (the first layer of a layered hand: see multiset.py).
 
->>> from hartenjagen.shared.rules import make_rules
+>>> from hartenjagen.shared.variants import make_rules
 >>> from hartenjagen.shared.cards import SPADES, mask_names, parse_mask, parse_card
 >>> rules = make_rules({"gentleman_3": True})
 >>> mask_names(legal_mask(rules, parse_mask(["2S", "QS"]), SPADES, False, False, parse_card("AS")))

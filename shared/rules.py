@@ -1,5 +1,8 @@
 """Rules as data: a variant is a deck, a point table, a passing cycle, a lead, moon and end rule.
 
+``make_rules`` (``shared/variants.py``) builds them from a host's options:
+
+>>> from hartenjagen.shared.variants import make_rules
 >>> r = make_rules({"variant": "dutch"})
 >>> r.moon_total, r.hand_size, r.pass_cycle
 (15, 8, ())
@@ -8,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -61,13 +64,18 @@ DUTCH_ENDS = ("at_or_below_zero", "exactly_zero")
 
 
 class RulesError(ValueError):
-    """A table option that is unknown, out of range, or not for this variant."""
+    """A table option that is unknown, out of range, or not for this variant.
 
-    def __init__(self, option: str, message: str, nl: str = "") -> None:
+    ``problem`` and ``params`` say what is wrong as a code and its values (the server's ``bad_option`` error); the
+    client words them in the person's language. ``message`` is for logs and tracebacks only.
+    """
+
+    def __init__(self, option: str, message: str, problem: str, **params: Any) -> None:
         super().__init__(f"option {option!r}: {message}")
         self.option = option
         self.code = "bad_option"
-        self.nl = f"optie {option!r}: {nl or message}"  # the Dutch sentence, for people who read Dutch
+        self.problem = problem
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,7 @@ class Rules:
     suit_masks: tuple[Mask, ...] = ()  # the cards of each suit (the joker is a heart)
     hearts_mask: Mask = 0
     groups: tuple[tuple[Mask, int], ...] = ()  # point_groups over every copy of their cards in the deck
+    scoring: frozenset[str] = frozenset()  # the scoring features (``scoring_features``), for the fast scorers
 
     def __post_init__(self) -> None:
         counted = self.decks > 1 or self.jokers > 0
@@ -160,6 +169,7 @@ class Rules:
         set_(self, "counting_mask", layers(counting, copies) & self.deck)
         set_(self, "moon_total", self.penalty_points(penalty))
         set_(self, "first_lead", (clubs & -clubs).bit_length() - 1 if self.lead == "lowest_club" else -1)
+        set_(self, "scoring", scoring_features(self))
 
     def pass_form(self, hand_no: int) -> str:
         """Return the passing form of a hand: "hold", "left", "right", "across", "scatter", "left_right" or "pot"."""
@@ -213,8 +223,10 @@ class Rules:
 
     def bonus_points(self, taken: Mask, doubled: Mask = 0) -> int:
         """Return one seat's points from cards that are no penalty cards (the -10 jack, the -5 queen)."""
-        pen = self.penalty_mask
-        return self.points_of(taken & ~pen) + self.points_of(doubled & ~pen)
+        bonus = self.counting_mask & ~self.penalty_mask  # every card worth points is in counting_mask
+        if not bonus:
+            return 0
+        return self.points_of(taken & bonus) + self.points_of(doubled & bonus)
 
     def side_of(self, seat: int) -> int:
         """Return the side a seat plays for: its team, or the seat itself when everyone plays alone."""
@@ -225,18 +237,49 @@ class Rules:
         return dict(self.options)
 
 
+#: The fields of ``Rules`` that change neither a hand's scores nor when a game ends: how the cards are dealt,
+#: passed and played, the end scores' numbers, and the fields worked out from the others. Every other field is a
+#: scoring feature (``scoring_features``): a field added to Rules counts as one until it is listed here.
+UNSCORED = frozenset(
+    {
+        "variant", "options", "deck", "decks", "jokers", "seats", "kitty", "kitty_rule", "pass_cycle", "pass_count",
+        "no_pass", "lead", "hearts_must_break", "queen_breaks_hearts", "first_trick_points", "queen_waits",
+        "queen_must_go", "identical", "end_score", "turn_score",
+        # worked out in __post_init__
+        "hand_size", "penalty_mask", "moon_total", "card_points", "first_lead", "special_mask", "counting_mask",
+        "counted", "suit_masks", "hearts_mask", "groups", "scoring",
+    }
+)  # fmt: skip
+
+
+def scoring_features(rules: Rules) -> frozenset[str]:
+    """Return the features of ``rules`` that bear on scoring a hand or ending a game, by name.
+
+    Read from the fields of ``Rules`` themselves: a field with a default is a feature (its name) when it is not
+    at its default (``teams``, ``sun``, ``trick_doubler``); a field without one is named with its value
+    (``moon=self``, ``end=dutch``); the point table is ``bonus_cards`` when a card outside the penalty cards is
+    worth points. A fast scorer names the features it scores and refuses rules with any other.
+
+    >>> from hartenjagen.shared.variants import make_rules
+    >>> sorted(scoring_features(make_rules({"variant": "dutch"})))
+    ['end=dutch', 'exact_zero=False', 'moon=choose', 'tie=share']
+    """
+    found = set()
+    for f in fields(rules):
+        if f.name in UNSCORED:
+            continue
+        value = getattr(rules, f.name)
+        if f.name == "point_groups":
+            if any(m & ~rules.penalty_mask for m, _ in value):
+                found.add("bonus_cards")
+        elif f.default is MISSING:
+            found.add(f"{f.name}={value}")
+        elif value != f.default:
+            found.add(f.name)
+    return frozenset(found)
+
+
 @lru_cache(maxsize=64)
 def _targets(form: str, seats: int) -> tuple[int, ...]:
     """The passing offsets of a form at a table of ``seats``, each from 0 to ``seats - 1``."""
     return tuple((seats // 2 if t is None else t) % seats for t in PASS_FORMS[form])
-
-
-def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
-    """Build validated Rules from a host's options (missing ones take the variant's default)."""
-    from .variants import build
-
-    return build(options)
-
-
-CLASSIC = make_rules()
-DUTCH = make_rules({"variant": "dutch"})

@@ -5,7 +5,7 @@ doubling Q♥ and the cancelling Q♣ applied per seat (``Rules.penalty_points``
 (a seat, or a team) taking every trick (the sun, the doormars) or every penalty card (the moon)
 changes them; in a team game both partners score their team's points.
 
->>> from hartenjagen.shared.rules import CLASSIC
+>>> from hartenjagen.shared.variants import CLASSIC
 >>> from hartenjagen.shared.cards import parse_mask, SUIT_MASKS, HEARTS
 >>> hearts = SUIT_MASKS[HEARTS]
 >>> hand_deltas(CLASSIC, [hearts | parse_mask(["QS"]), 0, 0, 0], False, "others")
@@ -29,9 +29,10 @@ def seat_points(rules: Rules, taken: Sequence[Mask], doubled: Sequence[Mask] | N
 
 def _sides(rules: Rules, taken: Sequence[Mask]) -> tuple[list[int], list[Mask]]:
     """Return the side of each seat and the cards each side took."""
-    side = [rules.side_of(s) for s in range(rules.seats)]
-    side_taken = [0] * rules.seats
-    for s in range(rules.seats):
+    seats = rules.seats
+    side = list(rules.teams[:seats]) if rules.teams else list(range(seats))  # rules.side_of of every seat
+    side_taken = [0] * seats
+    for s in range(seats):
         side_taken[side[s]] |= taken[s]
     return side, side_taken
 

@@ -147,17 +147,22 @@ def score_hand(
     return hand_deltas(rules, taken, counting_down, "others" if choice == "choose" else choice, doubled)
 
 
+#: The scoring features (``rules.scoring_features``) that ``hand_scorer``'s few integer operations score as
+#: ``score_hand`` does: points per penalty card and the moon in each of its forms, counting down or up; how the
+#: game ends and the chips change no hand's scores. Teams, doublers, cancellers, the sun and bonus cards are not
+#: here: rules with any feature not named here are scored by ``score_hand``.
+SIMPLE_SCORING = frozenset(
+    {
+        "moon=others", "moon=self", "moon=choose", "moon=none",
+        "end=reach", "end=dutch", "end=chips", "end_over", "exact_zero=False", "exact_zero=True",
+        "tie=share", "tie=play_on", "start_chips", "ante", "hand_limit",
+    }
+)  # fmt: skip
+
+
 def simple_scoring(rules: Rules) -> bool:
-    """Return True for rules scored by points per card and the moon alone (no teams, doublers, cancellers, sun)."""
-    return (
-        not rules.teams
-        and rules.heart_doubler < 0
-        and not rules.cancel
-        and not rules.sun
-        and rules.trick_doubler < 0
-        and not rules.spade_ten
-        and all(m & ~rules.penalty_mask == 0 for m, _ in rules.groups)
-    )
+    """Return True when the simple scorer scores every scoring feature of ``rules`` (``SIMPLE_SCORING``)."""
+    return rules.scoring <= SIMPLE_SCORING
 
 
 def hand_scorer(

@@ -1,6 +1,6 @@
 """The variants as data (the house rules our players know): a point table, rule features and the options offered.
 
->>> from hartenjagen.shared.rules import make_rules
+>>> from hartenjagen.shared.variants import make_rules
 >>> make_rules({"variant": "hooligan"}).moon_total
 33
 >>> make_rules({"variant": "parker_brothers"}).moon_total
@@ -294,20 +294,14 @@ def _check(option: str, value: object, choices: Mapping[str, tuple[Option, ...]]
         lo, hi = _RANGES[option]
         if type(value) is not int or not lo <= value <= hi:
             raise RulesError(
-                option,
-                f"must be a whole number from {lo} to {hi}, got {value!r}",
-                f"moet een heel getal van {lo} tot en met {hi} zijn, niet {value!r}",
+                option, f"must be a whole number from {lo} to {hi}, got {value!r}", "int_range", low=lo, high=hi
             )
         return value
     allowed = (choices or {}).get(option) or _CHOICES[option]
     for choice in allowed:
         if value == choice and type(value) is type(choice):
             return choice  # the same value as ``value``, of the same type
-    raise RulesError(
-        option,
-        f"must be one of {list(allowed)!r}, got {value!r}",
-        f"moet een van {list(allowed)!r} zijn, niet {value!r}",
-    )
+    raise RulesError(option, f"must be one of {list(allowed)!r}, got {value!r}", "one_of", choices=list(allowed))
 
 
 def build(options: Mapping[str, Any] | None) -> Rules:
@@ -316,15 +310,13 @@ def build(options: Mapping[str, Any] | None) -> Rules:
     variant = options.pop("variant", "classic")
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise RulesError(
-            "variant",
-            f"must be one of {list(VARIANTS)!r}, got {variant!r}",
-            f"moet een van {list(VARIANTS)!r} zijn, niet {variant!r}",
+            "variant", f"must be one of {list(VARIANTS)!r}, got {variant!r}", "one_of", choices=list(VARIANTS)
         )
     spec = VARIANTS[variant]
     chosen = dict(spec.options)
     for key, value in options.items():
         if key not in chosen:
-            raise RulesError(key, f"unknown option for {NAMES[variant][0]}", f"onbekende optie bij {NAMES[variant][1]}")
+            raise RulesError(key, f"unknown option for {NAMES[variant][0]}", "unknown_option", variant=variant)
         chosen[key] = _check(key, value, spec.choices)
     seats = chosen.get("seats", spec.seats)
     decks = spec.decks or (3 if seats >= 11 else 2)
@@ -379,5 +371,15 @@ def _check_sense(rules: Rules, variant: str) -> None:
         raise RulesError(
             "gentleman_4",
             f"nobody passes cards in {NAMES[variant][0]} with these options",
-            f"bij {NAMES[variant][1]} geeft met deze opties niemand kaarten door",
+            "no_passing",
+            variant=variant,
         )
+
+
+def make_rules(options: Mapping[str, Any] | None = None) -> Rules:
+    """Build validated Rules from a host's options (missing ones take the variant's default)."""
+    return build(options)
+
+
+CLASSIC = make_rules()  # the default rules: classic Black Lady
+DUTCH = make_rules({"variant": "dutch"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from .base import LEVELS, ComputerPlayer, make_player
+from .base import LEVELS, ComputerPlayer
+from .make import make_player
 
 __all__ = ["LEVELS", "ComputerPlayer", "make_player"]

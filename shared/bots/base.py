@@ -1,9 +1,9 @@
-"""The computer-player interface, the uniformly random player and ``make_player`` for every level."""
+"""The computer-player interface, the uniformly random player and the hard player's options and default budget."""
 
 from __future__ import annotations
 
 import random
-from typing import Literal, TypedDict, Unpack
+from typing import Literal, TypedDict
 
 from ..view import View
 from .knowledge import rules_of
@@ -109,6 +109,10 @@ class ComputerPlayer:
         return moon_choice(view)
 
 
+#: The hard player's default thinking budget per decision (nominal milliseconds on the reference machine).
+DEFAULT_MS = 80.0
+
+
 class HardOptions(TypedDict, total=False):
     """What a hard player may be told beside its seed (the other levels take nothing more)."""
 
@@ -118,25 +122,3 @@ class HardOptions(TypedDict, total=False):
     use_kernel: bool  # the compiled look-ahead where the fast extra is installed
     learned: bool  # the learned rollout policy (False: the rule of thumb, the arena's hard0)
     read: bool  # weigh each sampled deal by how well the learned policy explains the others' plays
-
-
-def make_player(level: str, seed: int | None = None, **options: Unpack[HardOptions]) -> ComputerPlayer:
-    """Return a computer player of ``level`` ("easy", "medium", "hard", or "random").
-
-    ``options`` go to the level's constructor (the hard player takes ``budget_ms``).
-    """
-    if level == "random":
-        return ComputerPlayer(seed)
-    if level == "easy":
-        from .easy import EasyComputerPlayer
-
-        return EasyComputerPlayer(seed)
-    if level == "medium":
-        from .medium import MediumComputerPlayer
-
-        return MediumComputerPlayer(seed)
-    if level == "hard":
-        from .hard import HardComputerPlayer
-
-        return HardComputerPlayer(seed, **options)
-    raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -7,7 +7,8 @@ from typing import TypeGuard
 
 from ..game import Phase
 from ..view import View
-from .base import HardOptions, Intent, make_player
+from .base import HardOptions, Intent
+from .make import make_player
 
 
 def decide(

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import cycle
 from math import exp
+from typing import Any, Protocol
 
 from .. import multiset
-from ..cards import mask_names
+from ..cards import Mask, mask_names
 from ..view import View
 from . import kernel, policy
-from .base import ComputerPlayer
+from .base import DEFAULT_MS, ComputerPlayer
 from .counted import CountedSampler, counted_rollout
 from .inference import Play, log_likelihood, plays_of
 from .knowledge import Knowledge, start_taken
@@ -39,8 +40,6 @@ from .rollout import rollout
 from .sampling import Sampler, floats, seed_from
 from .value import value_spec, valuer
 
-#: Default thinking budget per decision (nominal milliseconds on the reference machine).
-DEFAULT_MS = 80.0
 #: Simulated card plays per nominal millisecond (measured on the 2-core reference machine).
 PLAYS_PER_MS = 1200.0
 #: The same for decks where a card may appear twice (``counted.py``): a trick costs more to play out.
@@ -129,175 +128,215 @@ class HardComputerPlayer(ComputerPlayer):
     ) -> list[float]:
         """Return the mean game-aware value of each candidate card over the sampled deals (higher is better).
 
-        Sequential halving: the budget is split over rounds; each round plays every candidate still in
+        Sequential halving (``_halving``): the budget is split over rounds; each round plays every candidate still in
         the running on the same fresh deals, with the same random draws for the rollouts of one deal
         (common random numbers, so two cards are compared on equal luck), and keeps the better half.
         Candidates dropped early get their mean minus ``DROPPED`` so that a survivor is chosen.
         Each deal and its draws come from one seed; the compiled twin (``kernel``), when installed,
         plays a whole round in one call and gives the same values. With ``history`` (``read``: the hand's plays so
         far) each deal is weighed by how well it explains the others' plays (``inference.log_likelihood``, raised to
-        ``INFER_POWER``).
+        ``INFER_POWER``). Where a card may appear more than once the rounds deal layered hands (``counted.py``) and
+        the budget is counted at ``COUNTED_PLAYS_PER_MS``, so the same view still gets the same decision anywhere.
         """
+        if k.rules.counted:
+            rounds, rate = self._counted_rounds(k, cands), COUNTED_PLAYS_PER_MS
+        else:
+            rounds, rate = self._deck_rounds(k, cands, history), PLAYS_PER_MS
+        deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
+        return _halving(rounds, len(cands), self.budget_ms * rate, max(1, sum(k.sizes)), rng, deadline)
+
+    def _deck_rounds(self, k: Knowledge, cands: list[int], history: list[Play] | None) -> Rounds:
+        """The rounds at a table of one deck: the compiled twin's where it is installed, else pure Python's."""
         rules, seat = k.rules, k.seat
-        if rules.counted:
-            return self._evaluate_counted(k, cands, rng)
         sampler = Sampler(k)
-        left = max(1, sum(k.sizes))
-        plays = self.budget_ms * PLAYS_PER_MS
-        trick = k.trick_bits()
-        taken0 = start_taken(k, 0)  # a kitty's cards count for whoever the view says took them
-        owed = any(t >= 0 for t in k.kitty_owed)  # unseen kitty cards another seat took: counted per deal
-        doubled0 = k.doubled
-        totals = [0.0] * len(cands)
-        counts: list[float] = [0] * len(cands)  # weighted: a deal inference doubts counts less
         greedy = k.counting_down
         spec = value_spec(k)
         value = valuer(k, spec)
-        alive = list(range(len(cands)))
-        rounds = max(1, (len(cands) - 1).bit_length()) if HALVING else 1
-        compiled = kernel.AVAILABLE and self.kernel and kernel.covers(rules)
         weights = self.weights if covers_learned(rules) else None
         # nothing to read before another seat has played (every deal explains that as well), nor where the rollouts
         # play for points (the Dutch second half) and not by the policy; choose_play reads only where it covers
         others_played = any(p[0] != seat for p in history or ())
         reader = self.reader if others_played and not greedy else None
-        ref: float | None = None  # the log-likelihood that weighs 1: the first deal's
-        plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM, weights) if compiled else None
-        deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
-        used = 0.0
-        for r in range(rounds):
-            share = (plays - used) / (rounds - r)
-            n = max(MIN_SAMPLES, min(MAX_SAMPLES, int(share / (left * len(alive)))))
-            seeds = [seed_from(rng) for _ in range(n)]
-            if plan is not None:
-                vals, outs = plan.run(seeds, [1 << cands[i] for i in alive])
-                ws = [1.0] * n
-                if reader is not None and history:
-                    ll = plan.likelihoods(seeds, history, reader)
-                    ref = ll[0] if ref is None else ref
-                    ws = [exp(INFER_POWER * (x - ref)) for x in ll]
-                for m in range(n):
-                    w = ws[m]
-                    if vals is not None:
-                        row = vals[m]
-                        for j, i in enumerate(alive):
-                            totals[i] += w * row[j]
-                            counts[i] += w
-                    else:
-                        for j, i in enumerate(alive):
-                            taken, doubled = outs[m][j]
-                            totals[i] += w * value(taken, doubled)
-                            counts[i] += w
-                used += left * len(alive) * n
-            else:
-                for m in range(n):
-                    hands, kitty, x = sampler.sample_with_kitty(seeds[m])
-                    taken_m = start_taken(k, kitty) if owed else taken0
-                    w = 1.0
-                    if reader is not None and history:
-                        ll1 = log_likelihood(rules, reader, hands, history, seat)
-                        ref = ll1 if ref is None else ref
-                        w = exp(INFER_POWER * (ll1 - ref))
-                    draws = floats(x, DRAWS)[0]
-                    late = False
-                    for i in alive:
-                        if m >= MIN_SAMPLES and time.perf_counter() > deadline:  # the stop holds inside a deal too
-                            late = True
-                            break
-                        b = 1 << cands[i]
-                        hs = list(hands)
-                        hs[seat] ^= b
-                        doubled = list(doubled0)
-                        taken = rollout(
-                            rules,
-                            hs,
-                            list(taken_m),
-                            k.leader,
-                            trick + [b],
-                            k.first_trick,
-                            k.hearts_broken,
-                            cycle(draws).__next__,
-                            greedy,
-                            WHIM,
-                            doubled=doubled,
-                            weights=weights,
-                        )
-                        totals[i] += w * value(taken, doubled)
-                        counts[i] += w
-                    if late:
-                        break
-                    used += left * len(alive)
-                    if m >= MIN_SAMPLES - 1 and time.perf_counter() > deadline:
-                        break
-            if len(alive) > 1 and r < rounds - 1:
-                alive = _better_half(alive, totals, counts)
-            if time.perf_counter() > deadline:
-                break
-        return _values(totals, counts, alive)
+        reading = _Reading() if reader is not None and history else None
+        if kernel.AVAILABLE and self.kernel and kernel.covers(rules):
+            plan = kernel.Plan(k, sampler, spec, DRAWS, WHIM, weights)
 
-    def _evaluate_counted(self, k: Knowledge, cands: list[int], rng: random.Random) -> list[float]:
-        """``evaluate`` where a card may appear more than once: the same halving over sampled layered deals.
+            def likelihoods(seeds: list[int]) -> list[float]:
+                """Each deal's weight by how well it explains the others' plays."""
+                assert reading is not None and history is not None and reader is not None
+                return [reading.weight(x) for x in plan.likelihoods(seeds, history, reader)]
 
-        The budget is counted in plays at ``COUNTED_PLAYS_PER_MS`` per nominal millisecond (a layered hand's
-        trick costs more to play out), so the same view still gets the same decision on any machine. Each deal and
-        its draws come from one seed, so the compiled twin (``kernel.CountedPlan``) samples, plays and values a whole
-        round in one call and gives the same values.
+            read = likelihoods if reading else None
+            return CompiledRounds(plan.run, [1 << c for c in cands], lambda out: value(*out), MIN_SAMPLES, read)
+        trick = k.trick_bits()
+        doubled0 = k.doubled
+
+        def outcome(hands: list[Mask], taken: list[Mask], draws: list[float], card: int) -> float:
+            """Play ``card`` on the deal and the rest by the rollout; the outcome's value."""
+            b = 1 << card
+            hs = list(hands)
+            hs[seat] ^= b
+            doubled = list(doubled0)
+            got = rollout(
+                rules, hs, list(taken), k.leader, trick + [b], k.first_trick, k.hearts_broken, cycle(draws).__next__,
+                greedy, WHIM, doubled=doubled, weights=weights,
+            )  # fmt: skip
+            return value(got, doubled)
+
+        def weigh(hands: list[Mask]) -> float:
+            """The deal's weight by how well it explains the others' plays."""
+            assert reading is not None and history is not None and reader is not None
+            return reading.weight(log_likelihood(rules, reader, hands, history, seat))
+
+        return PythonRounds(k, sampler, cands, outcome, MIN_SAMPLES, weigh if reading else None)
+
+    def _counted_rounds(self, k: Knowledge, cands: list[int]) -> Rounds:
+        """The rounds where a card may appear more than once: layered deals, ``CountedPlan`` where installed.
+
+        A layered hand's trick costs more to play out, so a round plays at least two deals (not ``MIN_SAMPLES``).
         """
         rules, seat, n = k.rules, k.seat, k.seats
         sampler = CountedSampler(k)
-        left = max(1, sum(k.sizes))
-        plays = self.budget_ms * COUNTED_PLAYS_PER_MS
         spec = value_spec(k)
         value = valuer(k, spec)
+        if kernel.AVAILABLE and self.kernel:
+            plan = kernel.CountedPlan(k, sampler, spec, DRAWS, COUNTED_WHIM)
+            return CompiledRounds(plan.run, cands, lambda taken: value(taken, [0] * n), 2)
         played = [c for _, c in k.trick]
-        taken0 = start_taken(k, 0)  # a kitty's cards count for whoever the view says took them
-        owed = any(t >= 0 for t in k.kitty_owed)
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
-        alive = list(range(len(cands)))
-        rounds = max(1, (len(cands) - 1).bit_length())
-        plan = kernel.CountedPlan(k, sampler, spec, DRAWS, COUNTED_WHIM) if kernel.AVAILABLE and self.kernel else None
-        deadline = time.perf_counter() + self.max_ms / 1000.0  # counted once the kernel is loaded
-        used = 0.0
-        for r in range(rounds):
-            share = (plays - used) / (rounds - r)
-            samples = max(2, min(MAX_SAMPLES, int(share / (left * len(alive)))))
-            seeds = [seed_from(rng) for _ in range(samples)]
-            if plan is not None:
-                vals, outs = plan.run(seeds, [cands[i] for i in alive])
-                for m in range(samples):
-                    for j, i in enumerate(alive):
-                        totals[i] += vals[m][j] if vals is not None else value(outs[m][j], [0] * n)
-                        counts[i] += 1
-                used += left * len(alive) * samples
-            else:
-                for m in range(samples):
-                    hands, kitty, x = sampler.sample_with_kitty(seeds[m])
-                    taken_m = start_taken(k, kitty) if owed else taken0
-                    draws = floats(x, DRAWS)[0]
-                    late = False
-                    for i in alive:
-                        if m >= 2 and time.perf_counter() > deadline:  # the stop holds inside a deal too
-                            late = True
-                            break
-                        hs = list(hands)
-                        hs[seat] = multiset.remove_card(hs[seat], cands[i])
-                        taken = counted_rollout(
-                            rules, hs, list(taken_m), k.leader, played + [cands[i]], k.first_trick, k.hearts_broken,
-                            cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, COUNTED_WHIM,
-                        )  # fmt: skip
-                        totals[i] += value(taken, [0] * n)
-                        counts[i] += 1
-                    if late:
-                        break
-                    used += left * len(alive)
-                    if m >= 1 and time.perf_counter() > deadline:
-                        break
-            if len(alive) > 1 and r < rounds - 1:
-                alive = _better_half(alive, totals, counts)
-            if time.perf_counter() > deadline:
+
+        def outcome(hands: list[Mask], taken: list[Mask], draws: list[float], card: int) -> float:
+            """Play ``card`` on the layered deal and the rest by the counted rollout; the outcome's value."""
+            hs = list(hands)
+            hs[seat] = multiset.remove_card(hs[seat], card)
+            got = counted_rollout(
+                rules, hs, list(taken), k.leader, played + [card], k.first_trick, k.hearts_broken,
+                cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, COUNTED_WHIM,
+            )  # fmt: skip
+            return value(got, [0] * n)
+
+        return PythonRounds(k, sampler, cands, outcome, 2)
+
+
+#: One round's outcomes: per deal, its weight and the value of each candidate still in the running, in order (a deal
+#: the clock stopped has fewer values and does not count as played).
+Rows = list[tuple[float, list[float]]]
+
+
+class Rounds(Protocol):
+    """The look-ahead's rounds on one backend: it plays the candidates still in the running on the deals of seeds."""
+
+    least: int  #: deals a round plays at least, and before the clock may stop one
+
+    def play(self, seeds: list[int], alive: list[int], deadline: float) -> Rows:
+        """Play each candidate of ``alive`` (indexes of the candidates) on the deal of each seed."""
+        ...
+
+
+def _halving(rounds: Rounds, ncands: int, plays: float, left: int, rng: random.Random, deadline: float) -> list[float]:
+    """Sequential halving over ``rounds``: each round's deals share out what is left of ``plays`` (card plays).
+
+    A round plays ``left`` cards a candidate and deal; it keeps the better half of the candidates for the next. The
+    clock (``deadline``) stops it once a round has played its least number of deals.
+    """
+    totals = [0.0] * ncands
+    counts = [0.0] * ncands  # weighted: a deal inference doubts counts less
+    alive = list(range(ncands))
+    steps = max(1, (ncands - 1).bit_length()) if HALVING else 1
+    used = 0.0
+    for r in range(steps):
+        share = (plays - used) / (steps - r)
+        n = max(rounds.least, min(MAX_SAMPLES, int(share / (left * len(alive)))))
+        played = 0
+        for w, values in rounds.play([seed_from(rng) for _ in range(n)], alive, deadline):
+            for i, v in zip(alive, values, strict=False):
+                totals[i] += w * v
+                counts[i] += w
+            played += len(values) == len(alive)
+        used += left * len(alive) * played
+        if len(alive) > 1 and r < steps - 1:
+            alive = _better_half(alive, totals, counts)
+        if time.perf_counter() > deadline:
+            break
+    return _values(totals, counts, alive)
+
+
+class _Reading:
+    """A deal's weight from its log-likelihood (``INFER_POWER``), relative to the first deal read (which weighs 1)."""
+
+    def __init__(self) -> None:
+        self.ref: float | None = None
+
+    def weight(self, ll: float) -> float:
+        """Return ``exp(INFER_POWER * (ll - ref))``, ``ref`` the first deal's log-likelihood."""
+        if self.ref is None:
+            self.ref = ll
+        return exp(INFER_POWER * (ll - self.ref))
+
+
+class CompiledRounds:
+    """Rounds in the compiled twin (``kernel.Plan``, ``kernel.CountedPlan``): a whole round in one call."""
+
+    def __init__(
+        self,
+        run: Callable[[list[int], list[int]], tuple[list[list[float]] | None, Sequence[Sequence[Any]]]],
+        cards: list[int],
+        score: Callable[[Any], float],
+        least: int,
+        likelihoods: Callable[[list[int]], list[float]] | None = None,
+    ) -> None:
+        self.run = run  # values per deal and candidate, or (where the kernel does not score the rules) outcomes
+        self.cards = cards  # each candidate as the plan takes it: a bit (one deck) or a card
+        self.score = score  # an unscored outcome's value
+        self.least = least
+        self.likelihoods = likelihoods  # each deal's weight, where the deals are read
+
+    def play(self, seeds: list[int], alive: list[int], deadline: float) -> Rows:
+        """Play the round in one call; the clock does not stop it."""
+        vals, outs = self.run(seeds, [self.cards[i] for i in alive])
+        ws = self.likelihoods(seeds) if self.likelihoods is not None else [1.0] * len(seeds)
+        if vals is not None:
+            return list(zip(ws, vals, strict=True))
+        return [(w, [self.score(out) for out in outs[m]]) for m, w in enumerate(ws)]
+
+
+class PythonRounds:
+    """Rounds in pure Python: deal by deal, each candidate's rollout on the deal's draws; the clock may stop them."""
+
+    def __init__(
+        self,
+        k: Knowledge,
+        sampler: Sampler | CountedSampler,
+        cands: list[int],
+        outcome: Callable[[list[Mask], list[Mask], list[float], int], float],
+        least: int,
+        weigh: Callable[[list[Mask]], float] | None = None,
+    ) -> None:
+        self.k = k
+        self.sampler = sampler
+        self.cands = cands
+        self.outcome = outcome  # (hands, taken, draws, card): the value of playing the card on the deal
+        self.least = least
+        self.weigh = weigh  # a deal's weight, where the deals are read
+        self.taken0 = start_taken(k, 0)  # a kitty's cards count for whoever the view says took them
+        self.owed = any(t >= 0 for t in k.kitty_owed)  # unseen kitty cards another seat took: counted per deal
+
+    def play(self, seeds: list[int], alive: list[int], deadline: float) -> Rows:
+        """Play deal by deal; past ``deadline`` (once ``least`` deals are played) stop, inside a deal too."""
+        rows: Rows = []
+        for m, seed in enumerate(seeds):
+            hands, kitty, x = self.sampler.sample_with_kitty(seed)
+            taken = start_taken(self.k, kitty) if self.owed else self.taken0
+            w = self.weigh(hands) if self.weigh is not None else 1.0
+            draws = floats(x, DRAWS)[0]
+            values: list[float] = []
+            rows.append((w, values))
+            for i in alive:
+                if m >= self.least and time.perf_counter() > deadline:  # the stop holds inside a deal too
+                    return rows
+                values.append(self.outcome(hands, taken, draws, self.cands[i]))
+            if m >= self.least - 1 and time.perf_counter() > deadline:
                 break
-        return _values(totals, counts, alive)
+        return rows
 
 
 def _better_half(alive: list[int], totals: Sequence[float], counts: Sequence[float]) -> list[int]:

@@ -24,9 +24,25 @@ from typing import TYPE_CHECKING
 from ..cards import Mask
 from ..multiset import LAYER, LAYER0
 from ..rules import Rules
-from ..sim import doubler_mask, simple_scoring
+from ..sim import doubler_mask
 from .counted import CountedSampler
 from .inference import PLAY_FIELDS, Play
+from .kernel_flags import (
+    BIG,
+    BIG_SUIT,
+    DOUBLERS,
+    FIRST_LEAD,
+    FIRST_TRICK_POINTS,
+    GROUP_MASK,
+    GROUPS,
+    HEARTS_MUST_BREAK,
+    NO_MOON,
+    PENALTY,
+    QUEEN_BREAKS_HEARTS,
+    QUEEN_MUST_GO,
+    QUEEN_WAITS,
+    THREAT,
+)
 from .knowledge import Knowledge, moon_threat_points, start_taken
 from .rollout import big_bits
 from .sampling import Sampler
@@ -51,22 +67,41 @@ Outcomes = list[list[list[list[int]]]]
 
 
 def rule_flags(rules: Rules) -> tuple[int, ...]:
-    """Return the rule fields the kernel reads, as plain integers."""
-    return (
-        rules.penalty_mask,
-        int(rules.first_trick_points),
-        int(rules.queen_breaks_hearts),
-        int(rules.queen_waits),
-        int(rules.queen_must_go),
-        int(rules.hearts_must_break),
-        rules.first_lead,
-        doubler_mask(rules),
-        *big_bits(rules),
-        int(rules.moon == "none"),
-        moon_threat_points(rules),
-        len(rules.point_groups),  # then each point group's mask and points (one deck's masks)
-        *(x for group in rules.point_groups for x in group),
-    )
+    """Return the rule fields the kernel reads, as plain integers, each at its named place (``kernel_flags``)."""
+    flags = [0] * GROUP_MASK
+    flags[PENALTY] = rules.penalty_mask
+    flags[FIRST_TRICK_POINTS] = int(rules.first_trick_points)
+    flags[QUEEN_BREAKS_HEARTS] = int(rules.queen_breaks_hearts)
+    flags[QUEEN_WAITS] = int(rules.queen_waits)
+    flags[QUEEN_MUST_GO] = int(rules.queen_must_go)
+    flags[HEARTS_MUST_BREAK] = int(rules.hearts_must_break)
+    flags[FIRST_LEAD] = rules.first_lead
+    flags[DOUBLERS] = doubler_mask(rules)
+    flags[BIG], flags[BIG_SUIT] = big_bits(rules)
+    flags[NO_MOON] = int(rules.moon == "none")
+    flags[THREAT] = moon_threat_points(rules)
+    flags[GROUPS] = len(rules.point_groups)
+    for mask, points in rules.point_groups:  # at GROUP_MASK + 2 g and GROUP_POINTS + 2 g (one deck's masks)
+        flags += [mask, points]
+    return tuple(flags)
+
+
+#: The scoring features (``rules.scoring_features``) the compiled scorer and valuer (``kernel_impl._score``,
+#: ``_score_c``, ``_value``) score and value as ``sim.hand_scorer`` and ``value.valuer`` do: points per penalty
+#: card, the moon in each of its forms, counting down, and the ends of a points game. Rules with any other feature
+#: (chips, teams, doublers, cancellers, the sun, bonus cards, or one not known yet) have their outcomes scored in
+#: Python.
+COMPILED_SCORING = frozenset(
+    {
+        "moon=others", "moon=self", "moon=choose", "moon=none",
+        "end=reach", "end=dutch", "end_over", "exact_zero=False", "exact_zero=True", "tie=share", "tie=play_on",
+    }
+)  # fmt: skip
+
+
+def compiled_scoring(rules: Rules) -> bool:
+    """Return True when the kernel scores and values these rules itself: it names each of their scoring features."""
+    return rules.scoring <= COMPILED_SCORING
 
 
 def covers(rules: Rules) -> bool:
@@ -211,7 +246,12 @@ def compile_part(name: str) -> None:
 
 
 def playouts(
-    rules: Rules, hands: list[list[Mask]], leaders: list[int], states: list[int], draws: int, greedy: bool,
+    rules: Rules,
+    hands: list[list[Mask]],
+    leaders: list[int],
+    states: list[int],
+    draws: int,
+    greedy: bool,
     whim: float,
 ) -> list[list[list[int]]]:
     """Play each set of whole hands from its first trick (``rollout`` from the deal), with its own random draws.
@@ -227,8 +267,17 @@ def playouts(
 
 
 def play_out(
-    rules: Rules, hands: list[list[Mask]], taken: list[list[Mask]], leaders: list[int], tricks: list[list[Mask]],
-    firsts: list[bool], brokens: list[bool], states: list[int], draws: int, greedy: bool, whim: float,
+    rules: Rules,
+    hands: list[list[Mask]],
+    taken: list[list[Mask]],
+    leaders: list[int],
+    tricks: list[list[Mask]],
+    firsts: list[bool],
+    brokens: list[bool],
+    states: list[int],
+    draws: int,
+    greedy: bool,
+    whim: float,
     weights: tuple[int, ...] | None = None,
 ) -> list[list[list[int]]]:
     """Play each position to the hand's end as ``rollout`` does, each with its own draws: ``[taken, doubled]`` each.
@@ -255,7 +304,7 @@ def play_out(
 
 
 def _classic() -> Rules:
-    from ..rules import make_rules
+    from ..variants import make_rules
 
     return make_rules({"variant": "classic"})
 
@@ -290,7 +339,12 @@ class Plan:
     """One decision's fixed inputs as arrays: the sampler's groups, the position, the scoring and the valuer."""
 
     def __init__(
-        self, k: Knowledge, sampler: Sampler, spec: ValueSpec, draws: int, whim: float = 0.08,
+        self,
+        k: Knowledge,
+        sampler: Sampler,
+        spec: ValueSpec,
+        draws: int,
+        whim: float = 0.08,
         weights: tuple[int, ...] | None = None,
     ) -> None:
         warm()
@@ -314,8 +368,8 @@ class Plan:
         self.first_trick = k.first_trick
         self.hearts_broken = k.hearts_broken
         self.greedy = k.counting_down
-        # scored in the kernel when the variant scores by card points and the moon alone, and not for chips
-        self.scoring = simple_scoring(rules) and spec.chips is None
+        # scored in the kernel when it names every scoring feature of the variant (card points and the moon alone)
+        self.scoring = compiled_scoring(rules)
         valuing = Valuing(k, spec)
         self.sc_i, self.val_f, self.totals, self.ends = valuing.sc_i, valuing.val_f, valuing.totals, valuing.ends
         self.g_mask = np.array([m for m, _ in rules.point_groups] or [0], dtype=np.int64)
@@ -324,10 +378,36 @@ class Plan:
     def _batch(self, seeds: list[int], cands: list[Mask], scoring: bool) -> tuple[Floats, Ints]:
         """Call the kernel: the values per deal and candidate when ``scoring``, else the outcomes unscored."""
         vals, outs, ok = _impl.batch(
-            self.flags, np.array(seeds, dtype=np.int64), self.draws, self.hand, self.fixed, self.need, self.others,
-            self.g_bits, self.g_start, self.g_seats, self.g_n, np.array(cands, dtype=np.int64), self.seat, self.taken,
-            self.doubled, self.leader, self.trick, self.first_trick, self.hearts_broken, self.greedy, self.whim,
-            scoring, self.sc_i, self.g_mask, self.g_val, self.val_f, self.totals, self.ends, self.owed, self.wts,
+            self.flags,
+            np.array(seeds, dtype=np.int64),
+            self.draws,
+            self.hand,
+            self.fixed,
+            self.need,
+            self.others,
+            self.g_bits,
+            self.g_start,
+            self.g_seats,
+            self.g_n,
+            np.array(cands, dtype=np.int64),
+            self.seat,
+            self.taken,
+            self.doubled,
+            self.leader,
+            self.trick,
+            self.first_trick,
+            self.hearts_broken,
+            self.greedy,
+            self.whim,
+            scoring,
+            self.sc_i,
+            self.g_mask,
+            self.g_val,
+            self.val_f,
+            self.totals,
+            self.ends,
+            self.owed,
+            self.wts,
         )
         if not ok:
             raise RuntimeError("no deal is consistent with this view")
@@ -414,7 +494,7 @@ class CountedPlan:
         n = k.seats
         self.draws, self.whim, self.seat = draws, whim, k.seat
         flags = list(rule_flags(rules))
-        flags[0] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
+        flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
         self.flags = np.array(flags, dtype=np.int64)
         self.suits = np.array(rules.suit_masks, dtype=np.int64)
         self.hm = rules.hearts_mask
@@ -433,7 +513,7 @@ class CountedPlan:
         self.pending = np.array(_layers(k.pending), dtype=np.int64)
         self.jokers_played = k.jokers_played
         self.greedy = k.counting_down
-        self.scoring = simple_scoring(rules) and spec.chips is None
+        self.scoring = compiled_scoring(rules)
         self.valuing = Valuing(k, spec)
 
     def _batch(self, seeds: list[int], cands: list[int], scoring: bool) -> tuple[Floats, Ints]:
@@ -477,6 +557,4 @@ class CountedPlan:
     def outcomes(self, seeds: list[int], cands: list[int]) -> list[list[list[Mask]]]:
         """``[deal][candidate]`` = the layered cards each seat took, as ``counted_rollout`` gives them."""
         outs = self._batch(seeds, cands, False)[1]
-        return [
-            [[t[0] | t[1] << LAYER | t[2] << (2 * LAYER) for t in cand] for cand in deal] for deal in outs.tolist()
-        ]
+        return [[[t[0] | t[1] << LAYER | t[2] << (2 * LAYER) for t in cand] for cand in deal] for deal in outs.tolist()]

@@ -12,6 +12,23 @@ from numba import njit
 
 from ..cards import HEARTS_MASK, QS, SUIT_MASKS
 from .inference import IMPOSSIBLE
+from .kernel_flags import (
+    BIG,
+    BIG_SUIT,
+    DOUBLERS,
+    FIRST_LEAD,
+    FIRST_TRICK_POINTS,
+    GROUP_MASK,
+    GROUP_POINTS,
+    GROUPS,
+    HEARTS_MUST_BREAK,
+    NO_MOON,
+    PENALTY,
+    QUEEN_BREAKS_HEARTS,
+    QUEEN_MUST_GO,
+    QUEEN_WAITS,
+    THREAT,
+)
 from .policy import SCALE, K
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
 
@@ -50,6 +67,7 @@ def _msb(x: int) -> int:
         n += 1
     return n
 
+
 @njit(cache=True)
 def _popcount(x: int) -> int:
     """Number of set bits."""
@@ -58,6 +76,7 @@ def _popcount(x: int) -> int:
         x &= x - 1
         c += 1
     return c
+
 
 @njit(cache=True)
 def _suit_mask(s: int) -> int:
@@ -69,6 +88,7 @@ def _suit_mask(s: int) -> int:
     if s == 2:
         return S2
     return S3
+
 
 @njit(cache=True)
 def _top_rank(m: int) -> int:
@@ -85,6 +105,7 @@ def _top_rank(m: int) -> int:
                 best_rank = r
     return best
 
+
 @njit(cache=True)
 def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int) -> int:
     """``shared.legal.legal_mask`` over the kernel's rule flags, one deck's suits (``_legal_c``)."""
@@ -95,15 +116,15 @@ def _legal(flags: Ints, hand: int, led_suit: int, first_trick: bool, hearts_brok
 def _points(flags: Ints, m: int) -> int:
     """``rules.points_of``: the face points of the cards of ``m`` (the point groups ``kernel.rule_flags`` appends)."""
     v = 0
-    for g in range(flags[12]):
-        v += flags[14 + 2 * g] * _popcount(m & flags[13 + 2 * g])
+    for g in range(flags[GROUPS]):
+        v += flags[GROUP_POINTS + 2 * g] * _popcount(m & flags[GROUP_MASK + 2 * g])
     return v
 
 
 @njit(cache=True)
 def _threat(flags: Ints, taken: Ints, shooter: int) -> int:
     """``rollout.moon_threat``: ``shooter`` once it has a third of the moon's points, else -1."""
-    if shooter < 0 or _points(flags, taken[shooter] & flags[0]) < flags[11]:
+    if shooter < 0 or _points(flags, taken[shooter] & flags[PENALTY]) < flags[THREAT]:
         return -1
     return shooter
 
@@ -118,8 +139,20 @@ def _moon(shooter: int, seat: int) -> int:
 
 @njit(cache=True)
 def _scores(
-    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
-    big: int, big_suit: int, moon: int, prior: int, scratch: Ints,
+    wts: Ints,
+    legal: int,
+    hands: Ints,
+    seat: int,
+    done: int,
+    suit: int,
+    best: int,
+    played: int,
+    penalty: int,
+    big: int,
+    big_suit: int,
+    moon: int,
+    prior: int,
+    scratch: Ints,
 ) -> tuple[int, int]:
     """``policy.scores`` and ``policy.features``: ``scratch`` (2 x 64) gets the legal cards and their scores.
 
@@ -194,8 +227,21 @@ def _scores(
 
 @njit(cache=True)
 def _pick(
-    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
-    big: int, big_suit: int, moon: int, prior: int, u: float, scratch: Ints,
+    wts: Ints,
+    legal: int,
+    hands: Ints,
+    seat: int,
+    done: int,
+    suit: int,
+    best: int,
+    played: int,
+    penalty: int,
+    big: int,
+    big_suit: int,
+    moon: int,
+    prior: int,
+    u: float,
+    scratch: Ints,
 ) -> int:
     """``policy.pick``: a legal card bit drawn by the learned softmax (``u`` uniform); ``scratch`` as ``_scores``."""
     nb, top_score = _scores(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, prior,
@@ -213,8 +259,21 @@ def _pick(
 
 @njit(cache=True)
 def _chance(
-    wts: Ints, legal: int, hands: Ints, seat: int, done: int, suit: int, best: int, played: int, penalty: int,
-    big: int, big_suit: int, moon: int, prior: int, card: int, scratch: Ints,
+    wts: Ints,
+    legal: int,
+    hands: Ints,
+    seat: int,
+    done: int,
+    suit: int,
+    best: int,
+    played: int,
+    penalty: int,
+    big: int,
+    big_suit: int,
+    moon: int,
+    prior: int,
+    card: int,
+    scratch: Ints,
 ) -> float:
     """``policy.chance``: the learned softmax's chance of ``card`` (0 when it is not legal)."""
     nb, top_score = _scores(wts, legal, hands, seat, done, suit, best, played, penalty, big, big_suit, moon, prior,
@@ -257,8 +316,18 @@ def _thumb_lead(legal: int, rest: int, k: int, greedy: bool, big: int) -> int:
 
 @njit(cache=True)
 def _thumb_follow(
-    legal: int, follow: int, greedy: bool, big: int, big_suit: int, penalty: int, suit: int, best: int, played: int,
-    winner: int, threat: int, last: bool,
+    legal: int,
+    follow: int,
+    greedy: bool,
+    big: int,
+    big_suit: int,
+    penalty: int,
+    suit: int,
+    best: int,
+    played: int,
+    winner: int,
+    threat: int,
+    last: bool,
 ) -> int:
     """``rollout.thumb_follow``: the rule of thumb's card after a lead."""
     if follow:
@@ -319,8 +388,9 @@ def _rollout(
     holds the learned policy's weights (``policy.pick``), or nothing for the rule of thumb; ``scratch`` its room.
     """
     n = hands.shape[0]
-    penalty, ftp, qb_breaks, qwait, qgo, nines = flags[0], flags[1], flags[2], flags[3], flags[4], flags[7]
-    big, big_suit = flags[8], flags[9]  # the card the rule of thumb dumps (Q♠ in Black Lady), and its suit
+    penalty, ftp, qb_breaks = flags[PENALTY], flags[FIRST_TRICK_POINTS], flags[QUEEN_BREAKS_HEARTS]
+    qwait, qgo, nines = flags[QUEEN_WAITS], flags[QUEEN_MUST_GO], flags[DOUBLERS]
+    big, big_suit = flags[BIG], flags[BIG_SUIT]  # the card the rule of thumb dumps (Q♠ in Black Lady), and its suit
     nd = draws.shape[0]
     di = 0
     no_points_first = first_trick and not ftp
@@ -332,7 +402,7 @@ def _rollout(
     played = 0
     winner = leader
     done = ntrick
-    shooter = -2 if flags[10] else -1  # without a moon rule nobody needs stopping
+    shooter = -2 if flags[NO_MOON] else -1  # without a moon rule nobody needs stopping
     for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2
@@ -450,6 +520,7 @@ def _rollout(
         first_trick = False
         no_points_first = False
 
+
 @njit(cache=True)
 def _step(x: int) -> int:
     """One step of the 32-bit xorshift stream (``sampling.floats``)."""
@@ -457,6 +528,7 @@ def _step(x: int) -> int:
     x ^= x >> 17
     x ^= (x << 5) & M32
     return x
+
 
 @njit(cache=True)
 def _shuffle(order: Ints, m: int, x: int) -> int:
@@ -472,8 +544,19 @@ def _shuffle(order: Ints, m: int, x: int) -> int:
 
 @njit(cache=True)
 def _sample(
-    x: int, seat: int, hand: int, fixed: Ints, need0: Ints, others: Ints,
-    g_bits: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
+    x: int,
+    seat: int,
+    hand: int,
+    fixed: Ints,
+    need0: Ints,
+    others: Ints,
+    g_bits: Ints,
+    g_start: Ints,
+    g_seats: Ints,
+    g_n: Ints,
+    hands: Ints,
+    order: Ints,
+    need: Ints,
 ) -> int:
     """``Sampler.sample_from`` on arrays: fill ``hands``; return the stream state after, or 0 when nothing fits.
 
@@ -539,10 +622,18 @@ def _sample(
             return x
     return 0
 
+
 @njit(cache=True)
 def _score(
-    taken: Ints, pen: int, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Ints, g_val: Ints,
-    down: bool, out: Ints,
+    taken: Ints,
+    pen: int,
+    has_moon: bool,
+    self_moon: bool,
+    moon_total: int,
+    g_mask: Ints,
+    g_val: Ints,
+    down: bool,
+    out: Ints,
 ) -> None:
     """``sim.hand_scorer``'s simple path: fill ``out`` with the hand's score change per seat."""
     n = taken.shape[0]
@@ -560,6 +651,7 @@ def _score(
         for g in range(g_mask.shape[0]):
             v += g_val[g] * _popcount(taken[s] & g_mask[g])
         out[s] = -v if down else v
+
 
 @njit(cache=True)
 def _value(sc: Ints, seat: int, rival: int, share: float, near: bool, totals: Ints, ends: Ints, worth: float) -> float:
@@ -596,12 +688,39 @@ def _value(sc: Ints, seat: int, rival: int, share: float, near: bool, totals: In
                 u -= worth
     return u
 
+
 @njit(cache=True)
 def batch(
-    flags: Ints, seeds: Ints, ndraws: int, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints,
-    g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int, taken0: Ints, doubled0: Ints, leader: int,
-    trick: Ints, first_trick: bool, hearts_broken: bool, greedy: bool, whim: float, scoring: bool, sc_i: Ints,
-    g_mask: Ints, g_val: Ints, val_f: Floats, totals: Ints, ends: Ints, owed: Ints, wts: Ints,
+    flags: Ints,
+    seeds: Ints,
+    ndraws: int,
+    hand: int,
+    fixed: Ints,
+    need0: Ints,
+    others: Ints,
+    g_bits: Ints,
+    g_start: Ints,
+    g_seats: Ints,
+    g_n: Ints,
+    cands: Ints,
+    seat: int,
+    taken0: Ints,
+    doubled0: Ints,
+    leader: int,
+    trick: Ints,
+    first_trick: bool,
+    hearts_broken: bool,
+    greedy: bool,
+    whim: float,
+    scoring: bool,
+    sc_i: Ints,
+    g_mask: Ints,
+    g_val: Ints,
+    val_f: Floats,
+    totals: Ints,
+    ends: Ints,
+    owed: Ints,
+    wts: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a deal per seed and play every candidate on it: values (deals, candidates) when scoring.
 
@@ -668,10 +787,23 @@ def batch(
                     outs[d, j, 1, s] = db[s]
     return vals, outs, True
 
+
 @njit(cache=True)
 def likelihoods(
-    flags: Ints, seeds: Ints, hand: int, fixed: Ints, need0: Ints, others: Ints, g_bits: Ints, g_start: Ints,
-    g_seats: Ints, g_n: Ints, seat: int, n: int, plays: Ints, wts: Ints,
+    flags: Ints,
+    seeds: Ints,
+    hand: int,
+    fixed: Ints,
+    need0: Ints,
+    others: Ints,
+    g_bits: Ints,
+    g_start: Ints,
+    g_seats: Ints,
+    g_n: Ints,
+    seat: int,
+    n: int,
+    plays: Ints,
+    wts: Ints,
 ) -> tuple[Floats, bool]:
     """``inference.log_likelihood`` of the deal of each seed (drawn as ``batch`` draws it): one float per seed.
 
@@ -684,7 +816,7 @@ def likelihoods(
     order = np.zeros(52, dtype=np.int64)
     hs = np.zeros(n, dtype=np.int64)
     scratch = np.zeros((2, 64), dtype=np.int64)
-    penalty, big, big_suit = flags[0], flags[8], flags[9]
+    penalty, big, big_suit = flags[PENALTY], flags[BIG], flags[BIG_SUIT]
     for d in range(nd):
         x = _sample(seeds[d], seat, hand, fixed, need0, others, g_bits, g_start, g_seats, g_n, deal, order, need)
         if x == 0:
@@ -738,8 +870,19 @@ def likelihoods(
 
 @njit(cache=True)
 def playouts(
-    flags: Ints, hands: Ints, taken: Ints, leaders: Ints, tricks: Ints, ntricks: Ints, firsts: Bools, brokens: Bools,
-    states: Ints, ndraws: int, greedy: bool, whim: float, wts: Ints,
+    flags: Ints,
+    hands: Ints,
+    taken: Ints,
+    leaders: Ints,
+    tricks: Ints,
+    ntricks: Ints,
+    firsts: Bools,
+    brokens: Bools,
+    states: Ints,
+    ndraws: int,
+    greedy: bool,
+    whim: float,
+    wts: Ints,
 ) -> Ints:
     """Play each position to the hand's end (``rollout``; the learned policy when ``wts``): the cards taken.
 
@@ -767,7 +910,19 @@ def playouts(
             tk[s] = taken[i, s]
             db[s] = 0
         _rollout(
-            flags, hs, tk, db, leaders[i], tricks[i], ntricks[i], firsts[i], brokens[i], draws, greedy, whim, wts,
+            flags,
+            hs,
+            tk,
+            db,
+            leaders[i],
+            tricks[i],
+            ntricks[i],
+            firsts[i],
+            brokens[i],
+            draws,
+            greedy,
+            whim,
+            wts,
             scratch,
         )
         for s in range(n):
@@ -787,7 +942,8 @@ def _legal_c(
     flags: Ints, suits: Ints, hm: int, hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, best: int
 ) -> int:
     """``shared.legal.legal_mask`` with the variant's own suit masks (the joker is a heart)."""
-    penalty, ftp, qwait, qgo, hmb, first_lead = flags[0], flags[1], flags[3], flags[4], flags[5], flags[6]
+    penalty, ftp, qwait, qgo = flags[PENALTY], flags[FIRST_TRICK_POINTS], flags[QUEEN_WAITS], flags[QUEEN_MUST_GO]
+    hmb, first_lead = flags[HEARTS_MUST_BREAK], flags[FIRST_LEAD]
     waits = qwait and not hearts_broken and (hand & QB) != 0
     if led_suit < 0:
         if first_trick and first_lead >= 0:
@@ -895,12 +1051,25 @@ def _remove_card(h: Ints, s: int, c: int) -> None:
 
 @njit(cache=True)
 def _choose_c(
-    flags: Ints, suits: Ints, hm: int, hand: int, cards: Ints, nc: int, top: int, tbits: int, n: int,
-    first_trick: bool, broken: bool, draws: Floats, di: Ints, greedy: bool, whim: float,
+    flags: Ints,
+    suits: Ints,
+    hm: int,
+    hand: int,
+    cards: Ints,
+    nc: int,
+    top: int,
+    tbits: int,
+    n: int,
+    first_trick: bool,
+    broken: bool,
+    draws: Floats,
+    di: Ints,
+    greedy: bool,
+    whim: float,
 ) -> int:
     """``counted._choose``: the rule-of-thumb card for one seat (``di[0]`` is the next draw's index)."""
     nd = draws.shape[0]
-    penalty = flags[0]
+    penalty = flags[PENALTY]
     led = _suit_of(cards[0]) if nc else -1
     legal = _legal_c(flags, suits, hm, hand, led, first_trick, broken, top)
     if not legal & (legal - 1):
@@ -976,8 +1145,22 @@ def _work(n: int) -> Work:
 
 @njit(cache=True)
 def _counted_rollout(
-    flags: Ints, suits: Ints, hm: int, cancel: bool, hands: Ints, taken: Ints, leader: int, trick: Ints, ntrick: int,
-    first_trick: bool, broken: bool, pending: Ints, jokers_played: int, draws: Floats, greedy: bool, whim: float,
+    flags: Ints,
+    suits: Ints,
+    hm: int,
+    cancel: bool,
+    hands: Ints,
+    taken: Ints,
+    leader: int,
+    trick: Ints,
+    ntrick: int,
+    first_trick: bool,
+    broken: bool,
+    pending: Ints,
+    jokers_played: int,
+    draws: Floats,
+    greedy: bool,
+    whim: float,
     work: Work,
 ) -> None:
     """``counted.counted_rollout`` on layered arrays (seats x 3): finish the hand, adding to ``taken``.
@@ -985,7 +1168,7 @@ def _counted_rollout(
     ``work`` holds the scratch arrays, made once per batch (``_work``).
     """
     n = hands.shape[0]
-    qb_breaks = flags[2]
+    qb_breaks = flags[QUEEN_BREAKS_HEARTS]
     cards, judged, di, pend, cancelled = work
     di[0] = 0
     for k in range(3):
@@ -1003,8 +1186,21 @@ def _counted_rollout(
     while True:
         while nc < n:
             c = _choose_c(
-                flags, suits, hm, hands[seat, 0], cards, nc, judged[0], tbits, n, first_trick, broken, draws, di,
-                greedy, whim,
+                flags,
+                suits,
+                hm,
+                hands[seat, 0],
+                cards,
+                nc,
+                judged[0],
+                tbits,
+                n,
+                first_trick,
+                broken,
+                draws,
+                di,
+                greedy,
+                whim,
             )
             _remove_card(hands, seat, c)
             cards[nc] = c
@@ -1042,8 +1238,20 @@ def _counted_rollout(
 
 @njit(cache=True)
 def _sample_c(
-    x: int, seat: int, hand: Ints, fixed: Ints, need0: Ints, kitty0: int, others: Ints, g_cards: Ints, g_start: Ints,
-    g_seats: Ints, g_n: Ints, hands: Ints, order: Ints, need: Ints,
+    x: int,
+    seat: int,
+    hand: Ints,
+    fixed: Ints,
+    need0: Ints,
+    kitty0: int,
+    others: Ints,
+    g_cards: Ints,
+    g_start: Ints,
+    g_seats: Ints,
+    g_n: Ints,
+    hands: Ints,
+    order: Ints,
+    need: Ints,
 ) -> int:
     """``CountedSampler.sample_with_kitty`` on layered arrays: the stream state after the deal, or 0 if none fits.
 
@@ -1111,16 +1319,25 @@ def _sample_c(
 
 @njit(cache=True)
 def _score_c(
-    taken: Ints, pen: Ints, has_moon: bool, self_moon: bool, moon_total: int, g_mask: Ints, g_val: Ints, down: bool,
+    taken: Ints,
+    pen: Ints,
+    has_moon: bool,
+    self_moon: bool,
+    moon_total: int,
+    g_mask: Ints,
+    g_val: Ints,
+    down: bool,
     out: Ints,
 ) -> None:
     """``_score`` on layered masks (seats x 3; ``pen`` and each row of ``g_mask`` three layers)."""
     n = taken.shape[0]
     if has_moon:
         for s in range(n):
-            if (taken[s, 0] & pen[0]) == pen[0] and (taken[s, 1] & pen[1]) == pen[1] and (
-                taken[s, 2] & pen[2]
-            ) == pen[2]:
+            if (
+                (taken[s, 0] & pen[0]) == pen[0]
+                and (taken[s, 1] & pen[1]) == pen[1]
+                and (taken[s, 2] & pen[2]) == pen[2]
+            ):
                 for y in range(n):
                     if self_moon:
                         out[y] = -moon_total if y == s else 0
@@ -1137,11 +1354,41 @@ def _score_c(
 
 @njit(cache=True)
 def counted_plan(
-    flags: Ints, suits: Ints, hm: int, cancel: bool, seeds: Ints, ndraws: int, hand: Ints, fixed: Ints, need0: Ints,
-    kitty0: int, others: Ints, g_cards: Ints, g_start: Ints, g_seats: Ints, g_n: Ints, cands: Ints, seat: int,
-    taken0: Ints, leader: int, trick: Ints, first_trick: bool, broken: bool, pending: Ints, jokers_played: int,
-    greedy: bool, whim: float, scoring: bool, sc_i: Ints, pen: Ints, g_mask: Ints, g_val: Ints, val_f: Floats,
-    totals: Ints, ends: Ints, owed: Ints,
+    flags: Ints,
+    suits: Ints,
+    hm: int,
+    cancel: bool,
+    seeds: Ints,
+    ndraws: int,
+    hand: Ints,
+    fixed: Ints,
+    need0: Ints,
+    kitty0: int,
+    others: Ints,
+    g_cards: Ints,
+    g_start: Ints,
+    g_seats: Ints,
+    g_n: Ints,
+    cands: Ints,
+    seat: int,
+    taken0: Ints,
+    leader: int,
+    trick: Ints,
+    first_trick: bool,
+    broken: bool,
+    pending: Ints,
+    jokers_played: int,
+    greedy: bool,
+    whim: float,
+    scoring: bool,
+    sc_i: Ints,
+    pen: Ints,
+    g_mask: Ints,
+    g_val: Ints,
+    val_f: Floats,
+    totals: Ints,
+    ends: Ints,
+    owed: Ints,
 ) -> tuple[Floats, Ints, bool]:
     """Draw a layered deal per seed and play every candidate on it: the value per (deal, candidate) when scoring.
 
@@ -1198,8 +1445,23 @@ def counted_plan(
             _remove_card(hs, seat, c)
             tr[nt] = c
             _counted_rollout(
-                flags, suits, hm, cancel, hs, tk, leader, tr, nt + 1, first_trick, broken, pending, jokers_played,
-                draws, greedy, whim, work,
+                flags,
+                suits,
+                hm,
+                cancel,
+                hs,
+                tk,
+                leader,
+                tr,
+                nt + 1,
+                first_trick,
+                broken,
+                pending,
+                jokers_played,
+                draws,
+                greedy,
+                whim,
+                work,
             )
             if scoring:
                 _score_c(tk, pen, has_moon, self_moon, moon_total, g_mask, g_val, down, sc)

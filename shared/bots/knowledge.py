@@ -12,8 +12,9 @@ from typing import Any
 from .. import multiset
 from ..cards import CARD_NAMES, JOKER, QS_BIT, SPADES, SUIT_MASKS, SUIT_OF, Mask, mask_cards, parse_card, parse_mask
 from ..multiset import LAYER0
-from ..rules import Rules, make_rules
+from ..rules import Rules
 from ..scoring import seat_points
+from ..variants import make_rules
 from ..view import View
 
 SPADES_MASK = SUIT_MASKS[SPADES]
@@ -296,4 +297,3 @@ def start_taken(k: Knowledge, kitty: Mask) -> list[Mask]:
             if t >= 0:
                 taken[t] = multiset.add_card(taken[t], c)
     return taken
-

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import Mask
+from ..rules import Rules
 from ..scoring import chip_shares, is_over
 from ..sim import hand_scorer
 from .knowledge import Knowledge
@@ -13,6 +14,17 @@ from .knowledge import Knowledge
 #: Values one hand's outcome for a seat: the cards each seat took, and the cards of each seat's doubled tricks.
 Valuer = Callable[[list[Mask], list[Mask]], float]
 
+#: The scoring features (``rules.scoring_features``) the valuer values right: every one ``hand_scorer`` scores (points,
+#: the moon, teams, doublers, cancellers, the sun, bonus cards), and the ends it knows: a points game reached or
+#: passed, the Dutch count down to zero (exactly or not), chips from the pot. A tie on the lowest total counts as a
+#: shared win under either tie rule. Rules with any other feature are refused (``valued``).
+VALUED = frozenset(
+    {
+        "moon=others", "moon=self", "moon=choose", "moon=none", "teams", "heart_doubler", "cancel", "trick_doubler",
+        "spade_ten", "sun", "bonus_cards", "end=reach", "end=dutch", "end=chips", "end_over", "exact_zero=False",
+        "exact_zero=True", "tie=share", "tie=play_on", "start_chips", "ante", "hand_limit",
+    }
+)  # fmt: skip
 #: Worth of winning (or cost of losing) the game when this hand ends it, in points.
 GAME_WORTH = 10.0
 #: Share of the points of the rival with the lowest total (when lower than ours) counted in our favour.
@@ -34,9 +46,17 @@ class ValueSpec:
     chips: int | None  # the pot in a chips game, else None
 
 
+def valued(rules: Rules) -> Rules:
+    """Return ``rules`` when the valuer names each of their scoring features (``VALUED``); raise ValueError if not."""
+    unknown = rules.scoring - VALUED
+    if unknown:
+        raise ValueError(f"the look-ahead does not value the rule features {', '.join(sorted(unknown))}")
+    return rules
+
+
 def value_spec(k: Knowledge) -> ValueSpec:
-    """Return the valuer's inputs for this seat's view."""
-    rules, seat, totals = k.rules, k.seat, k.totals
+    """Return the valuer's inputs for this seat's view (rules with a feature it does not value: ValueError)."""
+    rules, seat, totals = valued(k.rules), k.seat, k.totals
     mine = rules.side_of(seat)
     others = [s for s in range(rules.seats) if rules.side_of(s) != mine]
     rival = min(others, key=lambda s: totals[s])
@@ -53,9 +73,10 @@ def valuer(k: Knowledge, spec: ValueSpec | None = None) -> Valuer:
 
     The outcome is scored by the variant's own scoring (``hand_scorer``), so the doubling queen, the
     cancelling Q♣, the doubling 9, team totals and the sun count as the game will count them; in a
-    chips game the worth is the chips this seat would take from the pot.
+    chips game the worth is the chips this seat would take from the pot. Rules with a scoring feature the valuer
+    does not name (``VALUED``) raise ValueError.
     """
-    rules = k.rules
+    rules = valued(k.rules)
     spec = spec or value_spec(k)
     seat, rival, share, totals = spec.seat, spec.rival, spec.share, spec.totals
     if spec.chips is not None:

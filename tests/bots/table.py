@@ -7,7 +7,7 @@ import json
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 

@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from hartenjagen.shared.bots import make_player
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .table import bot, play_game, play_hands
 

@@ -15,7 +15,7 @@ from hartenjagen.shared.bots.sampling import Sampler, seed_from
 from hartenjagen.shared.bots.value import value_spec
 from hartenjagen.shared.cards import parse_card, parse_mask
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .table import ViewOnlySeat, play_hands
@@ -121,9 +121,7 @@ def test_the_reading_hard_player_weighs_its_deals_the_same_compiled_and_in_pure_
         k = Knowledge(view)
         cands = candidates(k)
         history = plays_of(k.rules, view)
-        fast = HardComputerPlayer(budget_ms=3, max_ms=NO_STOP, read=True).evaluate(
-            k, cands, random.Random(i), history
-        )
+        fast = HardComputerPlayer(budget_ms=3, max_ms=NO_STOP, read=True).evaluate(k, cands, random.Random(i), history)
         slow = HardComputerPlayer(budget_ms=3, max_ms=NO_STOP, read=True, use_kernel=False).evaluate(
             k, cands, random.Random(i), history
         )

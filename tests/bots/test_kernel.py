@@ -21,7 +21,7 @@ from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.bots.sampling import Sampler, floats, seed_from
 from hartenjagen.shared.bots.value import value_spec
 from hartenjagen.shared.cards import parse_card
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .table import play_game
 from .test_play_all_variants import VARIANTS
@@ -97,7 +97,12 @@ def test_without_numba_the_hard_player_decides_the_same_in_pure_python() -> None
     )
     env = {**os.environ, "HEARTS_KERNEL": "0"}
     done = subprocess.run(
-        [sys.executable, "-c", code], input=json.dumps(views), capture_output=True, text=True, env=env, cwd=ROOT,
+        [sys.executable, "-c", code],
+        input=json.dumps(views),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr

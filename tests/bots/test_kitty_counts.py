@@ -11,7 +11,7 @@ from hartenjagen.shared.bots.counted import CountedSampler
 from hartenjagen.shared.bots.knowledge import Knowledge, start_taken
 from hartenjagen.shared.bots.sampling import Sampler, seed_from
 from hartenjagen.shared.game import PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 

@@ -13,7 +13,7 @@ from hartenjagen.shared.bots.hard import HardComputerPlayer, candidates
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.bots.sampling import floats
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.tools.train import bits, play_positions
 
 from .table import ViewOnlySeat, play_hands

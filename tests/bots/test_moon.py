@@ -7,7 +7,7 @@ import pytest
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.bots.base import moon_choice
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PLAYING
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .table import bot, dealt

@@ -6,7 +6,7 @@ from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 

@@ -20,7 +20,7 @@ from hartenjagen.shared.bots.sampling import Sampler
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
 from hartenjagen.shared.review import decisions, mark_for, review_decision, review_hand
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 BUDGET = 20.0
@@ -145,14 +145,14 @@ async def stored_game(db_path: str) -> int:
     try:
         pid, _, name = await db.player("Anna", None)
         table = Table.create("REVIEW", make_rules({"variant": "classic", "end_score": 25}), deal=11, at=0.0)
-        table.seat_person(None, pid, name, 0)
-        table.fill_computers(0, "medium")
-        table.start(0, 0.0)
+        table.seating.seat_person(None, pid, name, 0)
+        table.hosting.fill_computers(0, "medium")
+        table.hosting.start(0, 0.0)
         bots = [make_player("medium", s) for s in range(4)]
         game = table.game
         while table.status != FINISHED:
             if game.phase == "hand_over":
-                table._deal_next()
+                table.hosting.deal_next()
             for s in game.to_act():
                 table.act(s, bots[s].decide(view_for(game, s)))
         record = table.finish(1.0)

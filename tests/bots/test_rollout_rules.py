@@ -11,7 +11,7 @@ from hartenjagen.shared.bots import kernel
 from hartenjagen.shared.bots.knowledge import big_card
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.cards import parse_card, parse_mask
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.sampling import Sampler
 from hartenjagen.shared.cards import SUIT_MASKS, mask_names, parse_mask
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import CLASSIC
+from hartenjagen.shared.variants import CLASSIC
 from hartenjagen.shared.view import view_for
 
 from .table import dealt, play

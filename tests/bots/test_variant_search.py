@@ -6,7 +6,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.value import valuer as _valuer
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 ALL = " ".join(r + s for s in "CDSH" for r in "23456789TJQKA")

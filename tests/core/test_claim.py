@@ -12,7 +12,7 @@ from hartenjagen.shared.cards import mask_list, parse_card
 from hartenjagen.shared.claim import ClaimRefused, claim_plays
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 
@@ -118,11 +118,12 @@ def test_a_claim_whose_search_would_take_too_long_is_refused_as_not_checkable_ye
     assert game.hands == before.hands and game.trick.cards == before.trick.cards and game.turn == before.turn
 
 
-def test_every_reason_a_claim_is_refused_has_words_in_both_languages():
+def test_every_reason_a_claim_is_refused_is_an_error_code_of_the_protocol():
+    """The server sends the reason as the error's code; the client's i18n files word it (tests/server)."""
     import re
 
-    from hartenjagen.server.table.table import CLAIM_REASONS
+    from hartenjagen.server.table.errors import CODES
     from hartenjagen.shared import claim
 
     raised = set(re.findall(r'ClaimRefused\("(\w+)"\)', open(claim.__file__).read()))
-    assert raised and raised <= set(CLAIM_REASONS) and all(len(words) == 2 for words in CLAIM_REASONS.values())
+    assert raised and raised <= set(CODES)

@@ -14,7 +14,7 @@ import pytest
 
 from hartenjagen.shared.claim import ClaimRefused, claim_plays, claim_sure
 from hartenjagen.shared.game import PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .scripts import hand, parse_tricks, random_step

@@ -4,7 +4,7 @@ import pytest
 
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import secure_deal, seeded_deal
-from hartenjagen.shared.rules import CLASSIC, DUTCH
+from hartenjagen.shared.variants import CLASSIC, DUTCH
 
 
 def _is_partition(rules, hands) -> bool:

@@ -8,7 +8,7 @@ import pytest
 from hartenjagen.shared.cards import mask_cards, mask_names, parse_card
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import CLASSIC, DUTCH, make_rules
+from hartenjagen.shared.variants import CLASSIC, DUTCH, make_rules
 
 from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS, CLASSIC_VOID_TRICKS, DUTCH_SPLIT
 from .scripts import deal_and_play, deal_of, hand, play_script, random_step, rotate

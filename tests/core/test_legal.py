@@ -4,7 +4,7 @@ import pytest
 
 from hartenjagen.shared.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_cards, mask_names
 from hartenjagen.shared.legal import legal_mask, refusal
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .scripts import hand, names
 

@@ -9,8 +9,8 @@ from hartenjagen.shared import multiset
 from hartenjagen.shared.cards import parse_card
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.trick import CountedTrick
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import spectator_view, view_for
 
 

@@ -9,8 +9,9 @@ from hartenjagen.shared import multiset
 from hartenjagen.shared.cards import CARD_NAMES, SUIT_MASKS, mask_cards, mask_names
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.rules import RulesError
 from hartenjagen.shared.scoring import chip_shares, hand_deltas, is_over, seat_points
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 CLASSIC_OPTIONS = st.fixed_dictionaries(

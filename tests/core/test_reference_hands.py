@@ -12,7 +12,7 @@ import pytest
 
 from hartenjagen.shared.cards import mask_cards, mask_names, parse_card, parse_mask
 from hartenjagen.shared.game import HAND_OVER, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .scripts import play_hand
 

@@ -12,7 +12,8 @@ from hartenjagen.shared.cards import mask_names, parse_card
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, Game
 from hartenjagen.shared.reasons import IllegalAction
 from hartenjagen.shared.replay import NotFinished, replay_hands
-from hartenjagen.shared.rules import PASS_NAMES, make_rules
+from hartenjagen.shared.rules import PASS_NAMES
+from hartenjagen.shared.variants import make_rules
 
 from .hands import CLASSIC_MOON
 from .scripts import deal_of, play_hand, play_script

@@ -3,7 +3,8 @@
 import pytest
 
 from hartenjagen.shared.cards import mask_names
-from hartenjagen.shared.rules import CLASSIC, DUTCH, RulesError, make_rules
+from hartenjagen.shared.rules import RulesError
+from hartenjagen.shared.variants import CLASSIC, DUTCH, make_rules
 
 
 def test_classic_defaults_are_black_lady_with_26_points_and_the_2c_lead():

@@ -4,8 +4,8 @@ import pytest
 
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.sim import score_hand
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_25_AND_1, CLASSIC_25_AND_1_POINTS, CLASSIC_MOON, DUTCH_MARS, DUTCH_SPLIT, DUTCH_SPLIT_POINTS

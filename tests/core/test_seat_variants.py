@@ -7,7 +7,8 @@ import pytest
 from hartenjagen.shared.cards import mask_cards, mask_names, parse_mask
 from hartenjagen.shared.game import HAND_OVER, PASSING, PLAYING, Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import RulesError, make_rules
+from hartenjagen.shared.rules import RulesError
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import spectator_view, view_for
 
 

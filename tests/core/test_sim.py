@@ -7,9 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.sim import hand_scorer, pick, playout, random_hand, score_hand
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.variants import VARIANTS, make_rules
 
 from .scripts import random_step
 

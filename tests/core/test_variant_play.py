@@ -8,7 +8,7 @@ from hartenjagen.shared.cards import CLUBS, DIAMONDS, SPADES, mask_cards, mask_n
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.legal import legal_mask, refusal
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .scripts import hand, names, play_hand

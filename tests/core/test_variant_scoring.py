@@ -5,9 +5,9 @@ import random
 import pytest
 
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.scoring import chip_shares, is_over, toppers
 from hartenjagen.shared.sim import score_hand
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_25_AND_1, CLASSIC_MOON

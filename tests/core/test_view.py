@@ -7,7 +7,7 @@ import pytest
 
 from hartenjagen.shared.cards import CARD_NAMES, mask_names, parse_card
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import CLASSIC, make_rules
+from hartenjagen.shared.variants import CLASSIC, make_rules
 from hartenjagen.shared.view import view_for
 
 from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS
