@@ -1,9 +1,9 @@
-// Table chat: the lines the server sent (memory only, like the server), who is muted (this browser's
-// own choice, kept in localStorage by name), and the chat panel's events. render/chat.js draws it.
+// Table chat: a new chat's state (the lines the server sent are kept in memory only, like the server), who is muted
+// (this browser's own choice, kept in localStorage by name), and the chat panel's events. update/chat.js changes the
+// chat's state, render/chat.js draws it.
 
 export const PHRASES = ["well_played", "oops", "again", "thanks", "good_luck"];
 export const CHAT_MAX = 200; // code points on the server; the input's maxlength counts UTF-16 units, so it is stricter
-const KEEP = 50; // lines kept, as on the server
 const MUTE_KEY = "hartenjagen.muted";
 
 export function createChat() {
@@ -19,7 +19,8 @@ function loadMuted() {
   }
 }
 
-function saveMuted(muted) {
+/** Keep who is muted in this browser (the effect `save_muted`: their names). */
+export function saveMuted(muted) {
   try {
     localStorage.setItem(MUTE_KEY, JSON.stringify([...muted]));
   } catch {
@@ -37,50 +38,6 @@ export function isMine(state, line) {
 
 export function isMuted(state, line) {
   return Boolean(line.from) && state.chat.muted.has(line.from.name) && !isMine(state, line);
-}
-
-/** `chat` and `chat_history` from the server. */
-export function applyChat(state, msg) {
-  const chat = state.chat;
-  if (msg.type === "chat_history") {
-    chat.code = msg.code;
-    chat.lines = (msg.messages || []).slice(-KEEP);
-    chat.unread = 0;
-    chat.seen = chat.lines.length ? chat.lines[chat.lines.length - 1].id : 0; // the history is not read out
-    return;
-  }
-  if (state.table && chat.code !== state.table.code) {
-    chat.code = state.table.code; // a table we created: it has no history
-    chat.lines = [];
-    chat.seen = 0;
-  }
-  if (chat.lines.some((l) => l.id === msg.id)) return;
-  chat.lines.push(msg);
-  if (chat.lines.length > KEEP) chat.lines.shift();
-  if (isMine(state, msg)) chat.error = null;
-  else if (!chat.open && !isMuted(state, msg)) chat.unread += 1;
-}
-
-/** A refused chat line is told in the panel, not under the table. Returns true when it was one. */
-export function chatError(state, msg) {
-  const field = msg.field;
-  if (!["chat_off", "chat_limited", "chat_busy"].includes(msg.code) && !(msg.code === "bad_message" && (field === "text" || field === "phrase"))) return false;
-  state.chat.error = { server: msg }; // words: render/say.js says them in the language of the moment
-  return true;
-}
-
-/** Mute the person called `name` in this browser's chat, or hear them again (kept in localStorage). */
-export function toggleMute(state, name) {
-  const muted = state.chat.muted;
-  if (muted.has(name)) muted.delete(name);
-  else muted.add(name);
-  saveMuted(muted);
-}
-
-/** Leaving a table: its chat goes (the mutes stay). */
-export function resetChat(state) {
-  const muted = state.chat.muted;
-  state.chat = { ...createChat(), muted };
 }
 
 /** The chat panel's clicks and its form: intents (update.js changes the state), and where the focus goes. */

@@ -56,3 +56,27 @@ export function joinNames(names) {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}`;
 }
+
+/**
+ * The sentence of a server `error` message in the current language: its code's text (`error_<code>`) filled in with
+ * the message's parameters. A field's `problem` is worded from `problem_<problem>`, a `variant` by its name, a list as
+ * "a, b, c", a number as the language writes it, and the game core's `reason` in this language. An unknown code shows
+ * as itself.
+ */
+export function errorText(msg) {
+  const table = TABLES[current];
+  if (!msg || !(`error_${msg.code}` in table)) return (msg && msg.code) || "";
+  const params = {};
+  for (const [name, value] of Object.entries(msg)) params[name] = paramText(name, value);
+  if (msg.problem) params.problem = `problem_${msg.problem}` in table ? t(`problem_${msg.problem}`, params) : msg.problem;
+  return t(`error_${msg.code}`, params);
+}
+
+/** One parameter of a server error, as its sentence shows it. */
+function paramText(name, value) {
+  if (name === "reason" && value && typeof value === "object") return value[current] || value.en || value.code || "";
+  if (name === "variant" && `variant_${value}` in TABLES[current]) return t(`variant_${value}`);
+  if (Array.isArray(value)) return value.map(String).join(", ");
+  if (typeof value === "number") return value.toLocaleString(current);
+  return value;
+}

@@ -1,23 +1,24 @@
-// Entry point: wiring only. The connection, the offline engine, the page's events and the browser's address hand
-// what happens to update.js (messages to applyMessage, intents to applyIntent); this file carries out the effects
-// it returns (send, load, address, sound, clipboard...) and asks for a redraw. Words: docs/glossary.md.
+// Entry point: wiring only. The connection, the offline engine, the page's events, the server's HTTP answers and the
+// browser's address hand what happens to update.js (messages to applyMessage, intents to applyIntent, answers to
+// applyAnswer); this file carries out the effects it returns (send, fetch, storage, address, sound, clipboard...) and
+// asks for a redraw. It changes no field of the state. Words: docs/glossary.md.
 import { browserLanguage, setLanguage, t } from "./i18n.js";
 import { loadPrefs, savePrefs, applyPrefs } from "./prefs.js";
 import { createState } from "./state.js";
 import { applyOpened, applyMessage, applyIntent, applyConnection, applyOfflineStatus, applyKept } from "./update.js";
-import { applyOfflineStats, applySavedSeat, applyInvite, screenAddress } from "./update.js";
-import { loadSession, loadPlayerToken, latestSession, forgetSession, signedOutOf, signedOutIn, SIGNED_OUT } from "./session.js";
+import { applyOfflineStats, applySavedSeat, applyLoad, applyAnswer, screenAddress } from "./update.js";
+import { loadSession, saveSession, forgetSession, loadPlayerToken, savePlayerToken, latestSession } from "./session.js";
+import { markSignedOut, startFresh, signedOutOf, signedOutIn, SIGNED_OUT } from "./session.js";
 import { createConnection } from "./socket.js";
 import { createRenderer } from "./render/index.js";
 import { bindEvents } from "./events.js";
 import { soundFor, yourTurnSound } from "./sound.js";
-import { createRemote } from "./remote.js";
+import { fetchAnswer, keepStats } from "./remote.js";
 import { shareInPath } from "./viewer.js";
-import { bindChat } from "./chat.js";
+import { bindChat, saveMuted } from "./chat.js";
 import { createOfflineEngine } from "./offline/engine.js";
 import { currentGame, entriesOf, dropGame, records as offlineRecords } from "./offline/store.js";
 import { askToKeep, engineKept, onEngineKept, runsInstalled } from "./offline/keeping.js";
-import { createPaceSync, createAutoPlay } from "./pace.js";
 import { showsInvite } from "./render/invite.js";
 
 const OPEN_TABLES_MS = 3000; // how often the start page's list of open tables is refreshed while it is shown
@@ -31,10 +32,6 @@ applyOpened(state, { path: location.pathname, search: location.search, playerTok
 const renderer = createRenderer(state, document);
 let opened = false; // the connection was opened: from there on it reconnects by itself
 let helloName = null; // the name the connection greeted with
-
-const remote = createRemote(state, renderer.request);
-const paceSync = createPaceSync({ state, send: (msg) => dispatch({ type: "set_pace", pace: msg.pace }) });
-const autoPlay = createAutoPlay({ state, play: (card) => dispatch({ type: "play", card }) });
 
 const conn = createConnection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
@@ -108,11 +105,31 @@ function carryOut(effect) {
       conn.stop();
       return;
     case "name_someone": // a name to greet with; the code from the other device brings the player's own
-      prefs.name = t("device_someone");
-      savePrefs(prefs);
+      dispatch({ type: "device_name", name: t("device_someone") });
       return;
     case "save_prefs":
       savePrefs(prefs);
+      return;
+    case "save_session": // the seat's token, so that a reload or reconnect returns to the same seat
+      saveSession(effect.session);
+      return;
+    case "forget_session":
+      forgetSession(effect.code);
+      return;
+    case "save_player_token":
+      savePlayerToken(effect.token);
+      return;
+    case "mark_signed_out": // another device signed this one out: its token and seats go, and a reload still says so
+      markSignedOut(effect.name);
+      return;
+    case "start_fresh": // the next hello makes a new player
+      startFresh();
+      return;
+    case "save_muted": // who is muted in this browser's chat, by name
+      saveMuted(effect.names);
+      return;
+    case "keep_stats": // the last statistics, shown offline
+      keepStats(effect.token, effect.data);
       return;
     case "language":
       setLanguage(prefs.lang);
@@ -139,17 +156,11 @@ function carryOut(effect) {
       if (v && v.turn === table.you && (!before || before.turn !== table.you || before.tricks.length !== v.tricks.length)) yourTurnSound(prefs);
       return;
     }
-    case "pace_joined":
-      paceSync.joined({ host: effect.host });
-      return;
-    case "pace":
-      paceSync.check(Boolean(effect.now));
-      return;
-    case "auto_play":
-      autoPlay();
-      return;
     case "load":
       load(effect);
+      return;
+    case "fetch": // the server's HTTP answer comes back as a message
+      fetchAnswer(effect.ask).then((answer) => run(applyAnswer(state, answer)));
       return;
     case "address":
       followScreen();
@@ -195,16 +206,13 @@ function carryOut(effect) {
   }
 }
 
-/** The HTTP answers an effect asks for (remote.js puts each in the state). */
+/**
+ * What an effect asks of the server over HTTP: update.js says what waits and asks (`fetch`). The open tables are
+ * asked only while the start page shows.
+ */
 function load(effect) {
-  if (effect.what === "daily") remote.loadDaily();
-  else if (effect.what === "open_tables") pollOpenTables();
-  else if (effect.what === "stats") remote.loadStats();
-  else if (effect.what === "games") remote.loadGames();
-  else if (effect.what === "board") remote.loadBoard(effect.family, effect.period);
-  else if (effect.what === "replay") remote.loadReplay(effect.key, effect.you ?? null);
-  else if (effect.what === "review") remote.loadReview(effect.hand);
-  else throw new Error(`unknown load: ${effect.what}`);
+  if (effect.what === "open_tables") pollOpenTables();
+  else run(applyLoad(state, effect));
 }
 
 /** Draw now and put the focus in the form field the person must fix. */
@@ -297,7 +305,7 @@ function onStartPage() {
 
 /** Refresh the open tables while the start page is shown: every few seconds, and at once when it shows again. */
 function pollOpenTables() {
-  if (onStartPage()) remote.loadOpenTables();
+  if (onStartPage()) run(applyLoad(state, { what: "open_tables" }));
 }
 setInterval(pollOpenTables, OPEN_TABLES_MS);
 document.addEventListener("visibilitychange", pollOpenTables);
@@ -311,7 +319,7 @@ window.addEventListener("popstate", () => dispatch({ type: "address", path: loca
 
 // Start: a replay link opens the viewer; back to our seat at /t/CODE when we have its token; join it when we have a name.
 if (shareInPath()) {
-  remote.loadReplay({ share: shareInPath() });
+  run(applyLoad(state, { what: "replay", key: { share: shareInPath() } }));
 } else if (state.wantedCode) {
   const saved = loadSession(state.wantedCode);
   if (saved) {
@@ -320,14 +328,15 @@ if (shareInPath()) {
     dispatch({ type: "join", tableCode: state.wantedCode });
   } else {
     // An invited friend without a saved name: the table's host and rules, a focused name field, one Join button.
-    remote.loadInvite(state.wantedCode).then(() => run(applyInvite(state)));
+    run(applyLoad(state, { what: "invite", code: state.wantedCode })); // its answer puts the focus in the name field
   }
 } else if (offlineInPath) {
   dispatch({ type: "continue_offline" });
 } else {
-  remote.loadDaily();
+  run(applyLoad(state, { what: "daily" }));
   pollOpenTables();
-  remote.checkComeback(latestSession(), forgetSession);
+  const latest = latestSession(); // "Back to your table", once the server says that seat still holds
+  if (latest) run(applyLoad(state, { what: "comeback", session: latest }));
   // A kept game: start the engine while the page is read, so that a game begins without a wait.
   findKept().then((kept) => {
     if (kept) engine.start().catch(() => {});

@@ -42,7 +42,7 @@ export function savePlayerToken(token) {
 }
 
 const SIGNED_OUT_KEY = "hartenjagen.signed_out";
-/** Close code 4001 (server/net/closing.py): the player signed this device out on another device. */
+/** Close code 4001 (server/connection/closing.py): the player signed this device out on another device. */
 export const SIGNED_OUT = 4001;
 
 /** Another device signed this one out of `name`: its token and seats go, and a reload still says so. */

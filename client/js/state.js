@@ -1,8 +1,8 @@
 import { createChat } from "./chat.js";
 
-// The client's state as plain data. update.js changes it for server messages, intents and the page's own facts
-// (the connection, the offline engine), remote.js for the HTTP answers (stats, board, games, replays); render/ only
-// reads it. A text shown to the person is kept as words ({key, params}, {server}, ...: render/say.js).
+// The client's state as plain data. Only update.js (and its sub-updates in update/) changes it: for server messages,
+// intents, the HTTP answers (stats, board, games, replays) and the page's own facts (the connection, the offline
+// engine); render/ only reads it. A text shown to the person is kept as words ({key, params}, {server}, ...: render/say.js).
 export function createState(prefs) {
   return {
     prefs,
@@ -71,5 +71,10 @@ export function createState(prefs) {
     playNow: { asked: null, again: null },
     fullWords: null, // the table_full refusal of a join that now tries to watch instead
     clockSkew: 0, // the server's clock minus this device's (ms), for the Play now countdown (learnt at a Play now table)
+    // pace: joined as host, the next table message says whether the host's pace must go to the table (`asked`); the
+    // decision whose only legal card was played by itself (`decided`), and which wait for that card is the latest (`due`)
+    pace: { asked: false, decided: null, due: 0 },
+    // how often the leaderboard and the open tables were asked for: only the latest question's answer is shown
+    asked: { board: 0, openTables: 0 },
   };
 }

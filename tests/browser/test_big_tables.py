@@ -330,7 +330,7 @@ def core_view(options: dict, wanted: Callable[[dict], bool]) -> dict:
     """A view of seat 0 that ``wanted`` takes, at its turn, from games the core plays with random legal cards."""
     from hartenjagen.shared.cards import parse_card
     from hartenjagen.shared.game import GAME_OVER, HAND_OVER, Game
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
     from hartenjagen.shared.view import view_for
 
     rules = make_rules(options)
@@ -452,7 +452,7 @@ def passed_view(options: dict) -> dict:
     """A view of seat 0 that has passed its first cards (its hand's first ones) while every other seat still chooses."""
     from hartenjagen.shared.cards import parse_card
     from hartenjagen.shared.game import Game
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
     from hartenjagen.shared.view import view_for
 
     game = Game(make_rules(options))

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from hartenjagen.server.table.seat_view import Moment, seat_update
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import fallback
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 
@@ -17,9 +17,10 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
     table = Table.create("FOLDME", make_rules(options), at=0.0)
     clients = []
     for name in ("Anna", "Bram", "Cor", "Dirk"):
-        client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        seat, _ = table.seat_person(client, None, name, None)
-        client.seat, client.seen = seat.index, table.seq
+        client = SimpleNamespace(seat=None)
+        seat, _ = table.seating.seat_person(client, None, name, None)
+        client.seat = seat.index
+        table.presence.arrive(client, table.seq)
         clients.append(client)
     out: list[list[tuple[dict, dict]]] = [[] for _ in clients]
 
@@ -32,10 +33,10 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
         for c in clients:
             message = seat_update(table, c, moments[-1])
             if message is not None:
-                out[c.seat].append((message, c.shown))
+                out[c.seat].append((message, table.presence.sight(c).shown))
 
     broadcast()
-    table.start(0, 0.0)
+    table.hosting.start(0, 0.0)
     broadcast()
     for _ in range(5000):
         if table.game.phase == "game_over":

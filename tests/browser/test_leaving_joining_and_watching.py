@@ -7,7 +7,7 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import scoring_table
 
 from .conftest import DESKTOP, PHONE, create_table, hand_cards, no_horizontal_scroll, play_pages, view

@@ -311,7 +311,7 @@ def undecided_views() -> tuple[dict, dict]:
     trick (its cards waiting), and at its turn with cards waiting and a cancelled card in the trick."""
     from hartenjagen.shared.cards import parse_card
     from hartenjagen.shared.game import GAME_OVER, HAND_OVER, Game
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
     from hartenjagen.shared.view import view_for
 
     rules = make_rules({"variant": "cancellation", "seats": 6})

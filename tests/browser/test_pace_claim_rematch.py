@@ -7,8 +7,7 @@ from playwright.sync_api import Page, expect
 
 from hartenjagen.shared.cards import parse_card, rank_of
 from hartenjagen.shared.deal import seeded_deal
-from hartenjagen.shared.rules import make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.variants import VARIANTS, make_rules
 
 from .conftest import (
     DESKTOP,
@@ -85,6 +84,7 @@ def test_a_computer_speed_saved_under_its_old_name_is_read_once_and_moved(open_p
     assert page.evaluate("() => window.hartenjagen.state.prefs.computerPace") == "slow"
     saved = page.evaluate("() => JSON.parse(localStorage.getItem('hartenjagen.prefs'))")
     assert saved["computerPace"] == "slow" and "botPace" not in saved
+
 
 def test_the_hosts_computer_speed_goes_to_the_table_and_a_guest_sees_it_applies(open_page, shot):
     anna = open_page("/", viewport=DESKTOP, name="Anna")

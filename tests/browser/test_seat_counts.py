@@ -309,7 +309,7 @@ def _played_view(variant: str, cards: int) -> dict:
     """A view of seat 0 after passing, with ``cards`` cards in the first trick (the core's own, JSON-safe)."""
     from hartenjagen.shared.cards import parse_card
     from hartenjagen.shared.game import Game
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
     from hartenjagen.shared.view import view_for
 
     game = Game(make_rules({"variant": variant}))

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from hartenjagen.shared.rules import make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.variants import VARIANTS, make_rules
 
 from .conftest import create_table, no_horizontal_scroll, play_pages, view
 

@@ -454,7 +454,7 @@ def test_the_invitation_and_replay_name_every_variant(open_page):
 
 def random_game(options: dict, seed: int) -> tuple[list[dict], dict]:
     """Play a whole game with random computer players; return its events and its replay (shared/replay.py)."""
-    from hartenjagen.shared.bots.base import make_player
+    from hartenjagen.shared.bots.make import make_player
     from hartenjagen.shared.cards import parse_card
     from hartenjagen.shared.game import DEALING, GAME_OVER, HAND_OVER, Game
     from hartenjagen.shared.replay import replay_hands

@@ -1,7 +1,9 @@
-"""The browser client's house: one way in for messages and intents (update.js), words worded only by render/.
+"""The browser client's house: one way in for messages, intents and HTTP answers (update.js and its sub-updates in
+update/), words worded only by render/, storage and the network touched only by main.js's effects.
 
 Behaviour is judged by the browser tests; these check the seams they cannot see: a page module that changed the state
-beside update.js, or a sentence built where the state changes, would again give one idea two homes.
+beside update.js, a sub-update that wrote the storage or fetched, or a sentence built where the state changes, would
+again give one idea two homes.
 """
 
 from __future__ import annotations
@@ -17,11 +19,46 @@ def imports(path: Path) -> list[str]:
     return re.findall(r'^import [^;]*? from "([^"]+)";', path.read_text(), re.M)
 
 
+UPDATE = [JS / "update.js", *sorted((JS / "update").glob("*.js"))]
+# What only main.js's effects may do: write the browser's storage, fetch, or call the modules that write it.
+STORAGE_WRITERS = (
+    "saveSession",
+    "forgetSession",
+    "savePlayerToken",
+    "markSignedOut",
+    "startFresh",
+    "savePrefs",
+    "saveMuted",
+    "keepStats",
+    "fetchAnswer",
+)
+
+
 def test_update_js_imports_no_render_module_and_words_no_text():
-    update = JS / "update.js"
-    assert not [m for m in imports(update) if "render/" in m]
-    text = update.read_text()
-    assert not re.search(r"\bt\(", text), "update.js keeps words as data; render/say.js words them"
+    for path in UPDATE:
+        assert not [m for m in imports(path) if "render/" in m], path.name
+        text = path.read_text()
+        assert not re.search(r"\bt\(", text), f"{path.name} keeps words as data; render/say.js words them"
+
+
+def test_the_updates_write_no_storage_and_fetch_nothing():
+    # storage writes and HTTP requests are effects main.js carries out; the answers come back as messages
+    for path in UPDATE:
+        text = path.read_text()
+        assert not re.search(r"\blocalStorage\b|\bindexedDB\b|\bfetch\(|\bsetTimeout\(", text), path.name
+        lists = re.findall(r"^import \{([^}]*)\} from", text, re.M)
+        imported = {name.strip() for names in lists for name in names.split(",")}
+        assert not imported & set(STORAGE_WRITERS), path.name
+
+
+def test_only_the_updates_change_the_state():
+    # every other module reads the state; a field written elsewhere would be a second writer beside update.js
+    for path in JS.rglob("*.js"):
+        if path in UPDATE:
+            continue
+        text = path.read_text()
+        changes = re.findall(r"\bstate\.[\w.]+ *(?:=(?!=)|\+=|-=|\+\+|--)|Object\.assign\(state\b", text)
+        assert not changes, (path.relative_to(JS).as_posix(), changes)
 
 
 def test_every_server_message_and_every_intent_goes_through_update_js():
@@ -30,17 +67,19 @@ def test_every_server_message_and_every_intent_goes_through_update_js():
     assert main.count("applyMessage(") == 1
     assert re.search(r"onMessage: \(msg\) => receive\(msg\)", main)
     assert re.search(r"onMessage: \(msg\) => receive\(msg, true\)", main)
+    # the HTTP answers too: fetched for an effect, and handed back as a message
+    assert main.count("applyAnswer(") == 1 and "fetchAnswer(effect.ask).then((answer) => run(applyAnswer(" in main
     # main.js, events.js and chat.js change no field of the state: they hand on intents
     for name in ("main.js", "events.js", "chat.js"):
-        source = (JS / name).read_text()
-        body = source.split("/** The chat panel's clicks", 1)[-1] if name == "chat.js" else source
-        changes = re.findall(r"\bstate\.[\w.]+ *(?:=(?!=)|\+=|-=)", body)
+        changes = re.findall(r"\bstate\.[\w.]+ *(?:=(?!=)|\+=|-=)", (JS / name).read_text())
         assert not changes, name
+    assert not re.search(r"\bprefs\.\w+ *=(?!=)", main), "main.js changes no preference: an intent does"
 
 
 def test_every_intent_the_page_sends_is_one_update_js_knows():
-    update = (JS / "update.js").read_text()
-    known = set(re.findall(r'^    case "(\w+)":', update, re.M)) | set(re.findall(r"^  (\w+): \(", update, re.M))
+    # each sub-update names its intents in INTENTS (host commands that go as they are in PLAIN): `  type: (`
+    update = "\n".join(path.read_text() for path in UPDATE)
+    known = set(re.findall(r"^  (\w+): \(", update, re.M))
     sent: set[str] = set()
     for path in JS.rglob("*.js"):
         sent |= set(re.findall(r'dispatch\(\{ type: "(\w+)"', path.read_text()))

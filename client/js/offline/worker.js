@@ -7,6 +7,7 @@ import { keep, startGame } from "./store.js";
 const BOT_DELAY_MS = 600; // the pause before a computer player's move, as `hearts serve --bot-delay` has it
 let py = null;
 let solo = null;
+let clock = null; // Python's time module: the offline table's clocks
 let booting = null;
 let warming = null; // the hard player's modules, loaded after the start
 let tableId = null;
@@ -122,6 +123,7 @@ _outside = [n for n in _loaded if not (getattr(sys.modules[n], "__file__", "") o
 json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
 `));
   solo = py.pyimport("hartenjagen.server.table.offline");
+  clock = py.pyimport("time");
   phases.python = performance.now() - started - phases.bundle - phases.runtime;
   return { ...facts, phases, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
 }
@@ -183,7 +185,7 @@ async function handle(msg) {
   if (msg.op === "delay") {
     botDelay = msg.ms;
   } else if (msg.op === "create") {
-    const fresh = solo.OfflineTable(msg.name || "");
+    const fresh = solo.OfflineTable(clock, msg.name || "");
     const out = outcome(fresh.handle(msg.text));
     const joined = JSON.parse(out).messages.map((text) => JSON.parse(text)).find((m) => m.type === "joined");
     if (joined) {
@@ -198,13 +200,13 @@ async function handle(msg) {
     await apply(out);
   } else if (msg.op === "send") {
     if (!table) {
-      post({ op: "message", text: JSON.stringify({ type: "error", code: "not_seated", message: "Start an offline game first.", nl: "Begin eerst een spel zonder verbinding." }) });
+      post({ op: "message", text: JSON.stringify({ type: "error", code: "not_seated" }) });
       return;
     }
     await apply(outcome(table.handle(msg.text)));
   } else if (msg.op === "restore") {
     if (table) table.destroy();
-    table = solo.OfflineTable(msg.name || "");
+    table = solo.OfflineTable(clock, msg.name || "");
     tableId = msg.table_id;
     due.clear();
     try {
