@@ -20,7 +20,7 @@ from typing import Any
 from hartenjagen.shared.bots import kernel, make_player
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .table_options import add_table_flags, table_options
@@ -31,6 +31,14 @@ HARD_TRIALS: dict[str, dict[str, Any]] = {
     "hard-learned": {"learned": True},  # with the learned rollout policy (``hearts train``)
     "hard-pass-search": {"pass_search": True},
     "hard-read": {"read": True},  # deals weighed by how well the learned policy explains the others' plays
+}
+#: The hard player's ceilings (tools/ceilings.py): arena-only players that the arena hands the game before each
+#: decision. ``hard-oracle`` is told the true deal (a cheat); ``hard-own1`` and ``hard-own2`` choose their own next
+#: one or two cards inside each playout by a small search from their own view there.
+CEILINGS: dict[str, dict[str, Any]] = {
+    "hard-oracle": {},
+    "hard-own1": {"depth": 1},
+    "hard-own2": {"depth": 2},
 }
 #: Deals per match: consecutive hands that form games with running totals.
 HANDS_PER_MATCH = 20
@@ -46,11 +54,12 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
     seat_names = [names[(s + rot) % n] for s in range(n)]
     bots = []
     for s in range(n):
-        level = "hard" if seat_names[s] in HARD_TRIALS else seat_names[s]
-        options = {"budget_ms": task["hard_ms"]} if level == "hard" and task["hard_ms"] else {}
-        options.update(HARD_TRIALS.get(seat_names[s], {}))
+        name, budget = split_budget(seat_names[s])
+        level = "hard" if name in HARD_TRIALS or name in CEILINGS else name
+        options = {"budget_ms": budget or task["hard_ms"]} if level == "hard" and (budget or task["hard_ms"]) else {}
+        options.update(HARD_TRIALS.get(name, {}))
         seed = task["seed"] * 1_000_003 + task["match"] * n * n + rot * n + s
-        bots.append(make_player(level, seed, **options))
+        bots.append(_ceiling(name, seed, options) if name in CEILINGS else make_player(level, seed, **options))
     if any(b.level == "hard" for b in bots):
         kernel.warm()  # load the compiled look-ahead (once per process, about a second) before any timed decision
     times: dict[str, list[float]] = {n: [] for n in set(seat_names)}
@@ -64,6 +73,9 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
         while game.phase in (PASSING, PLAYING, MOON_CHOICE):
             for seat in game.to_act():
                 view = view_for(game, seat)
+                peek = getattr(bots[seat], "peek", None)
+                if peek is not None:  # a ceiling player (arena only) takes the game
+                    peek(game)
                 start = time.perf_counter()
                 intent = bots[seat].decide(view)
                 times[seat_names[seat]].append((time.perf_counter() - start) * 1000.0)
@@ -78,6 +90,24 @@ def play_match(task: dict[str, Any]) -> dict[str, Any]:
         if game.phase == GAME_OVER:
             games.append({"seats": seat_names, "winners": list(game.winners)})
     return {"deals": deals, "games": games, "moons": moons, "times": times}
+
+
+def split_budget(player: str) -> tuple[str, float | None]:
+    """A player's name and its own budget: ``hard0@20`` is ``hard0`` at 20 nominal ms whatever ``--hard-ms`` says."""
+    name, _, ms = player.partition("@")
+    try:
+        return name, float(ms) if ms else None
+    except ValueError:
+        raise ValueError(f"{player}: a budget after @ is a number of nominal ms") from None
+
+
+def _ceiling(name: str, seed: int, options: dict[str, Any]) -> Any:
+    """One of the ceiling players (tools/ceilings.py, arena only)."""
+    from .ceilings import OracleHard, OwnFutureHard
+
+    if name == "hard-oracle":
+        return OracleHard(seed, **options)
+    return OwnFutureHard(seed, **CEILINGS[name], **options)
 
 
 def _ci(values: list[float]) -> tuple[float, float]:
@@ -241,7 +271,10 @@ def _arena_command(args: Any) -> int:
     players = [p.strip() for p in args.players.split(",")] if args.players else []
     for p in players:
         try:
-            make_player("hard" if p in HARD_TRIALS else p, 0)
+            name, budget = split_budget(p)
+            if budget is not None and budget <= 0:
+                raise ValueError(f"{p}: a budget after @ is a positive number of nominal ms")
+            make_player("hard" if name in HARD_TRIALS or name in CEILINGS else name, 0)
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -273,7 +306,10 @@ def add_arena_parser(sub: Any) -> None:
         help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
         "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
         "the learned rollout policy), hard-pass-search (the search-based pass) "
-        "and hard-read (each deal weighed by how well the learned policy explains the others' plays), to measure them",
+        "and hard-read (each deal weighed by how well the learned policy explains the others' plays), to measure them; "
+        "and the ceilings (arena only): hard-oracle (told the true deal), hard-own1 and hard-own2 (their own next "
+        "one or two cards in each playout chosen by a small search from their own view there); a hard player's name "
+        "may end in @MS for its own budget (hard0@20)",
     )
     arena.add_argument("--hands", type=int, default=400, help="hands to play (whole deals x one seating per seat)")
     arena.add_argument("--seed", type=int, default=1)
