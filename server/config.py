@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hartenjagen.shared.bots.hard import DEFAULT_MS
+from hartenjagen.shared.bots.base import DEFAULT_MS
 
 
 def client_dir() -> Path:
@@ -56,15 +56,8 @@ class Config:
     new_players_per_minute: int = 20  # new players per address and minute (then players_limited)
     new_tables_per_minute: int = 10  # new tables per address and minute (then tables_limited)
     chat_window: float = 10.0  # seconds over which chat lines are counted, per connection, address and table
-    chat_per_address: int = 20  # chat lines per address within the chat window (then chat_limited)
+    chat_per_address: int = 20  # chat lines per address within the chat window (then chat_limited_address)
     chat_per_table: int = 30  # chat lines a table takes within the chat window from everyone (then chat_busy)
     reports_per_address: int = 10  # reports per address and hour (then reports_limited)
     prune_days: float = 7.0  # players who never finished a game and tables never started go after this (0: kept)
     prune_every: float = 3600.0  # seconds between two prunes of this node (its first at a random moment within)
-
-    @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Config:
-        """Return the defaults overridden by HEARTS_<FIELD> variables (see ``server.settings``); raise ValueError."""
-        from .settings import from_env
-
-        return cls(**from_env(env))

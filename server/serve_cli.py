@@ -24,7 +24,7 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT."""
-    from .net.app import run
+    from .net.node import run
 
     if not 0 <= args.port <= 65535:
         print(f"--port {args.port}: choose 0..65535", file=sys.stderr)

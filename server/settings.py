@@ -1,8 +1,8 @@
 """Every setting of ``hearts serve`` written once: its flag, its HEARTS_* variable, its default, its bounds, its help.
 
 ``Config`` holds the defaults; ``SETTINGS`` says for each field whether it is a flag (and an environment variable)
-and how it is checked. The parser, the environment fallback, the clamping and the README's synopsis and table all
-come from here (``synopsis`` and ``markdown``; a test keeps the README equal to them).
+and how it is checked. The parser, the environment fallback, the clamping and docs/server.md's synopsis and table all
+come from here (``synopsis`` and ``markdown``; a test keeps docs/server.md equal to them).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Setting:
         return value
 
     def shown_default(self) -> str:
-        """The default as the help and the README show it."""
+        """The default as the help and docs/server.md show it."""
         value = self.default
         return f"{value:g}" if isinstance(value, float) else str(value) if value != "" else "none"
 
@@ -191,6 +191,11 @@ def from_env(env: Mapping[str, str] | None = None) -> dict[str, Any]:
     return found
 
 
+def config_from_env(env: Mapping[str, str] | None = None) -> Config:
+    """Return the defaults overridden by the HEARTS_* variables; raise ValueError for one of the wrong kind."""
+    return dataclasses.replace(DEFAULTS, **from_env(env))
+
+
 def add_arguments(parser: argparse.ArgumentParser, env: Mapping[str, str] | None = None) -> list[str]:
     """Add a flag per setting, each defaulting to its variable and then to ``Config``; return the variables' errors."""
     source = os.environ if env is None else env
@@ -221,7 +226,7 @@ def config_from(args: argparse.Namespace, **extra: Any) -> Config:
 
 
 def synopsis() -> str:
-    """The ``hearts serve`` synopsis line, as the README shows it."""
+    """The ``hearts serve`` synopsis line, as docs/server.md shows it."""
     parts = []
     for s in SETTINGS:
         shown = s.metavar or ("|".join(s.choices) if s.choices else s.shown_default())
@@ -230,7 +235,7 @@ def synopsis() -> str:
 
 
 def markdown() -> str:
-    """The README's table of every setting and variable."""
+    """docs/server.md's table of every setting and variable."""
     rows = ["| flag | environment | default | what |", "|---|---|---|---|"]
     for s in SETTINGS:
         bounds = ""

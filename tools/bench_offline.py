@@ -26,7 +26,7 @@ from typing import Any
 from hartenjagen.server.table.bundle import bundle_bytes
 from hartenjagen.shared.bots.choice import decide
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .bench_server import Proc, _free_port

@@ -21,8 +21,8 @@ from hartenjagen.server.storage.store import TableWrite
 from hartenjagen.server.table.table import FINISHED, PLAYING_STATUS, Table
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.game import MOON_CHOICE, PASSING
-from hartenjagen.shared.rules import make_rules
 from hartenjagen.shared.sim import pick
+from hartenjagen.shared.variants import make_rules
 
 
 def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tuple[Table, list[TableWrite]]:
@@ -39,9 +39,9 @@ def game_writes(rng: random.Random, code: str, hands: int | None = None) -> tupl
             writes.append(TableWrite(table.table_id, code, entries, opened_at=table.opened_at if opened else None))
 
     for seat, name in enumerate(("Anna", "Bram", "Cor", "Dirk")):
-        table.seat_person(None, seat + 1, name, seat)
+        table.seating.seat_person(None, seat + 1, name, seat)
     cut(opened=True)
-    table.start(0, time.time())
+    table.hosting.start(0, time.time())
     cut()
     rand = rng.random
     stop_after = rng.randrange(4, 48) if hands is not None else None

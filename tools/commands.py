@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from hartenjagen.server.config import Config
 from hartenjagen.server.net.compression import MODES
 from hartenjagen.shared.bots.base import LEVELS
-from hartenjagen.shared.rules import RulesError, make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.rules import RulesError
+from hartenjagen.shared.variants import VARIANTS, make_rules
 
 from .table_options import add_table_flags, table_options
 
@@ -377,6 +377,9 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
 
     add_train_parser(sub)
     add_review_parsers(sub, bench_sub)
+    from .silent_sockets import add_silent_parser
+
+    add_silent_parser(bench_sub)
     from . import runtime_fetch
 
     fetch = sub.add_parser("fetch-runtime", help="fetch the offline game's Python runtime (Pyodide) once, checked")

@@ -26,7 +26,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .arena import play_match
 

@@ -22,8 +22,7 @@ from hartenjagen.shared.cards import SEAT_NAMES
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
 from hartenjagen.shared.review import card_text, review_hand
-from hartenjagen.shared.rules import make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.variants import VARIANTS, make_rules
 from hartenjagen.shared.view import view_for
 
 

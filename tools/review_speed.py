@@ -19,7 +19,7 @@ from hartenjagen.shared.cards import parse_card
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.review import review_hand
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 

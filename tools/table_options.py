@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hartenjagen.shared.rules import RulesError, make_rules
-from hartenjagen.shared.variants import VARIANTS
+from hartenjagen.shared.rules import RulesError
+from hartenjagen.shared.variants import VARIANTS, make_rules
 
 
 def add_table_flags(parser: Any) -> None:

@@ -32,8 +32,9 @@ from hartenjagen.shared.bots.sampling import seed_from
 from hartenjagen.shared.cards import SUIT_MASKS, parse_card
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import GAME_OVER, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import Rules, make_rules
+from hartenjagen.shared.rules import Rules
 from hartenjagen.shared.sim import hand_scorer
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .arena import progress_bar

@@ -7,43 +7,41 @@ In memory a node knows the tables it owns by their code, the one key of a table 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
-
-from redis.commands.core import AsyncScript
+from collections.abc import Callable
 
 from ..storage.store import ClusterUnavailable
-from .link import REDIS_ERRORS, Link, log
+from . import scripts
+from .link import REDIS_ERRORS, ClusterView, log
 
 FENCE_MARGIN = 0.25  # seconds before its leases (or its presence) could run out that a node stops writing
 
 
-class Leases(Link):
+class Leases:
     """The tables this node owns (code -> table id and lease number), renewed together, released when let go."""
 
-    leases: dict[str, tuple[str, int]]  # code -> (table id, lease number) of the tables this node owns
-    renewed_until: float  # monotonic time until which every lease this node holds is sure to live in Redis
-    present_until: float  # ... and its presence key (``Presence.heartbeat``)
-    on_lost: Callable[[str], None]  # told the code of a table whose lease another node took
-    _new_table: AsyncScript  # the Lua scripts (scripts.py) that take, renew and look up leases
-    _claim: AsyncScript
-    _renew: AsyncScript
-    _lookup: AsyncScript
-    _orphans: AsyncScript
-    _spawn: Callable[[Coroutine[Any, Any, object]], None]
+    __slots__ = ("cluster", "_new_table", "_claim", "_renew", "_lookup", "_orphans")
+
+    def __init__(self, cluster: ClusterView) -> None:
+        self.cluster = cluster
+        redis = cluster.redis  # the Lua scripts (scripts.py) that take, renew and look up leases
+        self._new_table = redis.register_script(scripts.NEW_TABLE)
+        self._claim = redis.register_script(scripts.CLAIM)
+        self._renew = redis.register_script(scripts.RENEW)
+        self._lookup = redis.register_script(scripts.LOOKUP)
+        self._orphans = redis.register_script(scripts.ORPHANS)
 
     def code_key(self, code: str) -> str:
         """The key that reserves table code ``code`` (value: the table id)."""
-        return f"{self.prefix}code:{code}"
+        return f"{self.cluster.prefix}code:{code}"
 
     def lease_key(self, table_id: str) -> str:
         """The lease key of table ``table_id`` (value: ``node#lease``)."""
-        return f"{self.prefix}lease:{table_id}"
+        return f"{self.cluster.prefix}lease:{table_id}"
 
     @property
     def seq_key(self) -> str:
         """The counter that numbers leases (fencing tokens)."""
-        return f"{self.prefix}lease_seq"
+        return f"{self.cluster.prefix}lease_seq"
 
     def writable(self) -> bool:
         """Whether this node may still write its tables: no lease of it, nor its presence, can have run out yet.
@@ -53,11 +51,11 @@ class Leases(Link):
         other node can take a table over (a lease run out, or a holder without presence) before this deadline. The
         margin is for an append on its way; the database's fence refuses any that comes later still.
         """
-        return time.monotonic() < min(self.renewed_until, self.present_until) - FENCE_MARGIN
+        return time.monotonic() < min(self.cluster.renewed_until, self.cluster.present_until) - FENCE_MARGIN
 
     def lease_of(self, code: str) -> int | None:
         """The lease number this node writes table ``code``'s log with (None: not owned here)."""
-        held = self.leases.get(code)
+        held = self.cluster.leases.get(code)
         return held[1] if held is not None else None
 
     async def new_table(self, table_id: str, make_code: Callable[[], str]) -> tuple[str, int]:
@@ -66,13 +64,13 @@ class Leases(Link):
             code = make_code()
             keys = [self.code_key(code), self.lease_key(table_id), self.seq_key]
             try:
-                lease = await self._new_table(keys=keys, args=[table_id, self.node, self.lease_ms])
+                lease = await self._new_table(keys=keys, args=[table_id, self.cluster.node, self.cluster.lease_ms])
             except REDIS_ERRORS as exc:
-                self.mark_down(exc)
+                self.cluster.mark_down(exc)
                 raise ClusterUnavailable(str(exc)) from exc
-            self._back()
+            self.cluster.back()
             if lease:
-                self.leases[code] = (table_id, int(lease))
+                self.cluster.leases[code] = (table_id, int(lease))
                 return code, int(lease)
         raise ClusterUnavailable("no free table code found")
 
@@ -83,16 +81,18 @@ class Leases(Link):
         then the caller lets it go (``let_go``) once it has closed that stored table as damaged.
         """
         keys = [self.lease_key(table_id), self.code_key(code), self.seq_key]
-        lease = await self._claim(keys=keys, args=[self.node, self.lease_ms, table_id, floor, self.prefix])
+        lease = await self._claim(
+            keys=keys, args=[self.cluster.node, self.cluster.lease_ms, table_id, floor, self.cluster.prefix]
+        )
         if not lease:
             return None
-        if code not in self.leases:
-            self.leases[code] = (table_id, int(lease))
+        if code not in self.cluster.leases:
+            self.cluster.leases[code] = (table_id, int(lease))
         return int(lease)
 
     async def lookup(self, code: str) -> tuple[str, str | None, bool] | None:
         """Where table ``code`` lives: ``(table_id, holder or None, holder alive)``; None for an unknown code."""
-        found = await self._lookup(keys=[self.code_key(code)], args=[self.prefix])
+        found = await self._lookup(keys=[self.code_key(code)], args=[self.cluster.prefix])
         if not found:
             return None
         if len(found) == 1:
@@ -104,53 +104,58 @@ class Leases(Link):
         found: list[str] = []
         for start in range(0, len(table_ids), 500):
             chunk = table_ids[start : start + 500]
-            places = await self._orphans(keys=[self.lease_key(t) for t in chunk], args=[self.prefix, self.node])
+            places = await self._orphans(
+                keys=[self.lease_key(t) for t in chunk], args=[self.cluster.prefix, self.cluster.node]
+            )
             found += [chunk[i - 1] for i in places]
         return found
 
     def drop(self, code: str, lost: bool = False, keep_code: bool = False) -> None:
         """Stop renewing table ``code``; release its lease (and code, unless ``keep_code``) unless it went elsewhere."""
-        held = self.leases.pop(code, None)
+        held = self.cluster.leases.pop(code, None)
         if held is not None and not lost:
             table_id, lease = held
-            self._spawn(self._release_keys(table_id, code, f"{self.node}#{lease}", keep_code))
+            self.cluster.spawn(self.release_keys(table_id, code, f"{self.cluster.node}#{lease}", keep_code))
 
     def let_go(self, table_id: str, code: str, lease: int, keep_code: bool = False) -> None:
         """Release the lease ``claim`` took of stored table ``table_id`` that did not come back here."""
-        if self.leases.get(code) == (table_id, lease):
-            del self.leases[code]
-        self._spawn(self._release_keys(table_id, code, f"{self.node}#{lease}", keep_code))
+        if self.cluster.leases.get(code) == (table_id, lease):
+            del self.cluster.leases[code]
+        self.cluster.spawn(self.release_keys(table_id, code, f"{self.cluster.node}#{lease}", keep_code))
 
-    async def _release_keys(self, table_id: str, code: str, value: str, keep_code: bool = False) -> None:
+    async def release_keys(self, table_id: str, code: str, value: str, keep_code: bool = False) -> None:
+        """Delete table ``table_id``'s lease (and its code, unless ``keep_code``) while they hold our ``value``."""
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                await self._release(keys=[self.lease_key(table_id)], args=[value], client=pipe)
+            async with self.cluster.redis.pipeline(transaction=False) as pipe:
+                await self.cluster.release(keys=[self.lease_key(table_id)], args=[value], client=pipe)
                 if not keep_code:
-                    await self._release(keys=[self.code_key(code)], args=[table_id], client=pipe)
+                    await self.cluster.release(keys=[self.code_key(code)], args=[table_id], client=pipe)
                 await pipe.execute()
         except REDIS_ERRORS as exc:  # the lease runs out by itself; the code key stays (harmless, rare)
-            self.mark_down(exc)
+            self.cluster.mark_down(exc)
 
     async def renew(self) -> None:
         """Renew every lease this node holds in one pipeline; a lease another node holds now is lost."""
-        owned = list(self.leases.items())
+        owned = list(self.cluster.leases.items())
         sent = time.monotonic()
         if not owned:  # every lease taken from now on lives at least until then
-            self.renewed_until = sent + self.lease_ms / 1000
+            self.cluster.renewed_until = sent + self.cluster.lease_ms / 1000
             return
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
+            async with self.cluster.redis.pipeline(transaction=False) as pipe:
                 for code, (table_id, lease) in owned:
                     keys = [self.lease_key(table_id), self.code_key(code)]
-                    await self._renew(keys=keys, args=[f"{self.node}#{lease}", self.lease_ms, table_id], client=pipe)
+                    await self._renew(
+                        keys=keys, args=[f"{self.cluster.node}#{lease}", self.cluster.lease_ms, table_id], client=pipe
+                    )
                 results = await pipe.execute()
         except REDIS_ERRORS as exc:
-            self.mark_down(exc)  # keep playing: the database still refuses any append from an older lease
+            self.cluster.mark_down(exc)  # keep playing: the database still refuses any append from an older lease
             return
-        self._back()
-        self.renewed_until = sent + self.lease_ms / 1000  # a lease taken since lives longer still
+        self.cluster.back()
+        self.cluster.renewed_until = sent + self.cluster.lease_ms / 1000  # a lease taken since lives longer still
         for (code, (table_id, lease)), ok in zip(owned, results, strict=True):
-            if not ok and self.leases.get(code) == (table_id, lease):
+            if not ok and self.cluster.leases.get(code) == (table_id, lease):
                 log.warning("table %s: its lease went to another node; stopping here", table_id)
-                del self.leases[code]
-                self.on_lost(code)
+                del self.cluster.leases[code]
+                self.cluster.on_lost(code)

@@ -1,9 +1,14 @@
-"""What every part of a node's cluster view shares: the Redis connection, the key prefix, and Redis up or down."""
+"""What every part of a node's cluster view shares: the errors that mean Redis is down, the log, the cluster's state.
+
+``ClusterView`` is what ``Leases``, ``Presence`` and ``Listing`` use of ``node.Cluster``, so they do not import it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
@@ -13,27 +18,32 @@ log = logging.getLogger("hearts.cluster")
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 
 
-class Link:
-    """One node's link to Redis: its name, the key prefix, and whether Redis answers (said once when it changes)."""
+class ClusterView(Protocol):
+    """The node's cluster state and the few calls its parts share; ``node.Cluster`` is the one that has them."""
 
     redis: Redis
     prefix: str
     node: str
     lease_ms: int
-    up: bool
-    _release: AsyncScript  # the RELEASE script (delete a key only while it holds our value)
+    leases: dict[str, tuple[str, int]]  # code -> (table id, lease number) of tables this node owns
+    counts: Callable[[], tuple[int, int]]
+    on_lost: Callable[[str], None]
+    listed: Callable[[], Awaitable[list]] | None
+    seated: Callable[[], dict] | None
+    epoch: str | None
+    renewed_until: float
+    present_until: float
+    adopt_after: float
+    release: AsyncScript
 
     def node_key(self, node: str) -> str:
         """The presence key of ``node``."""
-        return f"{self.prefix}node:{node}"
 
     def mark_down(self, exc: BaseException) -> None:
-        """Redis failed: say so once; new tables are refused until it answers again."""
-        if self.up:
-            log.warning("Redis does not answer (%s): own tables play on, new tables are refused", exc)
-        self.up = False
+        """Redis failed."""
 
-    def _back(self) -> None:
-        if not self.up:
-            log.warning("Redis answers again")
-        self.up = True
+    def back(self) -> None:
+        """Redis answered."""
+
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> None:
+        """Run ``coro`` as a task the stop waits for."""

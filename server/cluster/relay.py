@@ -23,17 +23,18 @@ import logging
 import secrets
 from collections import OrderedDict, deque
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
+from ..connection.client import Client
+from ..connection.closing import Close
+from ..connection.routes import node_path
 from ..metrics import NO_METRICS, Metrics
-from ..net.addresses import node_path
-from ..net.client import Client
-from ..net.closing import Close
-from ..net.hub import Hub
+from ..storage.store import Store
+from ..table import outgoing
 from ..table.errors import ProtocolError
 from ..table.jsontext import compact
-from ..table.messages import kind_of
+from ..table.messages import ClientMessage, kind_of, parse_relayed
 
 if TYPE_CHECKING:
     from .node import Cluster
@@ -47,6 +48,28 @@ DETACHED_KEPT = 10_000  # connections that left a table here, remembered to tell
 SEATED = ('{"type":"joined"', '{"type":"watching"')  # what an owner sends a connection it seated (compact JSON)
 
 
+class NodeHub(Protocol):
+    """What the relay needs of its node's hub (``server.net.hub.Hub``): it runs another node's connections there."""
+
+    config: Config
+    store: Store
+
+    def disconnected(self, client: Client) -> None:
+        """A connection closed."""
+
+    async def handle(self, client: Client, msg: ClientMessage) -> None:
+        """Dispatch one checked message; raise ProtocolError to refuse it."""
+
+    def table_info(self, code: str, address: str, seat_token: str = "") -> tuple[int, dict[str, Any]]:
+        """``GET /api/tables/{code}``: (HTTP status, body)."""
+
+    def signed_out(self, player_id: int, device: str) -> None:
+        """Device ``device`` no longer holds ``player_id``."""
+
+    def code_used(self, player_id: int, notice: dict[str, Any]) -> None:
+        """One of ``player_id``'s device codes was used."""
+
+
 class RemoteClient(Client):
     """On the table's owner: a connection another node (its edge) holds; what it is sent goes back over Redis."""
 
@@ -55,7 +78,7 @@ class RemoteClient(Client):
         self.relay = relay
         self.edge: str = edge
         self.cid = cid
-        self.inbox: deque[dict[str, Any]] = deque()
+        self.inbox: deque[dict[str, Any]] = deque()  # as the edge relayed them: checked again here (``parse_relayed``)
         self.worker: asyncio.Task | None = None
 
     def push(self, message: dict[str, Any] | str) -> None:
@@ -77,7 +100,7 @@ class RemoteClient(Client):
 class Relay:
     """One node's side of the links: connections it relays to owners (edge), and others' connections it serves."""
 
-    def __init__(self, cluster: Cluster, hub: Hub) -> None:
+    def __init__(self, cluster: Cluster, hub: NodeHub) -> None:
         self.cluster = cluster
         self.hub = hub
         self.metrics: Metrics = getattr(hub, "metrics", NO_METRICS)  # frames out and in (a stand-in hub: none)
@@ -103,18 +126,18 @@ class Relay:
 
     # ------------------------------------------------------------------ edge side
 
-    def open(self, client: Client, owner: str, msg: dict[str, Any]) -> None:
+    def open(self, client: Client, owner: str, msg: ClientMessage) -> None:
         """Relay ``client`` to the owner of the table its ``join``/``resume``/``watch`` names, starting with it."""
         cid = str(next(self._ids))
         client.remote, client.cid = owner, cid
         self.relayed[cid] = client
         self._timers[cid] = asyncio.get_running_loop().call_later(OPEN_TIMEOUT, self._no_answer, cid)
-        body = compact({"p": client.player_id, "n": client.name, "a": client.address, "m": msg})
+        body = compact({"p": client.player_id, "n": client.name, "a": client.address, "m": msg.to_wire()})
         self.send(owner, "o" + self.node + SEP + cid + SEP + body)
 
-    def forward(self, client: Client, owner: str, msg: dict[str, Any]) -> None:
+    def forward(self, client: Client, owner: str, msg: ClientMessage) -> None:
         """Forward a relayed connection's message to ``owner``, the node of its table (``client.remote``)."""
-        self.send(owner, "m" + self.node + SEP + client.cid + SEP + compact(msg))
+        self.send(owner, "m" + self.node + SEP + client.cid + SEP + compact(msg.to_wire()))
 
     def gone(self, client: Client) -> None:
         """A relayed connection closed: tell the owner (its seat is kept for the grace period)."""
@@ -184,7 +207,7 @@ class Relay:
         """
         path = node_path(client.route, client.remote or "")
         if path is not None:
-            client.push({"type": "moved", "path": path})
+            client.push(outgoing.moved(path))
 
     def _drop_relayed(self, owners: set[str] | None, why: Close) -> None:
         """Close the relayed connections of ``owners`` (all when None) with 1012: they resume by themselves."""
@@ -246,7 +269,7 @@ class Relay:
             while remote.inbox:
                 msg = remote.inbox.popleft()
                 try:
-                    await self.hub.handle(remote, msg)
+                    await self.hub.handle(remote, parse_relayed(msg))
                 except ProtocolError as exc:
                     remote.push(exc.to_message())
                     if exc.code == "server_busy":

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..net.addresses import node_path
+from ..connection.routes import node_path
 from ..storage.opening import REDIS_ERRORS
 from ..storage.store import ClusterUnavailable, StoreBusy
+from ..table import outgoing
 from ..table.codes import table_code
 from ..table.errors import ProtocolError
+from ..table.messages import LOCATED, ClientMessage, Join, Resume, Watch
 from ..table.seat_view import public_table
 from .services import Services
 
 if TYPE_CHECKING:
-    from ..net.client import Client
+    from ..connection.client import Client
 
-LOCATED = frozenset(("join", "resume", "watch"))  # messages that name a table by its code
-COMES_BACK = frozenset(("resume", "watch"))  # Redis down: server_busy (closed with 1013: the client tries again)
+COMES_BACK = frozenset((Resume.kind, Watch.kind))  # Redis down: server_busy (closed with 1013: the client tries again)
 
 
-async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
+def naming_a_table(msg: ClientMessage) -> Join | Resume | Watch | None:
+    """Return ``msg`` when it names a table by its code (``LOCATED``, from the declarations), else None."""
+    return cast("Join | Resume | Watch", msg) if msg.kind in LOCATED else None
+
+
+async def locate(ctx: Services, client: Client, msg: Join | Resume | Watch) -> bool:
     """A code not open here: send the client to the node that owns it or relay it there (True), or restore it here.
 
     Behind a proxy that routes a path to each node (``client.route``) the client is told where the table lives
@@ -30,8 +36,8 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
     dispatch closes the connection with 1013 and the client comes back by itself), ``cluster_unavailable`` for a
     ``join``; the database down: ``StoreBusy`` (``server_busy`` too).
     """
-    code = msg["code"]
-    if ctx.guessing(client) and msg["type"] != "resume":
+    code = msg.code
+    if ctx.guessing(client) and not isinstance(msg, Resume):
         return False  # the handler refuses it (rate_limited) without asking anyone
     if ctx.cluster is None:
         if code in ctx.tables.parked:
@@ -47,7 +53,7 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
             if holder is not None and holder != ctx.cluster.node and alive:
                 path = node_path(client.route, holder)
                 if path is not None:  # the proxy routes to each node: the client comes back straight to the owner
-                    client.push({"type": "moved", "path": path, "again": msg})
+                    client.push(outgoing.moved(path, msg.to_wire()))
                     return True
                 assert ctx.relay is not None  # set by the app whenever there is a cluster
                 ctx.relay.open(client, holder, msg)
@@ -55,11 +61,11 @@ async def locate(ctx: Services, client: Client, msg: dict[str, Any]) -> bool:
             if await ctx.tables.fetch(code) is not None:
                 return False
     except ClusterUnavailable:  # Redis answers, but lost its keys a moment ago: the table's node sets them again
-        raise ProtocolError("server_busy" if msg["type"] in COMES_BACK else "cluster_unavailable") from None
+        raise ProtocolError("server_busy" if msg.kind in COMES_BACK else "cluster_unavailable") from None
     except REDIS_ERRORS as exc:
         ctx.cluster.mark_down(exc)
         # the browser sends resume and watch by itself after every reconnect: it must come back, not stay put
-        raise ProtocolError("server_busy" if msg["type"] in COMES_BACK else "cluster_unavailable") from None
+        raise ProtocolError("server_busy" if msg.kind in COMES_BACK else "cluster_unavailable") from None
     return False
 
 
@@ -97,7 +103,7 @@ def table_info(ctx: Services, code: str, address: str, seat_token: str = "") -> 
         return 404, {"error": "not_found"}
     body = public_table(table)
     if seat_token:
-        seat = table.seat_by_token(seat_token)
+        seat = table.seating.seat_by_token(seat_token)
         if seat is None:
             ctx.guesses.fail(address)
         body["you"] = seat.index if seat is not None else None

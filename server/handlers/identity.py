@@ -5,34 +5,44 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..net.closing import Close
+from ..connection.closing import Close
 from ..players.devices import shown
+from ..table import outgoing
 from ..table.errors import ProtocolError
-from ..table.messages import PROTOCOL_VERSION
+from ..table.messages import DeviceCode, Devices, Hello, Ping, SignOutDevice, UseDeviceCode
+from ..table.outgoing import PROTOCOL_VERSION
 from ..table.tokens import token_hash
+from .binding import handles
 from .seats import known
 from .services import Services
 
 if TYPE_CHECKING:
-    from ..net.client import Client
+    from ..connection.client import Client
 
 
-async def hello(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(Ping)
+def ping(ctx: Services, client: Client, msg: Ping) -> None:
+    """``ping``: ``pong``, answered by the node that holds the connection, before ``hello`` too."""
+    client.push(outgoing.pong())
+
+
+@handles(Hello)
+async def hello(ctx: Services, client: Client, msg: Hello) -> None:
     """``hello``: the player this connection plays as (a new one, or the one its token names)."""
-    if msg["version"] != PROTOCOL_VERSION:
-        raise ProtocolError("bad_version", version=msg["version"])
+    if msg.version != PROTOCOL_VERSION:
+        raise ProtocolError("bad_version", version=msg.version)
     if client.player_id is not None:
         raise ProtocolError("hello_once")  # a connection keeps the player it greeted with
-    if ctx.names.blocked(msg["name"]):
+    if ctx.names.blocked(msg.name):
         raise ProtocolError("bad_name")
     deadline, client.hello_by = client.hello_by, math.inf  # a hello under way is not late, however long it waits
     try:
-        pid, token, name = await _player(ctx, client, msg["name"], msg.get("player_token"))
+        pid, token, name = await _player(ctx, client, msg.name, msg.player_token)
     except BaseException:
         client.hello_by = deadline  # refused: the connection still has to say a hello that holds, in time
         raise
     client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
-    client.push({"type": "welcome", "version": PROTOCOL_VERSION, "player_token": token, "name": name})
+    client.push(outgoing.welcome(token, name))
 
 
 async def _player(ctx: Services, client: Client, name: str, given: str | None) -> tuple[int, str, str]:
@@ -53,33 +63,33 @@ async def _player(ctx: Services, client: Client, name: str, given: str | None) -
     return found
 
 
-async def device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(DeviceCode)
+async def device_code(ctx: Services, client: Client, msg: DeviceCode) -> None:
     """``device_code``: a one-time code (and its link) that signs another device in as this player."""
-    request = getattr(client.ws, "request", None)
-    headers = request.headers if request is not None else {}
-    origin = headers.get("Origin", "") or ""
+    origin = client.origin
     origin = origin if origin.startswith(("http://", "https://")) and len(origin) <= 200 else ""
     client.push(await ctx.devices.ask(known(client)[0], origin))
 
 
-async def use_device_code(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(UseDeviceCode)
+async def use_device_code(ctx: Services, client: Client, msg: UseDeviceCode) -> None:
     """``use_device_code``: this connection becomes the player whose code it gives (a wrong code is a guess)."""
     if ctx.guessing(client):
         raise ProtocolError("rate_limited")
-    found = await ctx.devices.use(msg["code"], msg.get("label", ""))
+    found = await ctx.devices.use(msg.code, msg.label)
     if found is None:
         raise ctx.failed(client, "unknown_device_code")
     pid, token, name = found
     client.player_id, client.name, client.token_hash = pid, name, token_hash(token)
-    client.push({"type": "device_joined", "player_token": token, "name": name})
-    notice = {"type": "device_code_used", "code": shown(msg["code"]), "label": msg.get("label", ""),
-              "device": client.token_hash[:16]}  # fmt: skip
+    client.push(outgoing.device_joined(token, name))
+    notice = outgoing.device_code_used(shown(msg.code), msg.label, client.token_hash[:16])
     code_used(ctx, pid, notice)
     if ctx.cluster is not None:
         await ctx.cluster.code_used(pid, notice)  # the page that shows the code may be on another node
 
 
-async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(Devices)
+async def devices(ctx: Services, client: Client, msg: Devices) -> None:
     """``devices``: the devices signed in as this player (a device signed out meanwhile is closed instead)."""
     listing = await ctx.devices.listing(known(client)[0], client.token_hash)
     if client.token_hash is not None and not any(d["this"] for d in listing["devices"]):
@@ -88,9 +98,10 @@ async def devices(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
     client.push(listing)
 
 
-async def sign_out_device(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(SignOutDevice)
+async def sign_out_device(ctx: Services, client: Client, msg: SignOutDevice) -> None:
     """``sign_out_device``: that device no longer holds this player, here and on every other node."""
-    device, (player_id, _) = msg["device"], known(client)
+    device, (player_id, _) = msg.device, known(client)
     await ctx.store.drop_device(player_id, device)
     client.push(await ctx.devices.listing(player_id, client.token_hash))
     signed_out(ctx, player_id, device)

@@ -5,48 +5,52 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from hartenjagen.shared.rules import Rules, make_rules
+from hartenjagen.shared.rules import Rules
+from hartenjagen.shared.variants import make_rules
 
 from ..live import lobby
 from ..storage.store import ClusterUnavailable
-from ..table import chat
+from ..table import outgoing
 from ..table.codes import new_code
-from ..table.daily import DAILY_LEVEL, daily_deal, today
+from ..table.daily import DAILY_LEVEL, daily_deal, day_of
 from ..table.errors import ProtocolError
-from ..table.messages import PLAY_NOW_WAIT
+from ..table.messages import Create, MyTables, PlayNow
 from ..table.table import Table, check_seat, table_rules
+from . import chatting
+from .binding import handles
 from .seats import attach, check_free, known
 from .services import Services
 
 if TYPE_CHECKING:
-    from ..net.client import Client
+    from ..connection.client import Client
 
 
-async def create(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(Create)
+async def create(ctx: Services, client: Client, msg: Create) -> None:
     """``create``: open a table with these options (or today's deal against computer players) and sit at it."""
     if ctx.store.down is not None:  # its first entries could not be stored: refused before anything is made
         raise ProtocolError("server_busy")
-    if msg.get("daily"):
+    if msg.daily:
         check_free(client)
-        day = today()
+        day = day_of(time.time())
         counts = not await ctx.store.daily_played(day, known(client)[0])
         check_free(client)  # the connection may have sat down elsewhere meanwhile
         deal: int | None = daily_deal(day, ctx.daily_key)
         rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
     else:
-        rules, deal = table_rules(msg["options"])
-        daily, level = None, msg.get("computer_level", "medium")
-        check_seat(rules.seats, msg.get("seat", 0))
+        rules, deal = table_rules(msg.options)
+        daily, level = None, msg.computer_level
+        check_seat(rules.seats, msg.seat)
         check_free(client)  # after the fields, as the protocol lists the checks
     code, table_id = await new_table_code(ctx, client)
     table = Table.create(code, rules, level, deal, daily, grace=ctx.config.grace, table_id=table_id, at=time.time())
     ctx.tables.add(table)
-    seat, token = table.seat_person(client, *known(client), 0 if daily else msg.get("seat", 0))
+    seat, token = table.seating.seat_person(client, *known(client), 0 if daily else msg.seat)
     attach(ctx, client, table, seat.index, token)
     if daily is not None:
-        table.fill_computers(seat.index, DAILY_LEVEL)
+        table.hosting.fill_computers(seat.index, DAILY_LEVEL)
     ctx.changed(table)
 
 
@@ -75,7 +79,8 @@ async def _free_code(ctx: Services, client: Client) -> tuple[str, str | None]:
     return code, table_id
 
 
-async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(PlayNow)
+async def play_now(ctx: Services, client: Client, msg: PlayNow) -> None:
     """Sit at an open Play now table that fits (this node's, else another node's), or open one and wait there.
 
     Play now matches on the game, whatever the language, unless the person asks for players of their own language
@@ -89,25 +94,22 @@ async def play_now(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
         raise ProtocolError("play_now_limited")
     if ctx.store.down is not None:
         raise ProtocolError("server_busy")
-    rules, deal = table_rules(msg.get("options", {"variant": "classic"}))
+    rules, deal = table_rules(msg.options if msg.options is not None else {"variant": "classic"})
     if deal is not None:
-        detail = ("Play now deals fresh cards: no deal number", "Nu spelen deelt nieuwe kaarten: geen spelnummer")
-        raise ProtocolError("bad_option", field="deal", detail=detail)
-    options, lang = rules.to_json(), msg.get("lang", "en")
+        raise ProtocolError("bad_option", field="deal", problem="play_now_deal")
+    options, lang = rules.to_json(), msg.lang
     if ctx.cluster is None:
         await _seat_press(ctx, client, msg, rules, options, lang)
         return
     async with contextlib.AsyncExitStack() as locks:
-        for kind in lobby.match_keys(options, lang, msg.get("lang_only", False)):
+        for kind in lobby.match_keys(options, lang, msg.lang_only):
             await locks.enter_async_context(ctx.cluster.matching(kind))
         check_free(client)  # the connection may have sat down elsewhere meanwhile
         if await _seat_press(ctx, client, msg, rules, options, lang):
             await ctx.cluster.publish_open()  # before the locks go: the next press sees this table
 
 
-async def _seat_press(
-    ctx: Services, client: Client, msg: dict[str, Any], rules: Rules, options: dict, lang: str
-) -> bool:
+async def _seat_press(ctx: Services, client: Client, msg: PlayNow, rules: Rules, options: dict, lang: str) -> bool:
     """Seat one Play now press; True when a table here changed, False when it went to another node's table.
 
     A press relayed from another node names the table it matched (``at_table``): it sits there as a press here
@@ -115,23 +117,23 @@ async def _seat_press(
     there), at another table here or a new one.
     """
     at = time.time()
-    fill_at = at + msg.get("wait", PLAY_NOW_WAIT)
-    only = msg.get("lang_only", False)
+    fill_at = at + msg.wait
+    only = msg.lang_only
     here = [
         t
         for t in ctx.tables.by_code.values()
         if (e := lobby.entry(t)) is not None and lobby.fits(e, options, lang, client.player_id, only)
     ]
     if here:
-        target = ctx.tables.by_code.get(msg.get("at_table", ""))
+        target = ctx.tables.by_code.get(msg.at_table)
         # the table matched on the other node, else the fullest, then the oldest
         table = target if target in here else max(here, key=lambda t: (len(t.persons()), -t.opened_at))
-        seat, token = table.seat_person(client, *known(client), None, lang)
-        table.wait_until(fill_at)
+        seat, token = table.seating.seat_person(client, *known(client), None, lang)
+        table.hosting.wait_until(fill_at)
         attach(ctx, client, table, seat.index, token)
         ctx.lobby.changed()
         ctx.changed(table)
-        chat.history(ctx, client, table)
+        chatting.send_history(ctx, client, table)
         return True
     if ctx.cluster is not None and client.edge is None:  # a press relayed here goes no further
         found = await ctx.cluster.open_elsewhere()
@@ -146,17 +148,18 @@ async def _seat_press(
     check_free(client)
     table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
     ctx.tables.add(table)
-    seat, token = table.seat_person(client, *known(client), 0, lang)
-    table.queue(lang, fill_at, only)
+    seat, token = table.seating.seat_person(client, *known(client), 0, lang)
+    table.hosting.queue(lang, fill_at, only)
     attach(ctx, client, table, seat.index, token)
     ctx.lobby.changed()
     ctx.changed(table)
     return True
 
 
-async def my_tables(ctx: Services, client: Client, msg: dict[str, Any]) -> None:
+@handles(MyTables)
+async def my_tables(ctx: Services, client: Client, msg: MyTables) -> None:
     """``my_tables``: the open tables (this node's, and in a cluster every node's) where this player holds a seat."""
     found = ctx.lobby.seats_of(client.player_id)
     if ctx.cluster is not None:
         found += await ctx.cluster.seats_elsewhere(client.player_id)
-    client.push({"type": "my_tables", "tables": sorted(found, key=lambda t: t["code"])})
+    client.push(outgoing.my_tables(sorted(found, key=lambda t: t["code"])))

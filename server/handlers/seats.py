@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..table import outgoing
 from ..table.errors import ProtocolError
 from ..table.presence import Connection
 from ..table.table import Table
 from .services import Services
 
 if TYPE_CHECKING:
-    from ..net.client import Client
+    from ..connection.client import Client
 
 
 def check_free(client: Client) -> None:
@@ -46,20 +47,9 @@ def find(ctx: Services, client: Client, code: str) -> Table:
 def attach(ctx: Services, client: Client, table: Table, seat: int, token: str | None) -> None:
     """Put the connection at ``seat`` of ``table`` and tell it so (``joined``); the seat's ratings show first."""
     ctx.tables.load_ratings(table)  # the one reader, also after every rated game is stored
-    client.table, client.seat, client.seen, client.shown = table, seat, table.seq, None
-    client.shown_moment = None
-    ctx.tables.send(
-        table,
-        client,
-        {
-            "type": "joined",
-            "code": table.code,
-            "seat": seat,
-            "seat_token": token,
-            "link": f"/t/{table.code}",
-            "host": table.host == seat,
-        },
-    )
+    client.table, client.seat = table, seat
+    table.presence.arrive(client, table.seq)
+    ctx.tables.send(table, client, outgoing.joined(table.code, seat, token, f"/t/{table.code}", table.host == seat))
 
 
 def unwatch(client: Connection, table: Table) -> None:

@@ -7,13 +7,13 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+from ..connection.limits import Limits
+from ..connection.ratelimit import FailureLimiter
 from ..live.computer import Thinker
 from ..live.lobby import Lobby
 from ..live.registry import Tables
 from ..live.reviews import Reviewer
 from ..metrics import NO_METRICS, Metrics
-from ..net.limits import Limits
-from ..net.ratelimit import FailureLimiter
 from ..players.devices import DeviceCodes
 from ..players.names import Names
 from ..storage.store import Store
@@ -23,8 +23,7 @@ from ..table.table import Table
 if TYPE_CHECKING:
     from ..cluster.node import Cluster
     from ..cluster.relay import Relay
-    from ..net.client import Client
-    from ..net.sockets import Headroom
+    from ..connection.client import Client
 
 
 class Services:
@@ -35,26 +34,33 @@ class Services:
         config: Config,
         store: Store,
         thinker: Thinker,
+        tables: Tables,
+        lobby: Lobby,
+        reviewer: Reviewer,
+        devices: DeviceCodes,
+        names: Names,
+        limits: Limits,
+        guesses: FailureLimiter,
         cluster: Cluster | None = None,
         metrics: Metrics = NO_METRICS,
     ) -> None:
+        """Hold what ``server.net.node.build_node`` made for this node (the one place it is made)."""
         self.config = config
         self.store = store
         self.thinker = thinker
         self.cluster = cluster
         self.metrics = metrics  # this node's (server.metrics): the app's, with a registry of its own
-        self.tables = Tables(config, store, thinker, cluster, metrics)
+        self.tables = tables
         self.clients: set[Client] = set()
-        self.guesses = FailureLimiter(config.address_failures, config.code_window)
-        self.limits = Limits(config)  # new players and tables, chat and reports, per address and per table
+        self.guesses = guesses  # unknown codes and wrong seat tokens, per connection and address
+        self.limits = limits  # new players and tables, chat and reports, per address and per table
         self.daily_key = ""  # the store's secret for daily deals, loaded by the app before it serves
-        self.relay: Relay | None = None  # in a cluster: the links to other nodes, set by the app
-        self.reviewer = Reviewer(store, config.review_ms)
-        self.devices = DeviceCodes(store)
-        self.lobby = Lobby(self.tables, store, cluster)
-        self.names = Names(config.blocked_names)
+        self.relay: Relay | None = None  # in a cluster: the links to other nodes (build_node sets them)
+        self.reviewer = reviewer
+        self.devices = devices
+        self.lobby = lobby
+        self.names = names
         self.tasks: set[asyncio.Task] = set()  # work beside the connections' messages (reviews, notices)
-        self.headroom: Headroom | None = None  # the app's connection count against the open-file limit
 
     def changed(self, table: Table) -> None:
         """After any change: store the table's log, then broadcast (see ``Tables.changed``)."""

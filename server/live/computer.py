@@ -21,9 +21,8 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, Th
 from typing import Any
 
 from hartenjagen.shared.bots import kernel
-from hartenjagen.shared.bots.base import Intent
+from hartenjagen.shared.bots.base import DEFAULT_MS, Intent
 from hartenjagen.shared.bots.choice import decide, fallback
-from hartenjagen.shared.bots.hard import DEFAULT_MS
 from hartenjagen.shared.view import View
 
 from ..metrics import NO_METRICS, Metrics

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 from ..storage.store import Store
 from ..table import ratings
+from ..table.messages import PlayNow
 from ..table.table import WAITING, SeatKind, Table
 from .leasing import Leasing
 from .registry import Tables
@@ -83,12 +85,12 @@ def fits(
     )
 
 
-def relayed_press(msg: dict[str, Any], code: str) -> dict[str, Any]:
+def relayed_press(msg: PlayNow, code: str) -> PlayNow:
     """The ``play_now`` a node relays to the owner of the open table ``code`` (the table it matched).
 
     It is the person's own press (options, language, wait): the owner seats them as it would its own press.
     """
-    return {**msg, "at_table": code}
+    return replace(msg, at_table=code)
 
 
 def match_key(options: dict[str, Any], lang: str | None = None) -> str:

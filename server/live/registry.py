@@ -22,8 +22,8 @@ import time
 from typing import Any
 
 from ..config import Config
+from ..connection.closing import Close
 from ..metrics import NO_METRICS, Metrics
-from ..net.closing import Close
 from ..storage.store import LeaseExpired, LeaseLost, Store, StoreBusy
 from ..table import ratings
 from ..table.presence import Connection

@@ -253,7 +253,7 @@ class Restorer:
             log.exception("table %s (%s) could not be restored and stays closed", stored.code, stored.table_id)
             await self._mark_damaged(stored, f"{type(exc).__name__}: {exc}")
             return None
-        table.restored(now)
+        table.seating.restored(now)
         return table
 
     async def _mark_damaged(self, stored: StoredTable, why: str) -> None:

@@ -19,7 +19,7 @@ from collections import deque
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any
 
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from ..storage.store import Store
 

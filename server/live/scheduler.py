@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..table.commands import computer_play, computer_turn
 from ..table.pace import PACE_FACTORS
@@ -19,16 +19,26 @@ from ..table.step import Step
 from ..table.table import Table
 from .computer import Thinker
 
-if TYPE_CHECKING:
-    from .registry import Tables
-
 log = logging.getLogger("hearts.server")
+
+
+class OpenTables(Protocol):
+    """What the scheduler needs of the open tables (``server.live.registry.Tables``)."""
+
+    def holds(self, table: Table) -> bool:
+        """True while ``table`` is the open table of its code."""
+
+    def changed(self, table: Table) -> None:
+        """Settle, store and deliver ``table`` after a change."""
+
+    def close(self, table: Table) -> None:
+        """Close an idle table."""
 
 
 class Scheduler:
     """Starts the computer moves and timers a step asks for, and cancels a table's when it is forgotten."""
 
-    def __init__(self, tables: Tables, thinker: Thinker, bot_delay: float, idle_timeout: float) -> None:
+    def __init__(self, tables: OpenTables, thinker: Thinker, bot_delay: float, idle_timeout: float) -> None:
         self.tables = tables
         self.thinker = thinker
         self.bot_delay = bot_delay
@@ -70,7 +80,7 @@ class Scheduler:
 
     def _wake_up(self, table: Table) -> None:
         self._wake.pop(table.code, None)
-        table.expire_timer(time.monotonic())
+        table.turns.expire_timer(time.monotonic())
         self.tables.changed(table)
 
     def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:

@@ -87,17 +87,9 @@ def client_address(peer: tuple[Any, ...] | None, headers: Headers | None, proxie
 #: round-robin proxy, or none) a connection to a table of another node is relayed.
 ROUTE_HEADER = "X-Hearts-Route"
 _ROUTE = re.compile(r"/[A-Za-z0-9/_.-]{0,100}\{node\}[A-Za-z0-9/_.-]{0,100}")
-_NODE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 def route_template(headers: Headers | None) -> str | None:
     """The proxy's path to one node (``/n/{node}/ws``) from ``X-Hearts-Route``, or None when absent or malformed."""
     value = headers.get(ROUTE_HEADER, "") if headers is not None else ""
     return value if _ROUTE.fullmatch(value) else None
-
-
-def node_path(template: str | None, node: str) -> str | None:
-    """The path of ``node``'s own websocket through the proxy, or None (no template, or a name a path cannot hold)."""
-    if template is None or not _NODE.fullmatch(node):
-        return None
-    return template.replace("{node}", node)

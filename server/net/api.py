@@ -9,13 +9,13 @@ from http import HTTPStatus
 from typing import Any
 
 from hartenjagen.shared.replay import NotFinished, replay_hands
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from ..live.lobby import Lobby
 from ..live.reviews import Reviewer, ReviewRefused, game_name
 from ..storage.store import Store
 from ..table import ratings
-from ..table.daily import parse_day, public_deal
+from ..table.daily import day_of, parse_day, public_deal
 from ..table.records import wire_seats
 
 GAME_PATH = re.compile(r"^/api/games/(\d{1,15})$")
@@ -86,11 +86,12 @@ class Api:
         if match := SHARE_PATH.match(path):
             return self._replay(await self.store.game(0, share=match.group(1)))
         if match := DAILY_PATH.match(path):
-            day = parse_day(match.group(1))
+            today = day_of(time.time())
+            day = parse_day(match.group(1), today)
             if day is None:
                 return HTTPStatus.BAD_REQUEST, {"error": "bad_date"}
             board = await self.store.daily_board(day, token or None)
-            return HTTPStatus.OK, {"date": day, "deal": public_deal(day, self.daily_key), **board}
+            return HTTPStatus.OK, {"date": day, "deal": public_deal(day, self.daily_key, today), **board}
         if path == "/api/open-tables" and self.lobby is not None:
             return HTTPStatus.OK, await self.lobby.listing()
         if match := BOARD_PATH.match(path):

@@ -8,8 +8,6 @@ import gc
 import json
 import logging
 import re
-import signal
-import sys
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -20,11 +18,12 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ..cluster.relay import Relay
 from ..config import Config, client_dir
-from ..live.computer import Thinker
-from ..metrics import Metrics
-from ..storage.opening import REDIS_ERRORS, open_store
+from ..connection.client import Client
+from ..connection.closing import Close
+from ..connection.limits import SOCKETS_RETRY_AFTER, Sockets
+from ..connection.ratelimit import address_key
+from ..storage.opening import REDIS_ERRORS
 from ..storage.pruning import Pruner
 from ..storage.store import Store, StoreBusy
 from ..table.bundle import BUNDLE_PATH, bundle_bytes
@@ -32,14 +31,10 @@ from ..table.errors import ProtocolError
 from ..table.messages import kind_of, parse_message
 from .addresses import client_address, from_inside, parse_proxies, route_template, trusted_peer
 from .api import API_ENDPOINTS, Api
-from .client import Client
-from .closing import Close
 from .compression import serve_options
 from .files import STREAM_ABOVE, Downloads, Streamed
 from .hub import Hub
-from .limits import SOCKETS_RETRY_AFTER, Sockets
 from .liveness import ReadWatch
-from .ratelimit import address_key
 from .security import origin_allowed, parse_origins, secure
 from .sockets import ACCEPT_BATCH, ExceptionHandler, Headroom, listen_deeper
 
@@ -211,42 +206,36 @@ def keep_gc_off_the_hot_path() -> None:
 class App:
     """The running server: the hub, the database, the websocket server."""
 
-    def __init__(self, config: Config, store: Store, cluster: Cluster | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        hub: Hub,
+        api: Api,
+        pruner: Pruner,
+        headroom: Headroom,
+        cluster: Cluster | None = None,
+    ) -> None:
+        """Serve the node ``server.net.node.build_node`` made (the one place its parts are made)."""
         self.config = config
         self.db = store
         self.cluster = cluster  # with --redis, else None
-        self.relay: Relay | None = None  # the links to the other nodes, in a cluster
+        self.hub = hub
+        self.relay = hub.relay  # the links to the other nodes, in a cluster
+        self.metrics = hub.metrics
+        self.thinker = hub.thinker
+        self.api = api
+        self.pruner = pruner
+        self.headroom = headroom  # connections against the open-file limit
         self.proxies = parse_proxies(config.trusted_proxies)  # whose X-Forwarded-For names the client
-        self.metrics = Metrics()  # this node's own registry (idle without prometheus-client), served at /metrics
-        store.measure(self.metrics)
-        self.thinker = Thinker(
-            config.bot_workers,
-            config.decision_timeout,
-            config.inline_bots,
-            hard_ms=config.hard_ms,
-            floor_ms=config.hard_floor_ms,
-            target_s=config.bot_target,
-            metrics=self.metrics,
-        )
-        self.hub = Hub(config, store, self.thinker, cluster, self.metrics)
-        self.metrics.watch(lambda: len(self.hub.clients), self.hub.tables.by_status)
-        self.api = Api(store, self.hub.reviewer, config.review_wait)
-        self.api.lobby = self.hub.lobby
         self.root = client_dir()
         self.server: Server | None = None
-        self.headroom = Headroom()  # connections against the open-file limit
-        self.hub.headroom = self.headroom
-        self.readers = ReadWatch(self.hub.clients, config.read_timeout)  # who stopped reading (or never said hello)
+        self.readers = ReadWatch(hub.clients, config.read_timeout)  # who stopped reading (or never said hello)
         self.sockets = Sockets(config.sockets_per_address)  # websockets open per client address
-        self.pruner = Pruner(store, config.prune_days, config.prune_every, self._connected_players)
         self.downloads = Downloads(config.read_timeout)  # large files sent as their readers take them
         self.origins = parse_origins(config.origin)  # the other web pages that may open /ws
         self._sweeper: asyncio.Task | None = None  # forgets the addresses whose failures aged out
         self._exception_handler: ExceptionHandler | None = None
-
-    def _connected_players(self) -> set[int]:
-        """The players with a connection to this node: never pruned, however long ago they said hello."""
-        return {c.player_id for c in self.hub.clients if c.player_id is not None}
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Answer plain HTTP requests by ``ROUTES``; let ``GET /ws`` through to the websocket handshake."""
@@ -338,19 +327,32 @@ class App:
         except REDIS_ERRORS:
             return HTTPStatus.SERVICE_UNAVAILABLE, {"error": "cluster_unavailable", "node": self.cluster.node}
 
-    async def handler(self, ws: ServerConnection) -> None:
-        """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
+    def client_of(self, ws: ServerConnection) -> Client:
+        """The ``Client`` of a new websocket connection, made from its handshake, which is then let go.
+
+        Kept, the response held 2.7 KiB per idle connection (tracemalloc, 2,000 of them), and the request's headers
+        3.7 KiB. The request itself stays (the library takes a connection without one for one still in its
+        handshake, and its parser holds it anyway), its headers emptied once read.
+        """
         headers = ws.request.headers if ws.request else None
-        ws.response = None  # sent already; kept, it held 2.7 KiB per idle connection (tracemalloc, 2,000 of them)
-        address = client_address(ws.remote_address, headers, self.proxies)
-        client = Client(ws, address, self.config)
+        client = Client(ws, client_address(ws.remote_address, headers, self.proxies), self.config)
         client.route = route_template(headers)
+        client.origin = (headers.get("Origin", "") or "") if headers is not None else ""
         client.gone = self.hub.disconnected
         client.frames_sent = self.metrics.frames_sent
+        if headers is not None:
+            headers.clear()  # read
+        ws.response = None  # sent
+        return client
+
+    async def handler(self, ws: ServerConnection) -> None:
+        """Serve one websocket connection: read, check, dispatch; errors go back to this client only."""
+        client = self.client_of(ws)
         self.hub.clients.add(client)
         try:
             closing = None
-            async for frame in ws:
+            while True:  # ``async for`` would add an async generator per connection; the end is the same
+                frame = await ws.recv()
                 if closing is not None:
                     continue  # keep reading (and dropping) so the closing handshake gets through
                 if not client.bucket.take():
@@ -378,14 +380,9 @@ class App:
         if restored:
             log.info("restored %d open tables", restored)
         if self.cluster is not None:  # present and linked before the first connection: no one adopts our tables
-            self.cluster.counts = lambda: (len(self.hub.tables), len(self.hub.clients))
-            self.cluster.on_lost = self.hub.tables.lease_lost
-            self.cluster.adopt = self.hub.tables.adopt_orphans
-            self.cluster.listed = self.hub.lobby.local
-            self.cluster.seated = self.hub.lobby.seated
             await self.cluster.heartbeat()
             self.cluster.start()
-            self.relay = self.hub.relay = Relay(self.cluster, self.hub)
+            assert self.relay is not None  # build_node made it with the cluster
             self.relay.start()
         self.headroom.measure()  # before the first connection: none is refused for want of a limit
         self.server = await serve(
@@ -463,49 +460,3 @@ class App:
         done("database")
         if loop.time() - began > SLOW_STOP:
             log.warning("the stop took %.1f s: %s", loop.time() - began, ", ".join(f"{s} {t:.1f} s" for s, t in took))
-
-
-async def open_cluster(config: Config) -> Cluster | None:
-    """Join the cluster ``--redis`` names (a ``cluster.Cluster``), or None without ``--redis``."""
-    if not config.redis:
-        return None
-    from ..cluster.node import Cluster
-
-    return await Cluster.open(config.redis, config.redis_prefix, config.node, config.lease_ms)
-
-
-async def run(config: Config, ready: asyncio.Future | None = None) -> None:
-    """Run the server until SIGTERM or SIGINT (handled from the first moment: a stop during start-up is clean)."""
-    loop = asyncio.get_running_loop()
-    stop = loop.create_future()
-
-    def request_stop(sig: signal.Signals) -> None:
-        if not stop.done():
-            print(f"Hartenjagen stopping on {sig.name}", file=sys.stderr, flush=True)
-            stop.set_result(None)
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, request_stop, sig)
-    app = None
-    try:
-        db = await open_store(config.db)
-        try:
-            cluster = await open_cluster(config)
-        except BaseException:
-            await db.close()
-            raise
-        app = App(config, db, cluster)
-        await app.start()
-        host, port = app.address()
-        shown = f"[{host}]" if ":" in host else host
-        node = f", node {config.node}" if cluster is not None else ""
-        print(f"Hartenjagen serving on http://{shown}:{port}/ (store: {db.describe()}{node})", flush=True)
-        if ready is not None:
-            ready.set_result(app)
-        await stop
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
-        if app is not None:
-            await app.stop()
-        print("Hartenjagen stopped", file=sys.stderr, flush=True)

@@ -7,22 +7,27 @@ import functools
 import logging
 import sys
 import time
+from collections.abc import Awaitable
 from typing import Any
 
+from ..connection.client import Client
 from ..handlers import HANDLERS, finding, identity
 from ..handlers.seats import unwatch
 from ..handlers.services import Services
 from ..storage.store import StoreBusy
 from ..table.bundle import shared_hash
 from ..table.errors import ProtocolError
-from .client import Client
+from ..table.messages import ClientMessage, Hello, Pass, Play, Where
+from .sockets import Headroom
 
 log = logging.getLogger("hearts.server")
-MOVES = frozenset({"pass", "play"})  # the messages timed by hearts_move_seconds
+MOVES = frozenset({Pass.kind, Play.kind})  # the messages timed by hearts_move_seconds
 
 
 class Hub(Services):
     """Checks who may do what and hands each message to its handler; every change then goes through ``changed``."""
+
+    headroom: Headroom | None = None  # the app's connection count against the open-file limit (set by build_node)
 
     def disconnected(self, client: Client) -> None:
         """A connection closed: its seat stays reserved for the grace period."""
@@ -36,25 +41,26 @@ class Hub(Services):
             unwatch(client, table)
             self.changed(table)
         elif table is not None and client.seat is not None and table.seats[client.seat].client is client:
-            table.disconnect(client.seat, time.monotonic())
+            table.seating.disconnect(client.seat, time.monotonic())
             client.table = client.seat = None
             self.changed(table)
 
-    async def handle(self, client: Client, msg: dict[str, Any]) -> None:
+    async def handle(self, client: Client, msg: ClientMessage) -> None:
         """Dispatch one checked message; raise ProtocolError to refuse it (``server_busy`` while the store is)."""
-        kind = msg["type"]
-        if kind == "ping":
-            client.push({"type": "pong"})
+        kind = msg.kind
+        if msg.where is Where.CONNECTION:  # ping: answered here, before hello too, whichever node has the table
+            await _done(HANDLERS[kind](self, client, msg))
             return
-        if client.player_id is None and kind != "hello":
+        if client.player_id is None and not isinstance(msg, Hello):
             raise ProtocolError("hello_first")
-        if client.remote is not None and kind != "hello":
+        if client.remote is not None and not isinstance(msg, Hello):
             assert self.relay is not None
             self.relay.forward(client, client.remote, msg)  # the connection plays at another node's table
             return
         try:
-            if kind in finding.LOCATED and msg["code"] not in self.tables.by_code and client.table is None:
-                if await finding.locate(self, client, msg):
+            named = finding.naming_a_table(msg)
+            if named is not None and named.code not in self.tables.by_code and client.table is None:
+                if await finding.locate(self, client, named):
                     return
             if client.table is not None:
                 client.table.check_command(kind)  # e.g. no host command at a Play now table
@@ -62,9 +68,7 @@ class Hub(Services):
             started = time.perf_counter() if timed else 0.0
             if timed:
                 self.tables.last_commit = None
-            result = HANDLERS[kind](self, client, msg)
-            if asyncio.iscoroutine(result):
-                await result
+            await _done(HANDLERS[kind](self, client, msg))
             if timed:
                 self._moved(started)
         except StoreBusy:
@@ -122,3 +126,9 @@ class Hub(Services):
             task.cancel()
         self.reviewer.close()
         await self.tables.shutdown()
+
+
+async def _done(result: Awaitable[None] | None) -> None:
+    """Wait for a handler that is a coroutine (most answer at once)."""
+    if result is not None:
+        await result

@@ -18,8 +18,8 @@ from typing import Any, cast
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from .client import Client
-from .closing import Close
+from ..connection.client import Client
+from ..connection.closing import Close
 
 log = logging.getLogger("hearts.server")
 
@@ -63,13 +63,16 @@ class ReadWatch:
             if at >= len(round_):  # a new round: every connection there is now, a slice per tick
                 round_, at = list(self.clients), 0
                 per_tick = -(-len(round_) // SLICES)
-            now = loop.time()
-            for client in round_[at : at + per_tick]:
-                try:
-                    await self.check(client, now)
-                except Exception:  # one odd connection must not stop the watch of the others
-                    log.exception("checking whether a connection reads failed")
+            await self._look_at(round_[at : at + per_tick], loop.time())
             at += per_tick
+
+    async def _look_at(self, clients: list[Client], now: float) -> None:
+        """Check a slice of a round (a method of its own: a loop variable here would keep a closed connection)."""
+        for client in clients:
+            try:
+                await self.check(client, now)
+            except Exception:  # one odd connection must not stop the watch of the others
+                log.exception("checking whether a connection reads failed")
 
     async def check(self, client: Client, now: float) -> None:
         """Close ``client`` if it said no hello in time or its ping went unanswered too long; ping it if it is due."""

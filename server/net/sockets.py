@@ -18,6 +18,8 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 
+from .cycles import let_go
+
 log = logging.getLogger("hearts.server")
 
 ACCEPT_BATCH = 64  # connections accepted per wake-up of the listening socket (asyncio retries each failed one)
@@ -103,6 +105,7 @@ class Headroom:
             def connection_lost(self, exc: Exception | None) -> None:
                 headroom.open -= 1
                 super().connection_lost(exc)
+                let_go(self)
 
         return Counted
 

@@ -13,6 +13,7 @@ import time
 from collections import deque
 from typing import Any, Protocol
 
+from ..table import outgoing
 from ..table.codes import CODE_ALPHABET
 from ..table.errors import ProtocolError
 from ..table.messages import DEVICE_CODE_LENGTH
@@ -75,8 +76,7 @@ class DeviceCodes:
         code = new_code()
         await self.store.new_device_code(player_id, code, now + CODE_SECONDS)
         link = f"{origin}/?device={shown(code)}"
-        return {"type": "device_code", "code": shown(code), "expires_at": now + CODE_SECONDS, "link": link,
-                "qr_svg": qr_svg(link)}  # fmt: skip
+        return outgoing.device_code(shown(code), now + CODE_SECONDS, link, qr_svg(link))
 
     async def use(self, code: str, label: str) -> tuple[int, str, str] | None:
         """Use a code: ``(player id, new token, name)``, or None for a code that is not valid (a guess)."""
@@ -87,4 +87,4 @@ class DeviceCodes:
         devices = await self.store.devices(player_id)
         for d in devices:
             d["this"] = this_token_hash is not None and this_token_hash.startswith(d["id"])
-        return {"type": "devices", "devices": devices}
+        return outgoing.devices(devices)

@@ -10,11 +10,11 @@ from typing import Any, TypeVar
 import asyncpg
 
 from .migrations import load_migrations, migrations_dir
-from .opening import redacted, scrubbed
 from .sql import PROBE, RECORD_MIGRATION, SCHEMA_VERSION, numbered
 from .sql_query import Query
 from .sql_store import SqlStore
 from .store import LeaseLost, SchemaTooNew, StoreBusy, StoreUnavailable
+from .urls import redacted, scrubbed
 
 T = TypeVar("T")
 MIGRATION_LOCK = 0x4845_4152_5453  # "HEARTS": one node migrates at a time, the others wait and find it done

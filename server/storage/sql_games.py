@@ -6,7 +6,7 @@ import json
 import logging
 from typing import Any
 
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from ..players import rating_model
 from ..table import ratings
@@ -72,8 +72,11 @@ async def _stats(q: Query, token: str) -> dict[str, Any] | None:
     return body
 
 
-class GameRecords(SqlAccess):
-    """The part of ``SqlStore`` that reads and writes finished games, their ratings and the leaderboard."""
+class GameRecords:
+    """``SqlStore.games``: finished games read and written, their ratings and the leaderboard."""
+
+    def __init__(self, db: SqlAccess) -> None:
+        self.db = db
 
     async def rerate(self) -> int:
         """Rate every stored rated game again, in game order, if the stored ratings were made by another model.
@@ -81,7 +84,7 @@ class GameRecords(SqlAccess):
         Runs once, when a store opens: the first store to take the model's name does it, in one transaction with
         the name (another node opening at the same time finds the name taken). Returns the games rated again.
         """
-        if await self.schema_version() < RATING_MODEL_MIGRATION:
+        if await self.db.schema_version() < RATING_MODEL_MIGRATION:
             return 0  # an older schema (tests of migrations): nothing records the model yet
 
         async def body(q: Query) -> int:
@@ -109,30 +112,30 @@ class GameRecords(SqlAccess):
                 await q.executemany(sql.SAVE_RATING, [(p, f, *r, last[f, p]) for (f, p), r in now.items()])
             return len(games)
 
-        games = await self._write(body)
+        games = await self.db._write(body)
         if games:
             log.info("rated %d stored games again with %s", games, rating_model.NAME)
         return games
 
     async def record_game(self, record: dict[str, Any]) -> None:
         """Store one finished game outside a table write (tests and tools)."""
-        await self._write(lambda q: insert_game(q, record))
+        await self.db._write(lambda q: insert_game(q, record))
 
     async def stats(self, token: str) -> dict[str, Any] | None:
         """Return the stats of the player with ``token`` (None if unknown)."""
-        return await self._read(lambda q: _stats(q, token))
+        return await self.db._read(lambda q: _stats(q, token))
 
     async def ratings_of(self, family: str, players: list[int]) -> dict[int, dict[str, Any]]:
         """Return the shown ratings in ``family`` of those of ``players`` who have one."""
         if not players:
             return {}
         query = sql.RATINGS_OF.format(", ".join("?" * len(players)))
-        rows = await self._read(lambda q: q.rows(query, family, *players))
+        rows = await self.db._read(lambda q: q.rows(query, family, *players))
         return {r[0]: ratings.shown(r[1], r[2], r[3]) for r in rows}
 
     async def rating_moves(self, game_id: int) -> dict[int, dict[str, int]]:
         """Return each rated person's shown rating ``before`` and ``after`` the rated game ``game_id``."""
-        rows = await self._read(lambda q: q.rows(sql.RATING_MOVES, game_id))
+        rows = await self.db._read(lambda q: q.rows(sql.RATING_MOVES, game_id))
         first = ratings.shown(*ratings.PRIOR, 0)["rating"]
         return {
             p: {"before": first if mu_before is None else ratings.shown(mu_before, 0, 0)["rating"],
@@ -155,5 +158,5 @@ class GameRecords(SqlAccess):
             mine = me[0] if me is not None else None
             return ratings.board([tuple(r) for r in rows], mine, [tuple(r) for r in below])
 
-        board = await self._read(body)
+        board = await self.db._read(body)
         return {"family": family, "period": period, "min_games": ratings.MIN_GAMES, **board}

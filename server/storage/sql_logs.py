@@ -13,40 +13,39 @@ from .sql_query import Query, SqlAccess, one_value
 from .store import LeaseLost, PlayerWrite, StoreBusy, StoredTable, TableWrite
 
 
-class TableLogs(SqlAccess):
-    """The part of ``SqlStore`` that keeps table logs: every write goes through the group commit."""
+class TableLogs:
+    """``SqlStore.logs``: table logs in the store's database; every write goes through the group commit."""
+
+    def __init__(self, db: SqlAccess) -> None:
+        self.db = db
 
     # ------------------------------------------------------------------ the database down and back
 
     @property
     def down(self) -> StoreBusy | None:
         """Why the database counts as not answering now (writes fail at once), or None while it answers."""
-        return self.commits.down
+        return self.db.commits.down
 
     async def answering(self) -> None:
         """Return once the database answers again (at once while it does)."""
-        await self.commits.answering()
+        await self.db.commits.answering()
 
     def resume_table(self, table_id: str) -> None:
         """The table is restored from what was stored: its writes may be stored again after a failed one."""
-        self.commits.resume(table_id)
-
-    async def probe(self) -> None:
-        """Make one small real write (the probe row); raise ``StoreBusy`` while the database does not take it."""
-        await self._write(lambda q: q.execute(sql.PROBE, self.kind, time.time()))
+        self.db.commits.resume(table_id)
 
     # ------------------------------------------------------------------ table logs
 
     def submit(self, write: TableWrite) -> asyncio.Future:
         """Queue ``write``; it commits with whatever other tables queued meanwhile (group commit)."""
-        return self.commits.submit(write)
+        return self.db.commits.submit(write)
 
-    async def _write_batch(self, batch: list[TableWrite | PlayerWrite]) -> None:
+    async def write_batch(self, batch: list[TableWrite | PlayerWrite]) -> None:
         """Commit one group of writes: one statement when all are plain appends, else one transaction."""
         if all(type(w) is TableWrite and w.only_appends() for w in batch):
             # the common case in play: one statement, one transaction, one trip to the database
             rows = self._log_rows(batch)
-            if not rows or await self._append_only(rows):
+            if not rows or await self.db._append_only(rows):
                 return
         players = [w for w in batch if isinstance(w, PlayerWrite)]
         tables = [w for w in batch if isinstance(w, TableWrite)]
@@ -65,18 +64,18 @@ class TableLogs(SqlAccess):
                     await q.execute(sql.OPEN_TABLE, w.table_id, w.code, w.opened_at)
             rows = self._log_rows(tables)
             if rows:
-                await q.executemany(sql.APPEND_LEASED if self.leases else sql.APPEND, rows)
+                await q.executemany(sql.APPEND_LEASED if self.db.leases else sql.APPEND, rows)
             for w in tables:
                 if w.finished is not None:
                     await insert_game(q, w.finished)
                 if w.closed_at is not None:
                     await q.execute(sql.CLOSE_TABLE, w.closed_at, w.table_id)
 
-        await self._write(body)
+        await self.db._write(body)
 
     def _log_rows(self, writes: list) -> list[tuple]:
         """The table-log rows of ``writes``: with each write's lease number where the database fences."""
-        if self.leases:
+        if self.db.leases:
             return [(w.table_id, n, text, w.lease) for w in writes for n, text in w.entries]
         return [(w.table_id, n, text) for w in writes for n, text in w.entries]
 
@@ -92,10 +91,10 @@ class TableLogs(SqlAccess):
             found = await q.one(sql.OPEN_TABLE_BY_ID, table_id)
             if found is None:
                 return lease, None, []
-            fenced = await one_value(q, sql.FENCE_TABLE, table_id, lease) if self.leases else lease
+            fenced = await one_value(q, sql.FENCE_TABLE, table_id, lease) if self.db.leases else lease
             return fenced, found, await q.rows(sql.TABLE_LOG, table_id)
 
-        fenced, found, rows = await self._write(body)
+        fenced, found, rows = await self.db._write(body)
         if fenced > lease:
             raise LeaseLost(f"table {table_id} is fenced at lease {fenced}, newer than {lease}")
         if found is None:
@@ -104,7 +103,7 @@ class TableLogs(SqlAccess):
 
     async def newest_lease(self, table_id: str) -> int:
         """Return the newest lease number recorded for ``table_id`` (0: none)."""
-        row = await self._peek(sql.NEWEST_LEASE, table_id)
+        row = await self.db._peek(sql.NEWEST_LEASE, table_id)
         return row[0] if row is not None else 0
 
     async def open_tables(self) -> list[StoredTable]:
@@ -114,7 +113,7 @@ class TableLogs(SqlAccess):
             found = await q.rows(sql.OPEN_TABLES)
             return found, (await q.rows(sql.OPEN_LOGS) if found else [])
 
-        tables, rows = await self._read(body)
+        tables, rows = await self.db._read(body)
         found = {row[0]: StoredTable(row[0], row[1]) for row in tables}
         for table_id, n, entry in rows:
             stored = found[table_id]
@@ -130,18 +129,18 @@ class TableLogs(SqlAccess):
             found = await q.one(sql.OPEN_TABLE_BY_CODE, code)
             return found, (await q.rows(sql.TABLE_LOG, found[0]) if found is not None else [])
 
-        found, rows = await self._read(body)
+        found, rows = await self.db._read(body)
         if found is None:
             return None
         return folded_log(found, rows)
 
     async def open_table_ids(self) -> list[tuple[str, str]]:
         """Return ``(table_id, code)`` of every table that is not closed."""
-        return [(row[0], row[1]) for row in await self._read(lambda q: q.rows(sql.OPEN_TABLES))]
+        return [(row[0], row[1]) for row in await self.db._read(lambda q: q.rows(sql.OPEN_TABLES))]
 
     async def mark_damaged(self, table_id: str, why: str) -> None:
         """Close a table whose log cannot be replayed."""
-        await self._write(lambda q: q.execute(sql.MARK_DAMAGED, time.time(), why[:500], table_id))
+        await self.db._write(lambda q: q.execute(sql.MARK_DAMAGED, time.time(), why[:500], table_id))
 
 
 def folded_log(found: Sequence[Any], rows: list[Sequence[Any]]) -> StoredTable:

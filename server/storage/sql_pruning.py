@@ -11,21 +11,26 @@ so nodes of a cluster that prune at the same moment delete each row once and not
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Collection, Sequence
 from functools import partial
 from typing import Any
 
 from . import sql
+from .sql_players import Players
 from .sql_query import Query, SqlAccess
 
 DAY = 86_400.0
 BATCH = 500  # rows looked at, and deleted, per transaction
 
 
-class Pruning(SqlAccess):
-    """The part of ``SqlStore`` that deletes what was never played."""
+class Pruning:
+    """``SqlStore.pruning``: deletes what was never played (and forgets those players' cached tokens)."""
 
-    _tokens_since: float  # when the cache of returning players' tokens was last emptied (``SqlStore``)
+    def __init__(self, db: SqlAccess, players: Players) -> None:
+        self.db = db
+        self.players = players  # whose cache of returning players' tokens forgets the players pruned
+        self._tokens_since = time.time()  # when that cache was last emptied (pruning empties it now and then)
 
     async def prune(self, now: float, days: float, keep: Collection[int] = ()) -> tuple[int, int]:
         """Delete the players and tables never played, ``days`` days after; return how many of each were deleted.
@@ -34,7 +39,7 @@ class Pruning(SqlAccess):
         """
         cutoff = now - days * DAY
         if now - self._tokens_since > days * DAY / 2:  # a token cached here can name no player pruned since
-            self._player_ids = {}
+            self.players.forget_players()
             self._tokens_since = now
         players = await self._prune_players(cutoff, set(keep))
         tables = await self._prune_tables(cutoff)
@@ -46,18 +51,17 @@ class Pruning(SqlAccess):
         after: tuple[float, int] = (float("-inf"), 0)
         gone = 0
         while True:
-            rows = await self._read(partial(_rows, query=sql.PRUNABLE_PLAYERS, args=(cutoff, *after, BATCH)))
+            rows = await self.db._read(partial(_rows, query=sql.PRUNABLE_PLAYERS, args=(cutoff, *after, BATCH)))
             if not rows:
                 return gone
             after = (rows[-1][1], rows[-1][0])
             if seated is None:
-                seated = await self._read(_seated_at_open_tables)
+                seated = await self.db._read(_seated_at_open_tables)
             ids = [row[0] for row in rows if row[0] not in seated and row[0] not in keep]
             if ids:
-                await self._write(partial(_delete_players, ids=ids, cutoff=cutoff))
+                await self.db._write(partial(_delete_players, ids=ids, cutoff=cutoff))
                 gone += len(ids)
-                dropped = set(ids)
-                self._player_ids = {h: p for h, p in self._player_ids.items() if p not in dropped}
+                self.players.forget_ids(set(ids))
             if len(rows) < BATCH:
                 return gone
 
@@ -66,12 +70,12 @@ class Pruning(SqlAccess):
         after: tuple[float, str] = (float("-inf"), "")
         gone = 0
         while True:
-            rows = await self._read(partial(_rows, query=sql.PRUNABLE_TABLES, args=(cutoff, *after, BATCH)))
+            rows = await self.db._read(partial(_rows, query=sql.PRUNABLE_TABLES, args=(cutoff, *after, BATCH)))
             if not rows:
                 return gone
             after = (rows[-1][1], rows[-1][0])
             ids = [row[0] for row in rows]
-            await self._write(partial(_delete_tables, ids=ids))
+            await self.db._write(partial(_delete_tables, ids=ids))
             gone += len(ids)
             if len(rows) < BATCH:
                 return gone

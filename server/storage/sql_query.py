@@ -1,12 +1,9 @@
-"""One SQL database as the stores' parts use it: a small per-database ``Query`` and the transactions around it."""
+"""One SQL database as the stores' parts use it: a small per-database ``Query``, and ``SqlAccess``, the transactions."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-
-from . import sql
 
 if TYPE_CHECKING:
     from .group_commit import GroupCommit
@@ -41,34 +38,24 @@ async def one_value(q: Query, query: str, *args: Any) -> Any:
     return row[0]
 
 
-class SqlAccess(ABC):
-    """Reads, writes and the fast append of one SQL database: what each part of ``SqlStore`` builds on."""
+class SqlAccess(Protocol):
+    """One SQL database as each part of ``SqlStore`` uses it: reads, writes, the fast append (``SqlStore`` is one)."""
 
-    leases = False  # PostgreSQL: log rows carry the writer's lease number (fencing)
-    kind = "?"
-    commits: GroupCommit  # the group commit of table logs and players' hellos (made by ``SqlStore``)
-    _player_ids: dict[str, int]  # token hash -> player id, for returning players
+    leases: bool  # PostgreSQL: log rows carry the writer's lease number (fencing)
+    kind: str
+    commits: GroupCommit  # the group commit of table logs and players' hellos
 
-    @abstractmethod
     async def _read(self, body: Callable[[Query], Awaitable[T]]) -> T:
         """Run ``body`` on a consistent view of the database (never a half-written game)."""
 
-    @abstractmethod
     async def _write(self, body: Callable[[Query], Awaitable[T]]) -> T:
         """Run ``body`` in one write transaction: committed whole or not at all."""
 
-    @abstractmethod
     async def _peek(self, query: str, *args: Any) -> Sequence[Any] | None:
         """Return the first row of one quick read that needs no snapshot (a token lookup)."""
 
-    @abstractmethod
     async def _append_only(self, rows: list[tuple]) -> bool:
         """Append log rows ``(table_id, n, entry[, lease])`` in one statement; False if too big for that."""
 
-    @abstractmethod
-    async def _close(self) -> None:
-        """Close the connection or pool."""
-
     async def schema_version(self) -> int:
         """Return the highest applied migration number."""
-        return await self._read(lambda q: one_value(q, sql.SCHEMA_VERSION))

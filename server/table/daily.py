@@ -15,9 +15,13 @@ DAILY_LEVEL = "medium"  # the daily deal's three computer players
 DEAL_MAX = 999_999_999
 
 
-def today() -> str:
-    """Return today's date in UTC as ``YYYY-MM-DD``."""
-    return dt.datetime.now(dt.UTC).date().isoformat()
+def day_of(at: float) -> str:
+    """Return the date (UTC, ``YYYY-MM-DD``) of wall-clock time ``at``: today's, given the time now (no clock here).
+
+    >>> day_of(1_764_979_200.0)
+    '2025-12-06'
+    """
+    return dt.datetime.fromtimestamp(at, dt.UTC).date().isoformat()
 
 
 def daily_deal(day: str, key: str) -> int:
@@ -30,19 +34,19 @@ def daily_deal(day: str, key: str) -> int:
     return int.from_bytes(digest[:8], "big") % DEAL_MAX + 1
 
 
-def public_deal(day: str, key: str) -> int | None:
-    """Return the deal number of ``day`` once the day is over (UTC), else None."""
-    return daily_deal(day, key) if day < today() else None
+def public_deal(day: str, key: str, today: str) -> int | None:
+    """Return the deal number of ``day`` once the day is over (``today``: the date now, UTC), else None."""
+    return daily_deal(day, key) if day < today else None
 
 
-def parse_day(text: str) -> str | None:
-    """Return ``text`` if it is a real date ``YYYY-MM-DD`` not after today (UTC), else None."""
+def parse_day(text: str, today: str) -> str | None:
+    """Return ``text`` if it is a real date ``YYYY-MM-DD`` not after ``today`` (UTC), else None."""
     if len(text) != 10:
         return None
     try:
         day = dt.date.fromisoformat(text)
     except ValueError:
         return None
-    if day.isoformat() != text or day > dt.datetime.now(dt.UTC).date():
+    if day.isoformat() != text or text > today:
         return None
     return text

@@ -1,24 +1,27 @@
 """One person's table against computer players with no network: what the browser's offline worker runs.
 
-It plays the part of the hub for one connection, over the same I/O-free table an online game uses: ``Table``'s
-checked commands, ``table_step.settle`` after every change, and the same ``table``/``update`` messages cut by
-``seat_view``. The worker (``client/js/offline/worker.js``) hands it the person's messages as JSON text and gets back
-an ``Outcome``: the messages for the page, the log entries to keep in the browser (IndexedDB) before the page sees
-them, a finished game's record, and the seats whose computer player moves next. Computer players decide with
-``shared.bots.choice``, as the server's do; a stored log folds back into the table with ``TableState.restore``.
+It plays the part of the hub for one connection, over the same I/O-free table an online game uses: the same table
+commands the hub's handlers run (``commands.run``), ``table_step.settle`` after every change, and the same
+``table``/``update`` messages cut by ``seat_view``. The worker (``client/js/offline/worker.js``) hands it the
+person's messages as JSON text and gets back an ``Outcome``: the messages for the page, the log entries to keep in
+the browser (IndexedDB) before the page sees them, a finished game's record, and the seats whose computer player
+moves next. Computer players decide with ``shared.bots.choice``, as the server's do; a stored log folds back into
+the table with ``TableState.restore``. It reads no clock of its own: the worker hands it one (``Clock``: Python's
+``time`` module), and the page's messages come back in the ``Outcome``, not sent from here.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from .commands import OFFLINE_TYPES, act, computer_play, computer_turn, decide_here, hint_answer, hint_asked
+from . import commands, outgoing
+from .commands import computer_play, computer_turn, decide_here, hint_answer, hint_asked
 from .errors import ProtocolError
-from .messages import PROTOCOL_VERSION, parse_message
+from .messages import OFFLINE_TYPES, Create, Hello, Hint, NewGame, Ping, Review, parse_message
 from .pace import PACE_FACTORS
 from .records import stats_of_records
 from .seat_view import Moment
@@ -28,31 +31,21 @@ from .table import Table, check_seat, table_rules
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
-NO_REVIEW = ("hand review needs the server", "een analyse van een ronde heeft de server nodig")
 
 
 class OfflineConnection:
-    """The one connection at an offline table: where the person sits, what they were shown, messages for the page."""
+    """The one connection at an offline table: where the person sits (its messages go back in each ``Outcome``)."""
 
     def __init__(self) -> None:
         self.table: Table | None = None
         self.seat: int | None = None
-        self.seen = 0
-        self.shown: dict[str, Any] | None = None
-        self.shown_moment: Moment | None = None
-        self.outbox: list[str] = []  # the page's messages (JSON texts) until the outcome takes them
 
     def push(self, message: dict[str, Any] | str) -> None:
-        """Keep one message for the page, as JSON text, in order."""
-        self.outbox.append(message if isinstance(message, str) else json.dumps(message))
+        """Nothing is pushed to the page: the offline table returns its messages in the ``Outcome``."""
+        raise RuntimeError("an offline table's messages go back in its Outcome")
 
     def close_soon(self, why: Any) -> None:
         """Nothing to close: the page's worker keeps the game."""
-
-    def take(self) -> list[str]:
-        """Return and forget the messages kept for the page."""
-        out, self.outbox = self.outbox, []
-        return out
 
 
 @dataclass
@@ -80,10 +73,21 @@ class Outcome:
         )
 
 
+class Clock(Protocol):
+    """The two clocks an offline table is handed (the worker hands it Python's ``time`` module)."""
+
+    def monotonic(self) -> float:
+        """Seconds on the monotonic clock (turn timers, grace periods)."""
+
+    def time(self) -> float:
+        """Seconds on the wall clock (the log's times)."""
+
+
 class OfflineTable:
     """An offline table: one person, computer players in every other seat, the online table's rules and views."""
 
-    def __init__(self, name: str = "", bot_delay: float = 0.6) -> None:
+    def __init__(self, clock: Clock, name: str = "", bot_delay: float = 0.6) -> None:
+        self.clock = clock
         self.name = name
         self.person = OfflineConnection()
         self.table: Table | None = None
@@ -93,52 +97,58 @@ class OfflineTable:
     # ------------------------------------------------------------------ the person's messages
 
     def handle(self, text: str) -> Outcome:
-        """Take one message from the page (JSON text); a refusal comes back as the online ``error`` message."""
+        """Take one message from the page (JSON text); a refusal comes back as the online ``error`` message.
+
+        What the offline table does by nature has its own step here (``OFFLINE_OWN``); every other message it takes
+        runs the same table command the hub's handlers run (``commands.run``).
+        """
         out = Outcome()
         try:
             msg = parse_message(text)
-            kind = msg["type"]
-            if kind == "review":
-                raise ProtocolError("not_now", detail=NO_REVIEW)
-            if kind not in OFFLINE_TYPES:
-                raise ProtocolError(
-                    "not_now", detail=("not at an offline table", "niet aan een tafel zonder verbinding")
-                )
-            OFFLINE_HANDLERS[kind](self, msg, out)
+            if isinstance(msg, Review):
+                raise ProtocolError("review_needs_server")
+            if not msg.offline:
+                raise ProtocolError("not_offline")
+            own = OFFLINE_OWN.get(msg.kind)
+            if own is not None:
+                own(self, msg, out)
+            else:
+                table, seat = self._seated()
+                commands.run(table, seat, msg, self.clock.time())
+                if isinstance(msg, NewGame):  # nobody else to wait for: the next game starts at once
+                    table.hosting.start(seat, self.clock.time())
         except ProtocolError as exc:
             out.messages.append(json.dumps(exc.to_message()))
             return out
-        if self.table is not None and kind not in ("hello", "ping", "hint"):
+        if self.table is not None and not isinstance(msg, (Hello, Ping, Hint)):
             self._settle(out, self.table)
         return out
 
-    def _on_ping(self, msg: dict[str, Any], out: Outcome) -> None:
-        out.messages.append(json.dumps({"type": "pong"}))
+    def _on_ping(self, msg: Ping, out: Outcome) -> None:
+        out.messages.append(json.dumps(outgoing.pong()))
 
-    def _on_hello(self, msg: dict[str, Any], out: Outcome) -> None:
-        self.name = msg["name"]
-        welcome = {"type": "welcome", "version": PROTOCOL_VERSION, "player_token": None, "name": self.name}
-        out.messages.append(json.dumps(welcome))
+    def _on_hello(self, msg: Hello, out: Outcome) -> None:
+        self.name = msg.name
+        out.messages.append(json.dumps(outgoing.welcome(None, self.name)))
 
-    def _on_create(self, msg: dict[str, Any], out: Outcome) -> None:
-        rules, deal = table_rules(msg["options"])
-        seat = check_seat(rules.seats, msg.get("seat", 0))
-        level = msg.get("computer_level", "medium")
-        at = time.time()
+    def _on_create(self, msg: Create, out: Outcome) -> None:
+        rules, deal = table_rules(msg.options)
+        seat = check_seat(rules.seats, msg.seat)
+        level = msg.computer_level
+        at = self.clock.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
         table.runtime.only = OFFLINE_TYPES
         self.person = OfflineConnection()
-        person, token = table.seat_person(self.person, None, self.name, seat)
-        table.fill_computers(person.index, level)
-        table.start(person.index, at)
+        person, token = table.seating.seat_person(self.person, None, self.name, seat)
+        table.hosting.fill_computers(person.index, level)
+        table.hosting.start(person.index, at)
         self.table, self.moment = table, None
         self._joined(out, table, person.index, token)
 
     def _joined(self, out: Outcome, table: Table, seat: int, token: str) -> None:
         self.person.table, self.person.seat = table, seat
-        joined = {"type": "joined", "code": CODE, "seat": seat, "seat_token": token, "link": LINK, "host": True}
-        joined["offline"] = True  # the page keeps no session for it: the worker keeps the game in IndexedDB
-        out.messages.append(json.dumps(joined))
+        # offline: the page keeps no session for it; the worker keeps the game in IndexedDB
+        out.messages.append(json.dumps(outgoing.joined(CODE, seat, token, LINK, host=True, offline=True)))
         out.table_id = table.table_id
 
     def _seated(self) -> tuple[Table, int]:
@@ -147,31 +157,7 @@ class OfflineTable:
             raise ProtocolError("not_seated")
         return self.table, self.person.seat
 
-    def _on_intent(self, msg: dict[str, Any], out: Outcome) -> None:
-        act(*self._seated(), msg)
-
-    def _on_ready(self, msg: dict[str, Any], out: Outcome) -> None:
-        table, seat = self._seated()
-        table.set_ready(seat)
-
-    def _on_restart(self, msg: dict[str, Any], out: Outcome) -> None:
-        table, seat = self._seated()
-        table.restart(seat, time.time())
-
-    def _on_new_game(self, msg: dict[str, Any], out: Outcome) -> None:
-        table, seat = self._seated()
-        table.new_game(seat)
-        table.start(seat, time.time())  # nobody else to wait for: the next game starts at once
-
-    def _on_set_pace(self, msg: dict[str, Any], out: Outcome) -> None:
-        table, seat = self._seated()
-        table.set_pace(seat, msg["pace"])
-
-    def _on_claim(self, msg: dict[str, Any], out: Outcome) -> None:
-        table, seat = self._seated()
-        table.claim(seat)
-
-    def _on_hint(self, msg: dict[str, Any], out: Outcome) -> None:
+    def _on_hint(self, msg: Hint, out: Outcome) -> None:
         table, seat = self._seated()
         asked = hint_asked(table, seat)
         answer = asked if isinstance(asked, dict) else hint_answer(table, asked, decide_here("hard", asked.view))
@@ -183,7 +169,7 @@ class OfflineTable:
         """Make the move of the computer player at ``seat``, if it is still that seat's turn to move automatically."""
         out = Outcome()
         table = self.table
-        if table is None or seat not in table.auto_seats():
+        if table is None or seat not in table.turns.auto_seats():
             return out  # the table moved on since this move was asked for
         turn = computer_turn(table, seat)
         computer_play(table, turn, decide_here(turn.level, turn.view))
@@ -191,12 +177,11 @@ class OfflineTable:
         return out
 
     def _settle(self, out: Outcome, table: Table) -> None:
-        step = settle(table, time.monotonic(), time.time(), self.moment)
+        step = settle(table, self.clock.monotonic(), self.clock.time(), self.moment)
         self.moment = step.moment
         mark_shown(step.shown)  # its messages go out now: mark what each connection was shown
-        for connection, message in step.messages:  # the person's (nobody watches an offline table)
-            connection.push(message)
-        out.messages += self.person.take()
+        # the person's (nobody watches an offline table): the worker hands them to the page
+        out.messages += [m if isinstance(m, str) else json.dumps(m) for _, m in step.messages]
         out.entries += [[n, text] for n, text in step.entries]
         out.record = step.record
         out.computers = step.computers  # the worker asks for each move after its pause, once per seat
@@ -217,33 +202,28 @@ class OfflineTable:
             raise
         except Exception as exc:  # a log this code cannot fold: the same answer as a damaged one
             raise DamagedLog(f"{type(exc).__name__}: {exc}") from None
-        seat = table.seat_by_token(token)
+        seat = table.seating.seat_by_token(token)
         if seat is None:
             raise DamagedLog("the stored seat token fits no seat of the stored table")
         table.runtime.only = OFFLINE_TYPES
         self.table, self.moment = table, None
         self.person = OfflineConnection()
-        table.restored(time.monotonic())
-        table.reconnect(seat.index, self.person)
+        table.seating.restored(self.clock.monotonic())
+        table.seating.reconnect(seat.index, self.person)
         out = Outcome()
         self._joined(out, table, seat.index, token)
-        self.person.seen = table.seq
+        table.presence.arrive(self.person, table.seq)
         self._settle(out, table)  # the person was shown nothing yet: the full table message
         return out
 
 
-#: The offline table's handler of each message it takes (``OFFLINE_TYPES``, the offline column of ``COMMANDS``).
-OFFLINE_HANDLERS = {
-    "ping": OfflineTable._on_ping,
-    "hello": OfflineTable._on_hello,
-    "create": OfflineTable._on_create,
-    "pass": OfflineTable._on_intent,
-    "play": OfflineTable._on_intent,
-    "moon": OfflineTable._on_intent,
-    "ready": OfflineTable._on_ready,
-    "hint": OfflineTable._on_hint,
-    "claim": OfflineTable._on_claim,
-    "restart": OfflineTable._on_restart,
-    "new_game": OfflineTable._on_new_game,
-    "set_pace": OfflineTable._on_set_pace,
+#: The offline table's own step for each message it takes that is offline by nature: the rest of ``OFFLINE_TYPES``
+#: (the messages declared ``offline``) are table commands it runs as the hub's handlers do (``commands.run``).
+OFFLINE_OWN: dict[str, Callable[[OfflineTable, Any, Outcome], None]] = {
+    Ping.kind: OfflineTable._on_ping,
+    Hello.kind: OfflineTable._on_hello,
+    Create.kind: OfflineTable._on_create,
+    Hint.kind: OfflineTable._on_hint,
 }
+_missing = OFFLINE_TYPES - OFFLINE_OWN.keys() - commands.TABLE_COMMAND.keys()
+assert not _missing, f"the offline table takes {sorted(_missing)} but has no step nor table command for them"

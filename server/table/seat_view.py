@@ -7,9 +7,10 @@ from typing import Any
 
 from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
 
+from . import outgoing
 from .changes import changed_fields, diff_parts
 from .jsontext import compact
-from .presence import Connection
+from .presence import Connection, Sight
 from .table import SeatKind, Table
 from .update import update_dict, update_parts, update_text
 
@@ -153,15 +154,15 @@ _NOTHING: dict[str, Any] = {}  # no fields changed (shared by cuts, never change
 class Shown:
     """What a connection was shown once a cut is sent: the last event it has, the table it folds to, its moment."""
 
-    client: Connection
+    sight: Sight  # the connection's in the table's presence
     seen: int
     shown: dict[str, Any]
     moment: Moment
 
     def apply(self) -> None:
-        """Remember on the connection what it was shown (the next cut is made against it)."""
-        client = self.client
-        client.seen, client.shown, client.shown_moment = self.seen, self.shown, self.moment
+        """Remember in the table's presence what the connection was shown (the next cut is made against it)."""
+        sight = self.sight
+        sight.seen, sight.shown, sight.moment = self.seen, self.shown, self.moment
 
 
 @dataclass(slots=True)
@@ -204,7 +205,7 @@ def table_message(
         view = spectator_view(table.game, moment.common)
     else:
         view = view_for(table.game, seat, moment.common)
-    message = {"type": "table", **moment.public, "you": seat, "view": view, "events": events, "resumed": resumed}
+    message = outgoing.table(moment.public, seat, view, events, resumed)
     if seat is None:
         message["deal"] = None
     return message
@@ -212,8 +213,9 @@ def table_message(
 
 def full_message(table: Table, client: Connection, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
-    message = table_message(table, client.seat, client.seen, moment, resumed)
-    Shown(client, table.seq, message, moment).apply()
+    sight = table.presence.sight(client)
+    message = table_message(table, client.seat, sight.seen, moment, resumed)
+    Shown(sight, table.seq, message, moment).apply()
     return message
 
 
@@ -224,9 +226,10 @@ def cut(table: Table, client: Connection, moment: Moment) -> Cut:
     stays the one place that decides what a seat may see. A seat that was shown the table's previous moment takes
     the shared changes computed once for all seats.
     """
-    shown, shown_moment = client.shown, client.shown_moment
-    message = table_message(table, client.seat, client.seen, moment)
-    mark = Shown(client, table.seq, message, moment)
+    sight = table.presence.sight(client)
+    shown, shown_moment = sight.shown, sight.moment
+    message = table_message(table, client.seat, sight.seen, moment)
+    mark = Shown(sight, table.seq, message, moment)
     if shown is None:
         return Cut(mark, message, _NOTHING, _NOTHING, _NOTHING, [])
     view, old_view = message["view"], shown["view"]
@@ -252,14 +255,14 @@ def cut(table: Table, client: Connection, moment: Moment) -> Cut:
 
 
 def seat_update(table: Table, client: Connection, moment: Moment) -> dict[str, Any] | None:
-    """Return ``cut``'s message as a dict (None when nothing is new) and remember on ``client`` what it was shown."""
+    """Return ``cut``'s message as a dict (None when nothing is new) and remember what ``client`` was shown."""
     made = cut(table, client, moment)
     made.shown.apply()
     return made.message()
 
 
 def seat_update_text(table: Table, client: Connection, moment: Moment) -> str | None:
-    """Return ``cut``'s message as wire text (None when nothing is new) and remember on ``client`` what it was shown."""
+    """Return ``cut``'s message as wire text (None when nothing is new) and remember what ``client`` was shown."""
     made = cut(table, client, moment)
     made.shown.apply()
     return moment.text(made)
@@ -267,10 +270,7 @@ def seat_update_text(table: Table, client: Connection, moment: Moment) -> str | 
 
 def hint_message(cards: list[str], choice: str | None) -> dict[str, Any]:
     """Return the ``hint`` message (cards come from the seat's own view, so they are its own)."""
-    out: dict[str, Any] = {"type": "hint", "cards": cards}
-    if choice is not None:
-        out["choice"] = choice
-    return out
+    return outgoing.hint(cards, choice)
 
 
 def _deadline(table: Table, now: float) -> float | None:

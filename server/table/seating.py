@@ -8,17 +8,23 @@ from __future__ import annotations
 import secrets
 
 from .errors import ProtocolError
-from .parts import TableParts
-from .presence import Connection
+from .parts import check_waiting, seat_at
+from .presence import Connection, Presence
 from .seat_kinds import SeatKind
-from .state import PLAYING_STATUS, WAITING, Seat
+from .state import PLAYING_STATUS, WAITING, Seat, TableState
 from .tokens import token_hash
 
 MAX_WATCHERS = 100  # people watching one table without a seat
 
 
-class Seating(TableParts):
+class Seating:
     """A table's seats and presence: sitting down, changing seats, leaving, watching, dropping out and coming back."""
+
+    __slots__ = ("table", "presence")
+
+    def __init__(self, table: TableState, presence: Presence) -> None:
+        self.table = table
+        self.presence = presence
 
     def seat_person(
         self, client: Connection, player_id: int | None, name: str, seat: int | None, lang: str | None = None
@@ -28,17 +34,17 @@ class Seating(TableParts):
         ``lang``: the language a person came with through Play now (shown to the others there). Returns the seat
         and its secret token.
         """
-        if self.daily is not None and self.persons():
+        if self.table.daily is not None and self.table.persons():
             raise ProtocolError("table_full")  # the daily deal is played alone
         self.check_not_removed(player_id)
         if seat is None:
             target = self._free_seat(player_id)
         else:
-            target = self.seat_at(seat)
-            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.COMPUTER and self.between_hands())):
+            target = seat_at(self.table, seat)
+            if not (target.kind == SeatKind.EMPTY or (target.kind == SeatKind.COMPUTER and self.table.between_hands())):
                 raise ProtocolError("seat_taken", seat=seat)
-        if self.host is None and not self.play_now:  # a Play now table has no host
-            self._log("host", seat=target.index)
+        if self.table.host is None and not self.table.play_now:  # a Play now table has no host
+            self.table.log("host", seat=target.index)
         token = self._seat_person(target.index, name, player_id, client, lang)
         return target, token
 
@@ -48,13 +54,13 @@ class Seating(TableParts):
         The first empty seat; else, when a computer player's seat may change hands now, the seat this
         player left, else the first computer player's seat.
         """
-        free = [s for s in self.seats if s.kind == SeatKind.EMPTY]
+        free = [s for s in self.table.seats if s.kind == SeatKind.EMPTY]
         if free:
             return free[0]
-        bots = [s for s in self.seats if s.kind == SeatKind.COMPUTER]
-        if not bots or not self.between_hands():
+        bots = [s for s in self.table.seats if s.kind == SeatKind.COMPUTER]
+        if not bots or not self.table.between_hands():
             raise ProtocolError("table_full")
-        mine = self.left_seats.get(player_id) if player_id is not None else None
+        mine = self.table.left_seats.get(player_id) if player_id is not None else None
         return next((s for s in bots if s.index == mine), bots[0])
 
     def _seat_person(
@@ -63,7 +69,7 @@ class Seating(TableParts):
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
         known = {"lang": lang} if lang is not None else {}  # only Play now knows a person's language
-        self._log(
+        self.table.log(
             "seated",
             seat=seat,
             who=SeatKind.PERSON,
@@ -72,50 +78,50 @@ class Seating(TableParts):
             token_hash=token_hash(token),
             **known,
         )
-        self.seats[seat].client = client
+        self.table.seats[seat].client = client
         return token
 
     def change_seat(self, old: int, new: int) -> tuple[Seat, str]:
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
         if new == old:
             raise ProtocolError("seat_taken", seat=new)
-        target, source = self.seat_at(new), self.seats[old]
+        target, source = seat_at(self.table, new), self.table.seats[old]
         if target.kind == SeatKind.EMPTY:
-            self._check_waiting(("changing seats", "van stoel wisselen"))
-        elif not (target.kind == SeatKind.COMPUTER and self.between_hands()):
+            check_waiting(self.table, "seats_before_start")
+        elif not (target.kind == SeatKind.COMPUTER and self.table.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
         name, player_id, client, lang = source.name, source.player_id, source.client, source.lang
-        if self.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
-            self._log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.computer_level)
+        if self.table.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
+            self.table.log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.table.computer_level)
         else:
-            self._log("vacated", seat=old, to=SeatKind.EMPTY)
-        if self.host == old:
-            self._log("host", seat=new)
+            self.table.log("vacated", seat=old, to=SeatKind.EMPTY)
+        if self.table.host == old:
+            self.table.log("host", seat=new)
         token = self._seat_person(new, name, player_id, client, lang)
         return target, token
 
     def leave(self, seat: int) -> None:
         """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
-        if self.status == PLAYING_STATUS:
-            self._log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.computer_level, left=True)
+        if self.table.status == PLAYING_STATUS:
+            self.table.log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.table.computer_level, left=True)
         else:
-            self._log("vacated", seat=seat, to=SeatKind.EMPTY)
-        if self.host == seat:
+            self.table.log("vacated", seat=seat, to=SeatKind.EMPTY)
+        if self.table.host == seat:
             self.pass_host()
 
     def pass_host(self) -> None:
         """Give hosting to a connected person (else any person), or nobody (always at a Play now table)."""
-        if self.play_now:
+        if self.table.play_now:
             return
-        candidates = self.connected_persons() or self.persons()
+        candidates = self.table.connected_persons() or self.table.persons()
         new = candidates[0].index if candidates else None
-        if new != self.host:
-            self._log("host", seat=new)
+        if new != self.table.host:
+            self.table.log("host", seat=new)
 
     def seat_by_token(self, token: str) -> Seat | None:
         """Return the human seat whose secret token is ``token`` (compared by its hash)."""
         given = token_hash(token).encode()
-        for s in self.seats:
+        for s in self.table.seats:
             if s.kind == SeatKind.PERSON and s.token_hash and secrets.compare_digest(s.token_hash.encode(), given):
                 return s
         return None
@@ -124,55 +130,48 @@ class Seating(TableParts):
         """Return the seat a player holds here (the same player on another device resumes it without its token)."""
         if player_id is None:
             return None
-        return next((s for s in self.seats if s.kind == SeatKind.PERSON and s.player_id == player_id), None)
+        return next((s for s in self.table.seats if s.kind == SeatKind.PERSON and s.player_id == player_id), None)
 
     def check_not_removed(self, player_id: int | None) -> None:
         """Refuse a person the host removed from this table: they never sit, watch or chat here again."""
-        if player_id is not None and player_id in self.barred:
+        if player_id is not None and player_id in self.table.barred:
             raise ProtocolError("removed_here")
 
     def check_watchable(self) -> None:
         """Refuse a watcher: at a daily table (the day's cards are everyone's), when the host said no, or when full."""
-        if self.daily is not None:
-            raise ProtocolError(
-                "no_watching", detail=("a daily table is played alone", "het spel van de dag speel je alleen")
-            )
-        if not self.watch_allowed:
-            raise ProtocolError(
-                "no_watching", detail=("the host turned watching off", "de host heeft meekijken uitgezet")
-            )
+        if self.table.daily is not None:
+            raise ProtocolError("no_watching_daily")
+        if not self.table.watch_allowed:
+            raise ProtocolError("no_watching_off")
         if len(self.presence.watchers) >= MAX_WATCHERS:
-            raise ProtocolError(
-                "no_watching",
-                detail=(f"{MAX_WATCHERS} people watch already", f"er kijken al {MAX_WATCHERS} mensen mee"),
-            )
+            raise ProtocolError("no_watching_full", count=MAX_WATCHERS)
 
     def disconnect(self, seat: int, now: float) -> None:
         """A person's connection dropped: play waits for the grace period, then a computer moves for them."""
-        s = self.seats[seat]
+        s = self.table.seats[seat]
         s.client = None
         s.disconnected_at = now
 
     def reconnect(self, seat: int, client: Connection) -> None:
         """A person is back on their seat."""
-        s = self.seats[seat]
+        s = self.table.seats[seat]
         was_gone = s.client is None
         if s.away or was_gone:
-            self._log("back", seat=seat)
+            self.table.log("back", seat=seat)
         s.client, s.disconnected_at = client, None
 
     def mark_away(self, now: float, grace: float) -> bool:
         """Mark people disconnected for longer than ``grace`` as away; return True if anything changed."""
         changed = False
-        for s in self.persons():
+        for s in self.table.persons():
             if s.client is None and not s.away and s.disconnected_at is not None and now - s.disconnected_at >= grace:
-                self._log("away", seat=s.index)
+                self.table.log("away", seat=s.index)
                 changed = True
-                if self.host == s.index and any(h.client is not None for h in self.persons()):
+                if self.table.host == s.index and any(h.client is not None for h in self.table.persons()):
                     self.pass_host()
         return changed
 
     def restored(self, now: float) -> None:
         """After a restore: every person is disconnected, their grace period starting now."""
-        for s in self.persons():
+        for s in self.table.persons():
             s.client, s.disconnected_at = None, now

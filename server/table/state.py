@@ -3,8 +3,8 @@
 Every change is a log entry (``{"type": ..., ...}``) applied by ``_apply``; ``TableState.restore`` folds a
 stored log back (logs written before entries carried ``"type"`` have ``"k"``; both are read).
 The public events a change makes for the seats (``emit``) are something else: numbered, kept in ``events``.
-Only this state is stored; a table's presence and runtime are beside it (``parts.py``), and ``table.Table`` adds the
-checked commands that log entries. No I/O here.
+Only this state is stored: ``table.Table`` is this state with its presence and runtime (``parts.py``) as fields, and
+the checked commands that log entries. No I/O here.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from hartenjagen.shared import multiset
 from hartenjagen.shared.cards import parse_card, parse_mask
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, PASSING, Game
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import Rules, make_rules
+from hartenjagen.shared.rules import Rules
+from hartenjagen.shared.variants import make_rules
 
 from .errors import ProtocolError
 from .jsontext import compact
@@ -168,7 +169,7 @@ class TableState:
         table.logged = len(entries)
         return table
 
-    def _log(self, kind: str, **fields: Any) -> None:
+    def log(self, kind: str, **fields: Any) -> None:
         """Apply one change and keep it for the store (applied first: a change that fails is never logged)."""
         entry = {"type": kind, **fields}
         if kind in KIND_FIELDS:  # who holds the seat, in the stored words
@@ -289,7 +290,6 @@ class TableState:
 
     def _apply_timer(self, e: dict[str, Any]) -> None:
         self.timer = e["seconds"]
-        self._new_decision(stop_timer=False)
         self.emit("timer", seconds=self.timer)
 
     def _new_game_state(self, at: float) -> None:
@@ -311,7 +311,6 @@ class TableState:
 
     def _apply_restart(self, e: dict[str, Any]) -> None:
         self._new_game_state(e["at"])
-        self._new_decision(stop_timer=True)
         self.emit("restart")
 
     def _apply_deal(self, e: dict[str, Any]) -> None:
@@ -369,16 +368,12 @@ class TableState:
         self.ready.clear()
         self.rematch.clear()
         self.deals, self.replay = [], None
-        self._new_decision(stop_timer=True)
         if self.daily is not None:
             self.daily = {**self.daily, "counts": False}  # the day's first complete game was this table's last
         self.emit("new_game")
 
     def _apply_closed(self, e: dict[str, Any]) -> None:
         self.closed = True
-
-    def _new_decision(self, *, stop_timer: bool) -> None:
-        """The decision in progress is over (a new timer, a restart, a new game): a table's runtime starts it over."""
 
     # ------------------------------------------------------------------ events
 

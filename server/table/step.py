@@ -2,8 +2,8 @@
 
 ``settle`` takes the time (``now`` on the monotonic clock for timers, ``at`` on the wall clock for the log) and
 returns a ``Step``; ``live.registry`` carries it out: it stores the entries, delivers the messages once they are
-stored (``live.delivery``, which also marks on each connection what it was shown), and starts the timers and
-computer moves asked for. Nothing here reads a clock, writes a socket, touches the database or changes a
+stored (``live.delivery``, which also marks in the table's presence what each connection was shown), and starts the
+timers and computer moves asked for. Nothing here reads a clock, writes a socket, touches the database or changes a
 connection, so every decision can be tested with plain objects (``tests/server/test_table_step.py``).
 """
 
@@ -30,7 +30,7 @@ class Step:
     idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
     moment: Moment  # what every seat shares now (the next step's updates are cut against it)
     computers: list[int] = field(default_factory=list)  # seats a computer should move for now
-    shown: list[Shown] = field(default_factory=list)  # what each connection was shown: marked on it when sent
+    shown: list[Shown] = field(default_factory=list)  # what each connection was shown: marked when sent
 
 
 def settle(table: Table, now: float, at: float, before: Moment | None = None) -> Step:
@@ -39,24 +39,27 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     Marks people away past their grace period, deals the next hand when everyone is ready, starts the turn timer
     of a new decision, records a finished game, cuts every connection's update from one shared moment (``before``
     is the moment the last step built), and closes the table when no person holds a seat any more. What each
-    connection was shown is returned in ``shown``, to be marked on it as its message is sent (``mark_shown``).
+    connection was shown is returned in ``shown``, to be marked in the table's presence (by connection id) as its
+    message is sent (``mark_shown``); what connections no longer at the table were shown is forgotten.
     """
-    table.mark_away(now, table.runtime.grace)
-    table.autostart(at)
+    table.seating.mark_away(now, table.runtime.grace)
+    table.hosting.autostart(at)
     table.maybe_deal()
-    table.refresh_deadline(now)
+    table.turns.refresh_deadline(now)
     record = table.finish(at)
     moment = Moment(table, now, before)
     if before is not None:
         before.before = None  # keep one step of history, not a chain
     messages: list[tuple[Connection, dict[str, Any] | str]] = []
     shown: list[Shown] = []
-    for client in table.connections():
+    here = table.connections()
+    for client in here:
         made = cut(table, client, moment)
         shown.append(made.shown)
         text = moment.text(made)
         if text is not None:
             messages.append((client, text))
+    table.presence.keep(here)
     closed = not table.persons()
     if closed:
         table.close(at)
@@ -66,15 +69,15 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
         record=record,
         messages=messages,
         closed=closed,
-        wake_at=None if closed else table.next_wake(now, at),
+        wake_at=None if closed else table.turns.next_wake(now, at),
         idle=not closed and not table.connected_persons(),
-        computers=[] if closed else table.auto_seats(),
+        computers=[] if closed else table.turns.auto_seats(),
         moment=moment,
         shown=shown,
     )
 
 
 def mark_shown(shown: Iterable[Shown]) -> None:
-    """Mark on each connection what a step showed it: done as the step's messages are sent, in order."""
+    """Mark in the table's presence what a step showed each connection: done as its messages are sent, in order."""
     for mark in shown:
         mark.apply()

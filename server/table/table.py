@@ -1,9 +1,10 @@
-"""A table: its checked commands over its stored state, presence and runtime. No I/O here.
+"""A table: its stored state, with its presence, its runtime and its checked commands as fields. No I/O here.
 
-Each command checks who may do what now, then logs the entries that make the change. The commands are grouped by
-idea: seats and presence (``seating.py``), the host's and a game's start (``hosting.py``), who moves automatically
-(``turns.py``), and the moves here. The state and the fold of the log are in ``state.py``; the parts beside it in
-``parts.py``.
+A ``Table`` is the fold of its log (``TableState``, ``state.py``); it holds its ``Presence`` (``presence.py``) and its
+``Runtime`` (``parts.py``), never stored, and one object per idea for its commands: ``seating`` (seats and presence,
+``seating.py``), ``hosting`` (the host's commands and a game's start, ``hosting.py``) and ``turns`` (who moves
+automatically, ``turns.py``). The moves are here. Each command checks who may do what now, then logs the entries that
+make the change.
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ from hartenjagen.shared.cards import card_name
 from hartenjagen.shared.claim import ClaimRefused, claim_plays
 from hartenjagen.shared.game import HAND_OVER
 from hartenjagen.shared.reasons import IllegalAction
-from hartenjagen.shared.rules import Rules, RulesError, make_rules
+from hartenjagen.shared.rules import Rules, RulesError
+from hartenjagen.shared.variants import make_rules
 
+from . import outgoing
 from .daily import DEAL_MAX
 from .errors import ProtocolError
 from .hosting import PLAY_NOW_TIMER, Hosting
-from .parts import check_seat
+from .messages import HOST_COMMANDS, TABLE_COMMANDS
+from .parts import Runtime, check_seat, seat_at
+from .presence import Connection, Presence
 from .records import game_record
 from .seat_kinds import SeatKind
 from .seating import MAX_WATCHERS, Seating
-from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, Status
+from .state import FINISHED, PLAYING_STATUS, WAITING, DamagedLog, Seat, Status, TableState
 from .turns import Turns
 
 __all__ = [
@@ -33,25 +38,23 @@ __all__ = [
     "HOST_COMMANDS", "MAX_WATCHERS", "PLAY_NOW_TIMER", "check_seat", "table_rules",
 ]  # fmt: skip
 
-#: Every message a person sends to the table they sit at: the hub hands each to one of a table's commands.
-TABLE_COMMANDS = frozenset(
-    {
-        "sit", "leave", "allow_watch", "allow_chat", "chat", "mute_chat", "add_computer", "remove_computer",
-        "fill_computers", "set_timer", "start", "restart", "new_game", "set_pace", "rematch", "claim", "set_open",
-        "remove_player", "report", "pass", "play", "moon", "ready", "hint", "review",
-    }
-)  # fmt: skip
-#: The host's commands. A Play now table, where strangers meet, has no host: nobody there may send one.
-HOST_COMMANDS = frozenset(
-    {
-        "add_computer", "remove_computer", "fill_computers", "start", "allow_watch", "allow_chat", "set_timer",
-        "restart", "new_game", "set_pace", "set_open", "remove_player",
-    }
-)  # fmt: skip
 
-
-class Table(Seating, Hosting, Turns):
+class Table(TableState):
     """One table; every command checks first and changes nothing when it raises ProtocolError."""
+
+    presence: Presence
+    runtime: Runtime
+    seating: Seating
+    hosting: Hosting
+    turns: Turns
+
+    def __init__(self, table_id: str = "", grace: float = 30.0, **state: Any) -> None:
+        super().__init__(table_id=table_id, **state)
+        self.presence = Presence()
+        self.runtime = Runtime(grace=grace)
+        self.seating = Seating(self, self.presence)
+        self.hosting = Hosting(self, self.runtime)
+        self.turns = Turns(self, self.runtime)
 
     @classmethod
     def create(
@@ -69,8 +72,20 @@ class Table(Seating, Hosting, Turns):
         """Open a new table at wall-clock time ``at``: its first log entry holds the options."""
         table = cls(table_id=table_id or secrets.token_hex(8), grace=grace)
         options = rules.to_json()  # the stored entry keeps its field's old name, bot_level
-        table._log("created", code=code, options=options, bot_level=computer_level, deal=deal, daily=daily, at=at)
+        table.log("created", code=code, options=options, bot_level=computer_level, deal=deal, daily=daily, at=at)
         return table
+
+    def seat_at(self, seat: int) -> Seat:
+        """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
+        return seat_at(self, seat)
+
+    def connections(self) -> list[Connection]:
+        """Return every connection at the table: the seated people's, then the watchers'."""
+        return [s.client for s in self.seats if s.client is not None] + list(self.presence.watchers)
+
+    def closed_notices(self) -> list[tuple[Connection, dict[str, Any] | str]]:
+        """Return the ``left`` message each watcher gets when the table closes."""
+        return [(w, outgoing.left(self.code, "closed")) for w in self.presence.watchers]
 
     def commands(self) -> frozenset[str]:
         """Return the messages this table takes from a seat (the ``table`` message lists them for the page to draw).
@@ -87,7 +102,7 @@ class Table(Seating, Hosting, Turns):
         if kind in TABLE_COMMANDS and kind not in self.commands():
             if self.play_now and kind in HOST_COMMANDS:
                 raise ProtocolError("no_host")
-            raise ProtocolError("not_now", detail=("this table does not take it", "deze tafel neemt dat niet aan"))
+            raise ProtocolError("not_offline")  # the one table that takes fewer messages: the offline table
 
     def mute_chat(self, seat: int, muted: bool) -> None:
         """A seated person turns chat off for themselves (no line reaches their seat), or on again.
@@ -96,46 +111,44 @@ class Table(Seating, Hosting, Turns):
         off (``chat_voted_off``). Logged, so it survives a restart; it goes with the seat's person.
         """
         if muted != (seat in self.chat_muted):
-            self._log("mute_chat", seat=seat, muted=muted)
+            self.log("mute_chat", seat=seat, muted=muted)
 
     def claim(self, seat: int) -> None:
         """A person claims every remaining trick: checked against every seat's real cards, then played out at once."""
         if self.game is None or self.status != PLAYING_STATUS:
-            raise ProtocolError("not_now", detail=("no game is being played", "er wordt geen spel gespeeld"))
+            raise ProtocolError("no_game")
         try:
             plays = claim_plays(self.game, seat)
         except ClaimRefused as exc:
-            raise ProtocolError("claim_refused", detail=CLAIM_REASONS[exc.reason]) from None
-        self._log("claim", seat=seat)
+            raise ProtocolError(exc.reason) from None  # claim_fails, claim_turn, claim_unsure or claim_variant
+        self.log("claim", seat=seat)
         for s, card in plays:
-            self._log("play", seat=s, card=card_name(card), auto=s != seat)
+            self.log("play", seat=s, card=card_name(card), auto=s != seat)
 
     def act(self, seat: int, intent: Mapping[str, Any], auto: bool = False) -> None:
         """Apply a pass, play or moon intent for ``seat``; the game core's refusal becomes an ``illegal`` error."""
         if self.game is None or self.status != PLAYING_STATUS:
-            raise ProtocolError("not_now", detail=("no game is being played", "er wordt geen spel gespeeld"))
+            raise ProtocolError("no_game")
         kind = intent["type"]
         try:
             if kind == "pass":
                 # ``auto``: a computer player passed for a person who let the turn timer run out (or is away)
-                self._log("pass", seat=seat, cards=list(intent["cards"]), **({"auto": True} if auto else {}))
+                self.log("pass", seat=seat, cards=list(intent["cards"]), **({"auto": True} if auto else {}))
             elif kind == "play":
-                self._log("play", seat=seat, card=intent["card"], auto=auto)
+                self.log("play", seat=seat, card=intent["card"], auto=auto)
             elif kind == "moon":
-                self._log("moon", seat=seat, choice=intent["choice"])
+                self.log("moon", seat=seat, choice=intent["choice"])
             else:
-                raise ProtocolError("unknown_type", type=repr(kind))
+                raise ProtocolError("unknown_type", sent=repr(kind))
         except IllegalAction as exc:
             raise ProtocolError("illegal", reason=exc.reason) from None
 
     def set_ready(self, seat: int) -> None:
         """A person is ready for the next hand."""
         if self.status != PLAYING_STATUS or self.game is None or self.game.phase != HAND_OVER:
-            raise ProtocolError(
-                "not_now", detail=("ready only between hands", "klaar melden alleen tussen twee rondes")
-            )
+            raise ProtocolError("ready_between_hands")
         if seat not in self.ready:
-            self._log("ready", seat=seat)
+            self.log("ready", seat=seat)
 
     def maybe_deal(self) -> bool:
         """Deal the next hand when every connected person is ready (and someone is there); return True if dealt."""
@@ -145,7 +158,7 @@ class Table(Seating, Hosting, Turns):
         present = self.connected_persons()
         if not present or any(s.index not in self.ready for s in present):
             return False
-        self._deal_next()
+        self.hosting.deal_next()
         return True
 
     def finish(self, at: float) -> dict[str, Any] | None:
@@ -153,31 +166,13 @@ class Table(Seating, Hosting, Turns):
         if self.status != FINISHED or self.recorded or self.game is None:
             return None
         replay = {"id": secrets.randbelow(2**40) + 1, "share": secrets.token_urlsafe(16)}
-        self._log("recorded", **replay)
+        self.log("recorded", **replay)
         return game_record(self, replay, finished_at=at)
 
     def close(self, at: float) -> None:
         """Log that the table is closed at wall-clock time ``at`` (its finished games stay)."""
         if not self.closed:
-            self._log("closed", at=at)
-
-
-#: Why a claim is refused, in both languages.
-CLAIM_REASONS = {
-    "claim_fails": (
-        "another player can still take a trick with the cards they hold",
-        "een andere speler kan met zijn kaarten nog een slag halen",
-    ),
-    "claim_turn": ("claim when it is your turn to play", "claim als jij aan de beurt bent om te spelen"),
-    "claim_unsure": (
-        "too many tricks are left to check this claim: play on, it is offered once it is sure",
-        "er zijn nog te veel slagen over om deze claim na te gaan: speel door, hij wordt aangeboden zodra hij zeker is",
-    ),
-    "claim_variant": (
-        "claims are not played with more than one deck or with jokers",
-        "met meer dan één kaartspel of met jokers wordt niet geclaimd",
-    ),
-}
+            self.log("closed", at=at)
 
 
 def table_rules(options: dict[str, Any]) -> tuple[Rules, int | None]:
@@ -185,16 +180,11 @@ def table_rules(options: dict[str, Any]) -> tuple[Rules, int | None]:
     options = dict(options)
     deal = options.pop("deal", None)
     if deal is not None and (type(deal) is not int or not 1 <= deal <= DEAL_MAX):
-        detail = (
-            f"deal must be a whole number from 1 to {DEAL_MAX:,}, got {deal!r}",
-            f"het spelnummer moet een heel getal van 1 tot en met {DEAL_MAX:,} zijn, niet {deal!r}",
-        )
-        raise ProtocolError("bad_option", field="deal", detail=detail)
+        raise ProtocolError("bad_option", field="deal", problem="int_range", low=1, high=DEAL_MAX)
     try:
         rules = make_rules(options)
     except RulesError as exc:
-        raise ProtocolError("bad_option", field=exc.option, detail=(str(exc), exc.nl)) from None
+        raise ProtocolError("bad_option", field=exc.option, problem=exc.problem, **exc.params) from None
     except (TypeError, ValueError):
-        detail = ("the table options do not fit together", "de tafelopties passen niet bij elkaar")
-        raise ProtocolError("bad_option", field="options", detail=detail) from None
+        raise ProtocolError("bad_option", field="options", problem="options_together") from None
     return rules, deal

@@ -7,18 +7,24 @@ from __future__ import annotations
 
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING
 
-from .parts import TableParts
+from .parts import Runtime
 from .seat_kinds import SeatKind
-from .state import PLAYING_STATUS, WAITING
+from .state import PLAYING_STATUS, WAITING, TableState
 
 
-class Turns(TableParts):
-    """The current decision point, its turn timer, and the seats a computer moves for now."""
+class Turns:
+    """A table's current decision point, its turn timer, and the seats a computer moves for now."""
+
+    __slots__ = ("table", "runtime")
+
+    def __init__(self, table: TableState, runtime: Runtime) -> None:
+        self.table = table
+        self.runtime = runtime
 
     def current_key(self) -> tuple | None:
         """Return an identifier of the current decision point (changes when the game waits for something new)."""
-        g = self.game
-        if g is None or g.phase not in (PASSING, PLAYING, MOON_CHOICE) or self.status != PLAYING_STATUS:
+        g = self.table.game
+        if g is None or g.phase not in (PASSING, PLAYING, MOON_CHOICE) or self.table.status != PLAYING_STATUS:
             return None
         return (id(g), g.hand_no, g.phase, len(g.tricks), len(g.trick.cards))
 
@@ -30,16 +36,16 @@ class Turns(TableParts):
             runtime.timed_out.clear()
             runtime.hints.clear()
             waits_for_human = key is not None and any(
-                self.seats[s].kind == SeatKind.PERSON for s in self.current_game.to_act()
+                self.table.seats[s].kind == SeatKind.PERSON for s in self.table.current_game.to_act()
             )
-            runtime.deadline = now + self.timer if (self.timer and waits_for_human) else None
+            runtime.deadline = now + self.table.timer if (self.table.timer and waits_for_human) else None
 
     def expire_timer(self, now: float) -> bool:
         """Let a computer make the current move for people whose turn timer ran out; return True if so."""
-        if self.runtime.deadline is None or now < self.runtime.deadline or self.game is None:
+        if self.runtime.deadline is None or now < self.runtime.deadline or self.table.game is None:
             return False
         self.runtime.deadline = None
-        late = {s for s in self.game.to_act() if self.seats[s].kind == SeatKind.PERSON}
+        late = {s for s in self.table.game.to_act() if self.table.seats[s].kind == SeatKind.PERSON}
         self.runtime.timed_out |= late
         return bool(late)
 
@@ -49,20 +55,20 @@ class Turns(TableParts):
         ``now`` and ``at`` are the same moment on the monotonic and the wall clock (the fill-in time is wall-clock).
         """
         times = [self.runtime.deadline] if self.runtime.deadline is not None else []
-        if self.play_now and self.status == WAITING and self.fill_at is not None:
-            times.append(now + max(0.0, self.fill_at - at))
-        for s in self.persons():
+        if self.table.play_now and self.table.status == WAITING and self.table.fill_at is not None:
+            times.append(now + max(0.0, self.table.fill_at - at))
+        for s in self.table.persons():
             if s.client is None and not s.away and s.disconnected_at is not None:
                 times.append(s.disconnected_at + self.runtime.grace)
         return min(times) if times else None
 
     def auto_seats(self) -> list[int]:
         """Return the seats a computer player should move for now (nobody moves while no person is connected)."""
-        if self.game is None or self.status != PLAYING_STATUS or not self.connected_persons():
+        if self.table.game is None or self.table.status != PLAYING_STATUS or not self.table.connected_persons():
             return []
         out, timed_out = [], self.runtime.timed_out
-        for s in self.game.to_act():
-            seat = self.seats[s]
+        for s in self.table.game.to_act():
+            seat = self.table.seats[s]
             if seat.kind == SeatKind.COMPUTER or (seat.kind == SeatKind.PERSON and (seat.away or s in timed_out)):
                 out.append(s)
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import outgoing
 from .jsontext import compact
 
 Parts = list[tuple[str, Any]]
@@ -34,7 +35,7 @@ def update_parts(changed: dict[str, Any], common: dict[str, Any], seat: dict[str
 
 def update_dict(parts: Parts) -> dict[str, Any]:
     """Return the ``update`` message of ``parts`` as a dict (its own dicts: a shared part is never handed out)."""
-    message: dict[str, Any] = {"type": "update"}
+    message = outgoing.update()
     for name, value in parts:
         if name == "view":
             view: dict[str, Any] = {}
@@ -52,7 +53,7 @@ def update_text(parts: Parts, encode: Callable[[Any], str] = compact) -> str:
     The same text as ``compact(update_dict(parts))``: the view's parts hold different fields, so their members
     joined are the merged view's.
     """
-    pieces = ['{"type":"update"']
+    pieces = ['{"type":"update"']  # outgoing.update(), encoded with its parts
     for name, value in parts:
         if name == "view":  # one object: the members of its one or two parts, in order
             first = encode(value[0])

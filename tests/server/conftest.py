@@ -14,6 +14,7 @@ from websockets.asyncio.client import connect
 
 from hartenjagen.server.config import Config
 from hartenjagen.server.net.app import App
+from hartenjagen.server.net.node import build_node
 from hartenjagen.server.settings import ONE_ADDRESS
 from hartenjagen.server.storage.opening import open_store
 from hartenjagen.tools.wsclient import ClientClosed, ScriptedClient
@@ -106,7 +107,7 @@ async def start_server(tmp_path, **overrides: Any) -> Server:
     settings.update(overrides)
     config = Config(**settings)
     db = await open_store(config.db)
-    app = App(config, db)
+    app = build_node(config, db)
     await app.start()
     host, port = app.address()
     return Server(app, f"ws://{host}:{port}/ws")

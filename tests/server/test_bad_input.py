@@ -8,7 +8,10 @@ import json
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from hartenjagen.server.table.errors import CODES, PROBLEMS
+
 from .conftest import seat_four, state_of
+from .wording import worded
 
 
 async def started_table(server):
@@ -35,9 +38,9 @@ CASES = [
     ('{"type": "set_timer", "seconds": 1}', "bad_message"),
     ('{"type": "add_computer", "seat": 1, "level": "genius"}', "bad_message"),
     ('{"type": "join", "code": "ZZZZZZ"}', "already_seated"),
-    ('{"type": "start"}', "not_now"),
-    ('{"type": "ready"}', "not_now"),
-    ('{"type": "add_computer", "seat": 1, "level": "easy"}', "not_now"),
+    ('{"type": "start"}', "started_already"),
+    ('{"type": "ready"}', "ready_between_hands"),
+    ('{"type": "add_computer", "seat": 1, "level": "easy"}', "computers_before_start"),
 ]
 
 
@@ -52,7 +55,9 @@ class TestBadInput:
         await host.ws.send(frame)
         err = await host.expect("error")
         assert err["code"] == code, err
-        assert err["message"] and err["nl"]
+        params = {*CODES[code], *PROBLEMS.get(err.get("problem"), ())}
+        assert set(err) <= {"type", "code", "field", "reason", "problem", *params}  # its code's parameters, no more
+        assert worded(err, "en") and worded(err, "nl")  # the client words it in either language
         assert state_of(table) == before
         await host.send("ping")
         assert (await host.expect("pong"))["type"] == "pong"  # the connection stays open
@@ -180,14 +185,14 @@ class TestTextFields:
         p = await server.connect("Anna")
         err = await p.error("join", code=code)
         assert err["code"] == "bad_message" and err["field"] == "code"
-        assert err["message"] == "Bad field code: expected a table code of 6 letters and digits."
-        assert all(ch.isprintable() for ch in err["message"] + err["nl"])
+        assert err == {"type": "error", "code": "bad_message", "field": "code", "problem": "table_code", "length": 6}
+        assert worded(err) == "Bad field code: expected a table code of 6 letters and digits."
 
     async def test_a_card_with_an_invisible_character_gets_a_plain_error(self, server):
         players = await started_table(server)
         err = await players[0].error("play", card="QS\u200b")
         assert err["code"] == "bad_message" and err["field"] == "card"
-        assert err["message"] == "Bad field card: expected a card name such as QS."
+        assert worded(err) == "Bad field card: expected a card name such as QS."
 
 
 class TestOrderOfChecks:
@@ -243,11 +248,16 @@ DUTCH_CASES_PLAYING = [
     {"type": "start"},
     {"type": "fill_computers", "level": "easy"},
 ]
+DUTCH_CODES = {
+    "bad_message", "bad_option", "no_computer_there", "ready_between_hands", "new_game_after_game_over",
+    "hint_not_your_move", "not_started", "no_game", "computers_before_start", "started_already",
+}  # fmt: skip
 
 
 def english_detail(err: dict) -> str:
     """The part of the English sentence after its first colon (the detail), or the whole sentence."""
-    return err["message"].split(": ", 1)[1].rstrip(".") if ": " in err["message"] else err["message"]
+    english = worded(err, "en")
+    return english.split(": ", 1)[1].rstrip(".") if ": " in english else english
 
 
 class TestDutchTexts:
@@ -264,10 +274,10 @@ class TestDutchTexts:
         await host.until(lambda t: t["status"] == "playing")
         for msg in DUTCH_CASES_PLAYING:
             errors.append(await host.error(**msg))
-        assert {e["code"] for e in errors} == {"bad_message", "bad_option", "not_now"}
+        assert {e["code"] for e in errors} == DUTCH_CODES
         for err in errors:
-            assert err["nl"] != err["message"], err
-            assert english_detail(err) not in err["nl"], err
+            assert worded(err, "nl") != worded(err, "en"), err
+            assert english_detail(err) not in worded(err, "nl"), err
 
 
 class TestNames:
@@ -292,17 +302,17 @@ class TestNames:
 class TestOldNames:
     def test_a_page_from_before_the_rename_may_still_send_the_old_command_names(self):
         """``add_bot``, ``remove_bot``, ``fill_bots`` and ``create``'s ``bot_level`` are read as the new names."""
-        from hartenjagen.server.table.messages import parse_message
+        from hartenjagen.server.table.messages import AddComputer, FillComputers, RemoveComputer, parse_message
 
         def parsed(**msg):
             return parse_message(json.dumps(msg))
 
-        assert parsed(type="add_bot", seat=1, level="easy") == {"type": "add_computer", "seat": 1, "level": "easy"}
-        assert parsed(type="remove_bot", seat=2) == {"type": "remove_computer", "seat": 2}
-        assert parsed(type="fill_bots", level="hard") == {"type": "fill_computers", "level": "hard"}
+        assert parsed(type="add_bot", seat=1, level="easy") == AddComputer(seat=1, level="easy")
+        assert parsed(type="remove_bot", seat=2) == RemoveComputer(seat=2)
+        assert parsed(type="fill_bots", level="hard") == FillComputers(level="hard")
         old = parsed(type="create", options={}, bot_level="easy")
         assert old == parsed(type="create", options={}, computer_level="easy")
-        assert old["computer_level"] == "easy" and "bot_level" not in old
+        assert old.computer_level == "easy" and "bot_level" not in old.to_wire()
 
     async def test_an_old_page_fills_the_table_with_the_old_name(self, server):
         p = await server.host("Anna", options={"variant": "classic"})

@@ -7,10 +7,11 @@ import sqlite3
 import pytest
 
 from hartenjagen.server.config import Config
-from hartenjagen.server.net import limits
+from hartenjagen.server.connection import limits
 from hartenjagen.server.table import chat
 
 from .conftest import TIMEOUT, Player
+from .wording import worded
 
 
 async def chat_line(p: Player, timeout: float = TIMEOUT) -> dict:
@@ -109,7 +110,8 @@ class TestLimits:
             await anna.send("chat", text=f"line {n}")
             await chat_line(bram)
         err = await anna.error("chat", text="one too many")
-        assert err["code"] == "chat_limited" and "5" in err["message"] and "5" in err["nl"]
+        assert err == {"type": "error", "code": "chat_limited", "count": 5, "seconds": 10}
+        assert "5" in worded(err) and "5" in worded(err, "nl")
         await bram.send("chat", phrase="oops")  # another connection has its own five
         assert (await chat_line(bram))["from"]["name"] == "Bram"
         clock[0] += 9.9
@@ -135,7 +137,7 @@ class TestHostSwitch:
             await p.until(lambda t: t["chat"] == {"allowed": False, "muted": []})
         for p in (anna, bram, eva):
             err = await p.error("chat", text="hello?")
-            assert err["code"] == "chat_off" and "host" in err["message"] and "host" in err["nl"]
+            assert err["code"] == "chat_off_by_host" and "host" in worded(err) and "host" in worded(err, "nl")
         await no_chat(bram)
         await anna.send("allow_chat", allowed=True)
         await eva.until(lambda t: t["chat"] == {"allowed": True, "muted": []})
@@ -254,7 +256,7 @@ class TestOwnSwitch:
         assert (await chat_line(eva))["text"] == "not for Bram"
         await no_chat(bram)
         err = await bram.error("chat", text="hello?")
-        assert err["code"] == "chat_off" and "yourself" in err["message"] and "jezelf" in err["nl"]
+        assert err["code"] == "chat_off_by_you" and "yourself" in worded(err) and "jezelf" in worded(err, "nl")
         assert (await eva.error("mute_chat", muted=True))["code"] == "not_seated"  # a watcher just leaves
         assert (await bram.error("mute_chat", muted="yes"))["code"] == "bad_message"
         await bram.send("mute_chat", muted=False)
@@ -297,7 +299,7 @@ class TestOwnSwitch:
         await bram.send("mute_chat", muted=True)  # two of three: off for everyone
         await cor.until(lambda t: t["chat"] == {"allowed": False, "muted": [0, 1]})
         err = await cor.error("chat", text="hello?")
-        assert err["code"] == "chat_off" and "half" in err["message"] and "helft" in err["nl"]
+        assert err["code"] == "chat_off_by_vote" and "half" in worded(err) and "helft" in worded(err, "nl")
         await bram.send("leave")  # his switch leaves with him: one of two people is still half
         await cor.until(lambda t: t["chat"] == {"allowed": False, "muted": [0]})
         await anna.send("mute_chat", muted=False)  # none of two: on again

@@ -15,23 +15,25 @@ from hartenjagen.server.table.step import settle
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import checked
 from hartenjagen.shared.claim import ClaimRefused, claim_plays, claim_sure
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
+
+from .wording import worded
 
 AT = 1_765_000_000.0
 
 
 class Person:
     def __init__(self, seat: int) -> None:
-        self.seat, self.seen, self.shown, self.shown_moment, self.table = seat, 0, None, None, None
+        self.seat, self.table = seat, None
 
 
 def started(people: int = 1, **options) -> Table:
     table = Table.create("CLAIM1", make_rules({"variant": "classic", **options}), deal=11, at=AT)
     for seat in range(people):
-        table.seat_person(Person(seat), seat + 1, f"P{seat}", seat)
-    table.fill_computers(0, "easy")
-    table.start(0, AT)
+        table.seating.seat_person(Person(seat), seat + 1, f"P{seat}", seat)
+    table.hosting.fill_computers(0, "easy")
+    table.hosting.start(0, AT)
     return table
 
 
@@ -87,12 +89,13 @@ def test_a_claim_too_early_is_refused_with_the_reason_and_changes_nothing():
     logged = table.logged
     with pytest.raises(ProtocolError) as exc:
         table.claim(0)
-    assert exc.value.code == "claim_refused" and "another player can still take a trick" in exc.value.message
-    assert "slag" in exc.value.nl and table.logged == logged
+    err = exc.value.to_message()
+    assert err == {"type": "error", "code": "claim_fails"} and table.logged == logged
+    assert "another player can still take a trick" in worded(err) and "slag" in worded(err, "nl")
     play_until(table, lambda t: t.game.phase == "playing" and t.game.turn != 0, random.Random(1))
     with pytest.raises(ProtocolError) as exc:
         table.claim(0)  # not this seat's turn
-    assert "when it is your turn" in exc.value.message
+    assert exc.value.code == "claim_turn" and "when it is your turn" in worded(exc.value.to_message())
 
 
 def test_the_seat_s_table_message_offers_the_claim_only_where_it_is_sure_and_it_then_holds():
@@ -124,15 +127,15 @@ def test_the_seat_s_table_message_offers_the_claim_only_where_it_is_sure_and_it_
 def test_a_rematch_starts_a_new_game_when_every_person_agrees():
     table = started(people=2, end_score=25)
     with pytest.raises(ProtocolError) as exc:
-        table.vote_rematch(0, AT)
-    assert exc.value.code == "not_now"
+        table.hosting.vote_rematch(0, AT)
+    assert exc.value.code == "rematch_after_game_over"
     play_until(table, lambda t: t.status == FINISHED, random.Random(5))
     first_totals = list(table.game.totals)
-    table.vote_rematch(0, AT)
+    table.hosting.vote_rematch(0, AT)
     assert table.status == FINISHED and table.rematch == {0}
-    table.vote_rematch(0, AT)  # a second vote of the same person counts once
+    table.hosting.vote_rematch(0, AT)  # a second vote of the same person counts once
     assert table.rematch == {0}
-    table.vote_rematch(1, AT)
+    table.hosting.vote_rematch(1, AT)
     assert table.status == "playing" and table.game.totals == [0, 0, 0, 0] and table.rematch == set()
     assert first_totals != table.game.totals and table.game.phase == "passing"
 
@@ -140,9 +143,9 @@ def test_a_rematch_starts_a_new_game_when_every_person_agrees():
 def test_only_the_host_sets_the_pace_and_it_scales_the_pause_and_survives_a_restore():
     table = started(people=2)
     with pytest.raises(ProtocolError) as exc:
-        table.set_pace(1, "fast")
+        table.hosting.set_pace(1, "fast")
     assert exc.value.code == "not_host"
-    table.set_pace(0, "fast")
+    table.hosting.set_pace(0, "fast")
     assert table.pace == "fast" and PACE_FACTORS["fast"] < PACE_FACTORS["normal"] < PACE_FACTORS["slow"]
     entries = [text for _, text in table.take_unsaved()]
     assert Table.restore(table.table_id, entries).pace == "fast"

@@ -3,7 +3,7 @@
 ``hearts bench server --tables 500 --idle 8000`` measures the whole connection (the library's part included);
 this keeps our part small: ``Client`` stays under the 30 instance attributes past which CPython 3.11 gives every
 instance a dict of its own (1,648 bytes instead of about 330), and the limits an idle connection never spends are
-made on first use (``net.client.Budgets``).
+made on first use (``connection.client.Budgets``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import tracemalloc
 
 from hartenjagen.server.config import Config
-from hartenjagen.server.net.client import Client
+from hartenjagen.server.connection.client import Client
 
 
 def test_a_client_stays_small_until_it_spends_a_seldom_used_limit() -> None:

@@ -68,7 +68,8 @@ class TestOverTheWire:
         def recording(table, client, moment):
             made = real(table, client, moment)
             text = moment.text(made)  # what the step sends; ``made.shown`` is what the connection is then shown
-            cut.append((client.shown, None if text is None else json.loads(text), made.shown.shown))
+            was = table.presence.sight(client).shown  # what the connection was shown before (kept by the table)
+            cut.append((was, None if text is None else json.loads(text), made.shown.shown))
             return made
 
         monkeypatch.setattr(table_step, "cut", recording)
@@ -118,16 +119,19 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     from hartenjagen.server.table.seat_view import Moment, seat_update, seat_update_text
     from hartenjagen.server.table.table import Table
     from hartenjagen.shared.bots.choice import fallback
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
     from hartenjagen.shared.view import view_for
 
     table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}), at=0.0)
     pairs = []  # per seat: the client cut as a dict, and its twin cut as text
     for name in ("Anna", "Bram", "Cor", "Dirk"):
-        client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        seat, _ = table.seat_person(client, None, name, None)
-        client.seat, client.seen = seat.index, table.seq
-        pairs.append((client, SimpleNamespace(**vars(client))))
+        client = SimpleNamespace(seat=None)
+        seat, _ = table.seating.seat_person(client, None, name, None)
+        client.seat = seat.index
+        twin = SimpleNamespace(**vars(client))
+        for c in (client, twin):
+            table.presence.arrive(c, table.seq)
+        pairs.append((client, twin))
     moments: list[Moment] = []
     compared = shared = 0
 
@@ -145,7 +149,7 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
         shared += len({id(t) for t in texts if t is not None}) < len([t for t in texts if t is not None])
 
     broadcast()
-    table.start(0, 0.0)
+    table.hosting.start(0, 0.0)
     broadcast()
     while table.game.phase != "game_over":
         waiting = table.game.to_act()

@@ -45,12 +45,12 @@ async def test_the_server_offers_deflate_without_context_takeover_and_the_game_p
 
 
 def test_the_compression_mode_comes_from_hearts_compression_and_a_wrong_one_is_named():
-    from hartenjagen.server.config import Config
+    from hartenjagen.server.settings import config_from_env
 
-    assert Config.from_env({}).compression == "large"
-    assert Config.from_env({"HEARTS_COMPRESSION": "off"}).compression == "off"
+    assert config_from_env({}).compression == "large"
+    assert config_from_env({"HEARTS_COMPRESSION": "off"}).compression == "off"
     with pytest.raises(ValueError, match="HEARTS_COMPRESSION='zip' is not one of large, all, off"):
-        Config.from_env({"HEARTS_COMPRESSION": "zip"})
+        config_from_env({"HEARTS_COMPRESSION": "zip"})
 
 
 @pytest.mark.parametrize("mode", ["all", "off"])

@@ -22,7 +22,7 @@ import pytest
 
 from hartenjagen.shared.cards import CARD_NAMES, mask_cards, mask_names
 from hartenjagen.shared.game import GAME_OVER, HAND_OVER, MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 from .crashkit import Client, ServerProcess, close_all, plan_moon, settled
@@ -518,12 +518,12 @@ async def test_a_damaged_log_closes_only_that_table(tmp_path, how):
 def test_a_log_written_before_entries_carried_type_still_folds_to_the_same_table():
     """Stored logs from before the rename name each entry's type ``k``: they restore as they were."""
     from hartenjagen.server.table.table import Table
-    from hartenjagen.shared.rules import make_rules
+    from hartenjagen.shared.variants import make_rules
 
     table = Table.create("OLDLOG", make_rules({"variant": "classic"}), computer_level="easy", deal=99, at=1.0)
-    table.seat_person(None, 7, "Anna", 0)
-    table.fill_computers(0, "easy")
-    table.start(0, at=2.0)
+    table.seating.seat_person(None, 7, "Anna", 0)
+    table.hosting.fill_computers(0, "easy")
+    table.hosting.start(0, at=2.0)
     entries = [text for _, text in table.take_unsaved()]
     old = [json.dumps({("k" if k == "type" else k): v for k, v in json.loads(e).items()}) for e in entries]
     assert all('"k":' in e and '"type":' not in e for e in old)
@@ -543,11 +543,11 @@ def test_a_log_in_the_stored_words_folds_to_a_table_that_speaks_the_wire_words()
     from hartenjagen.server.table.table import Table
 
     table = Table.create("OLDLOG", make_rules({"variant": "classic"}), computer_level="easy", deal=99, at=1.0)
-    table.seat_person(None, 7, "Anna", 0)
-    table.seat_person(None, 8, "Bram", 1)
-    table.fill_computers(0, "easy")
-    table.start(0, at=2.0)
-    table.leave(1)  # during the game: a computer player takes Bram's seat over
+    table.seating.seat_person(None, 7, "Anna", 0)
+    table.seating.seat_person(None, 8, "Bram", 1)
+    table.hosting.fill_computers(0, "easy")
+    table.hosting.start(0, at=2.0)
+    table.seating.leave(1)  # during the game: a computer player takes Bram's seat over
     stored = [text for _, text in table.take_unsaved()]
     said = {(e["type"], e.get("who", e.get("to"))) for e in map(json.loads, stored) if "who" in e or "to" in e}
     assert said == {("seated", "human"), ("seated", "bot"), ("vacated", "bot")}  # the words an older server reads

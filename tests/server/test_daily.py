@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 import urllib.parse
 
-from hartenjagen.server.table.daily import DAILY_LEVEL, daily_deal, today
+from hartenjagen.server.table.daily import DAILY_LEVEL, daily_deal, day_of
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .conftest import both_stores
 from .test_replays import drive, finished, get_json
@@ -21,7 +22,7 @@ async def daily_table(server, name: str = "Anna"):
 
 class TestDailyTable:
     async def test_a_daily_table_deals_todays_deal_against_three_medium_computers_and_nobody_joins(self, server):
-        day = today()
+        day = day_of(time.time())
         anna = await daily_table(server)
         t = anna.table
         assert t["status"] == "waiting" and t["you"] == 0 and t["host"] == 0
@@ -57,11 +58,11 @@ class TestDailyTable:
 
         # and the daily deal cannot be started over
         err = await anna.error("restart")
-        assert err["code"] == "not_now"
+        assert err["code"] == "daily_no_restart"
 
     @both_stores
     async def test_only_the_first_complete_daily_game_of_the_day_counts(self, server):
-        day = today()
+        day = day_of(time.time())
         anna = await daily_table(server)
         token = anna.welcome["player_token"]
         assert anna.table["daily"]["counts"] is True
@@ -114,7 +115,7 @@ class TestDailyTable:
         assert bram.table["daily"] == {"date": day, "counts": True}
 
     async def test_of_two_daily_tables_open_at_once_the_game_finished_first_counts(self, server):
-        day = today()
+        day = day_of(time.time())
         first_table = await daily_table(server)
         token = first_table.welcome["player_token"]
         second_table = await server.connect("Anna", token=token)  # the same player in another tab

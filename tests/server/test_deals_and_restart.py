@@ -10,7 +10,7 @@ import pytest
 
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .conftest import events_of, play_until, seat_four, state_of
 from .test_replays import drive, finished, get_json
@@ -80,7 +80,7 @@ class TestRestart:
         host, bram = players[0], players[1]
         table = server.table(host.joined["code"])
         before = state_of(table)
-        assert (await host.error("restart"))["code"] == "not_now"
+        assert (await host.error("restart"))["code"] == "not_started"
         assert (await bram.error("restart"))["code"] == "not_host"
         assert state_of(table) == before
         await host.send("start")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from hartenjagen.server.net.closing import Close
+from hartenjagen.server.connection.closing import Close
 from hartenjagen.server.players import devices as device_codes
 
 from .conftest import both_stores

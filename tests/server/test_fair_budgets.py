@@ -8,7 +8,7 @@ from hartenjagen.server.live.computer import STEPS, Budgets, Thinker
 from hartenjagen.shared.bots.choice import decide, fits
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 

@@ -111,7 +111,7 @@ class TestSlowReader:
         from types import SimpleNamespace
 
         from hartenjagen.server.config import Config
-        from hartenjagen.server.net.client import WRITE_BUFFER_LIMIT, Client
+        from hartenjagen.server.connection.client import WRITE_BUFFER_LIMIT, Client
 
         closed: list[tuple[int, str]] = []
         backlog = {"bytes": 0}

@@ -19,8 +19,9 @@ from websockets.exceptions import InvalidStatus
 from hartenjagen.server.net import files
 from hartenjagen.server.net.app import ROUTES
 from hartenjagen.server.net.security import SECURITY_HEADERS, origin_allowed, parse_origins
-from hartenjagen.server.storage.opening import open_store, redacted, scrubbed
+from hartenjagen.server.storage.opening import open_store
 from hartenjagen.server.storage.store import StoreUnavailable
+from hartenjagen.server.storage.urls import redacted, scrubbed
 from hartenjagen.server.table.bundle import bundle_bytes
 
 from .conftest import start_server, wait_for

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from hartenjagen.server.table.jsontext import compact, standard
 from hartenjagen.server.table.table import Table
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 VALUES = [
     {"type": "update", "set": {"seq": 3}, "view": {"hand": ["2C", "QS"], "to_act": [0]}, "events": []},
@@ -30,7 +30,7 @@ def test_a_stored_log_restores_alike_with_characters_escaped_or_not() -> None:
     table = Table.create("JSON01", make_rules({"variant": "classic"}), at=0.0)
     for name in ("Zoë", "Anaïs ♣", "Bram", "Cor"):
         client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        table.seat_person(client, None, name, None)
+        table.seating.seat_person(client, None, name, None)
     written = [text for _, text in table.take_unsaved()]
     escaped = [standard(json.loads(text)) for text in written]  # as the standard library wrote it before
     assert any("\\u" in text for text in escaped)

@@ -8,6 +8,7 @@ import json
 from hartenjagen.server.table.seat_view import Moment, table_message
 
 from .conftest import play_until, seat_four, state_of
+from .wording import worded
 
 NO_PASSING = {"variant": "classic", "passing": "off", "end_score": 100}
 
@@ -71,7 +72,8 @@ class TestLeavingDuringAGame:
         back = await server.connect("Bram", token=token)
         before = state_of(server.table(code))
         err = await back.error("join", code=code)
-        assert err["code"] == "table_full" and "between hands" in err["message"] and "tussen twee rondes" in err["nl"]
+        assert err["code"] == "table_full" and "between hands" in worded(err)
+        assert "tussen twee rondes" in worded(err, "nl")
         assert state_of(server.table(code)) == before
         await play_until(anna, hand_over)
         # between hands the same link (join without a seat) gives Bram his own seat back, not the first computer's
@@ -201,7 +203,7 @@ class TestWatching:
         assert await eva.expect("left") == {"type": "left", "code": code, "reason": "watch_off"}
         await host.until(lambda t: t["watch"] == {"allowed": False, "count": 0})
         err = await eva.error("watch", code=code)
-        assert err["code"] == "no_watching" and "host" in err["message"] and "host" in err["nl"]
+        assert err["code"] == "no_watching_off" and "host" in worded(err) and "host" in worded(err, "nl")
         await host.send("allow_watch", allowed=True)
         await host.until(lambda t: t["watch"]["allowed"])
         await eva.send("watch", code=code)
@@ -218,7 +220,7 @@ class TestWatching:
         await anna.send("create", options={}, daily=True)
         code = (await anna.expect("joined"))["code"]
         eva = await server.connect("Eva")
-        assert (await eva.error("watch", code=code))["code"] == "no_watching"
+        assert (await eva.error("watch", code=code))["code"] == "no_watching_daily"
         assert (await info(server, code))[1]["watch"]["allowed"] is False
 
     async def test_watchers_are_told_when_the_table_closes_and_a_drop_is_counted(self, server):

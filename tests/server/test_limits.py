@@ -17,11 +17,12 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from hartenjagen.server import settings
 from hartenjagen.server.config import Config
-from hartenjagen.server.net import limits
+from hartenjagen.server.connection import limits
 
 from .conftest import TIMEOUT, Player, Server, play_until, seat_four, wait_for
 from .test_http_db_cli import raw
 from .test_protocol_doc import section
+from .wording import worded
 
 DEFAULTS: dict[str, Any] = {name: getattr(Config(), name) for name in settings.ONE_ADDRESS}
 OTHER = "127.0.0.2"  # another address on this machine
@@ -121,7 +122,8 @@ class TestNewPlayersAndTables:
             await server.connect(f"P{n}")
         one_more = await server.connect(None)
         err = await one_more.error("hello", version=1, name="P20")
-        assert err["code"] == "players_limited" and "20" in err["message"] and "20" in err["nl"]
+        assert err == {"type": "error", "code": "players_limited", "count": 20}
+        assert "20" in worded(err) and "20" in worded(err, "nl")
         err = await one_more.error("hello", version=1, name="P20", player_token="made-up-token")
         assert err["code"] == "players_limited"  # a token nobody holds would make a new player too
         assert await raw(str(tmp_path / "hearts.db"), "SELECT COUNT(*) FROM players") == [(20,)]
@@ -141,7 +143,7 @@ class TestNewPlayersAndTables:
             await anna.send("leave")
             await anna.expect("left")
         err = await anna.error("create", options={"variant": "classic"})
-        assert err["code"] == "tables_limited" and "10" in err["message"]
+        assert err == {"type": "error", "code": "tables_limited", "count": 10} and "10" in worded(err)
         err = await anna.error("play_now", options={"variant": "classic"})  # no table to join: it would open one
         assert err["code"] == "tables_limited"
         assert await raw(str(tmp_path / "hearts.db"), "SELECT COUNT(*) FROM tables") == [(10,)]
@@ -187,7 +189,7 @@ class TestChatAndReports:
         for w in crowd:
             await w.drain()
             refused += [m["code"] for m in w.inbox if m["type"] == "error"]
-        assert len(refused) == 30 and set(refused) == {"chat_limited"}
+        assert len(refused) == 30 and set(refused) == {"chat_limited_address"}
         await anna.drain()
         assert len(lines_at(anna)) == 20  # the address's twenty, not fifty
         await anna.send("chat", text="the host still talks")  # another address, and the table has room
@@ -212,7 +214,7 @@ class TestChatAndReports:
         await anna.drain()
         assert len(lines_at(anna)) == 30
         err = await anna.error("chat", text="me too")
-        assert err["code"] == "chat_busy" and "30" in err["message"] and "30" in err["nl"]
+        assert err["code"] == "chat_busy" and "30" in worded(err) and "30" in worded(err, "nl")
         clock[0] += 10.0
         await anna.send("chat", text="now")
         assert (await anna.expect("chat"))["text"] == "now"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .conftest import seat_four, state_of
+from .wording import worded
 
 
 class TestFourPeople:
@@ -15,7 +16,7 @@ class TestFourPeople:
         fifth = await server.connect("Eva")
         err = await fifth.error("join", code=code)
         assert err["code"] == "table_full"
-        assert err["message"] and err["nl"]
+        assert worded(err, "en").startswith("This table has no free seat now") and worded(err, "nl")
         assert state_of(server.table(code)) == before
 
     async def test_simultaneous_pass_waits_for_all_four_and_marks_received_cards(self, server):

@@ -7,20 +7,23 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from hartenjagen.server.table.bundle import BUNDLE_PATH, bundle_bytes, files_hash, shared_files, shared_hash
-from hartenjagen.server.table.commands import OFFLINE_TYPES
+from hartenjagen.server.table.messages import OFFLINE_TYPES
 from hartenjagen.server.table.offline import OfflineTable
 from hartenjagen.server.table.records import stats_of_records
 from hartenjagen.server.table.state import DamagedLog
 from hartenjagen.server.table.table import TABLE_COMMANDS
 from hartenjagen.shared.bots.choice import checked
 from hartenjagen.shared.deal import seeded_deal
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
+
+from .wording import worded
 
 
 def send(solo: OfflineTable, msg: dict) -> tuple[list[dict], object]:
@@ -29,7 +32,7 @@ def send(solo: OfflineTable, msg: dict) -> tuple[list[dict], object]:
 
 
 def new_table(options: dict | None = None, level: str = "easy") -> tuple[OfflineTable, list, str]:
-    solo = OfflineTable(name="Anna")
+    solo = OfflineTable(time, name="Anna")
     messages, out = send(solo, {"type": "create", "options": options or {}, "computer_level": level})
     joined = messages[0]
     assert joined["type"] == "joined" and joined["offline"] and joined["link"] == "/offline"
@@ -69,17 +72,17 @@ def test_an_offline_game_plays_to_game_over_and_its_kept_log_folds_back_at_any_m
     solo, entries, token = new_table({"end_score": 30})
     rng = random.Random(3)
     # stop where a computer player is to move: the restored table asks for that move again
-    play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3 and t.auto_seats(), rng)
+    play_on(solo, entries, lambda t: len(t.game.history) == 1 and len(t.game.tricks) == 3 and t.turns.auto_seats(), rng)
     middle = view_for(solo.table.game, 0)
 
-    again = OfflineTable(name="Anna")
+    again = OfflineTable(time, name="Anna")
     out = again.restore(solo.table.table_id, [text for _, text in entries], token)
     messages = [json.loads(m) for m in out.messages]
     assert [m["type"] for m in messages] == ["joined", "table"]
     assert messages[1]["view"]["hand"] == middle["hand"] and messages[1]["view"]["tricks"] == middle["tricks"]
     entries += out.entries
 
-    assert out.computers == again.table.auto_seats() != []
+    assert out.computers == again.table.turns.auto_seats() != []
     records = play_on(again, entries, lambda t: t.status == "finished", rng, out.computers)
     assert len(records) == 1 and records[0]["winners"]
     figures = stats_of_records(records)
@@ -117,16 +120,16 @@ def test_what_needs_others_or_the_server_is_refused_clearly_and_changes_nothing(
     solo, entries, _ = new_table()
     logged = solo.table.logged
     for msg, code in (
-        ({"type": "chat", "text": "hi"}, "not_now"),
-        ({"type": "join", "code": "ABCDEF"}, "not_now"),
-        ({"type": "review", "hand_no": 0}, "not_now"),
+        ({"type": "chat", "text": "hi"}, "not_offline"),
+        ({"type": "join", "code": "ABCDEF"}, "not_offline"),
+        ({"type": "review", "hand_no": 0}, "review_needs_server"),
         ({"type": "play", "card": "ZZ"}, "bad_message"),
         ({"type": "play", "card": "2C"}, "illegal"),  # passing first
         ({"type": "nonsense"}, "unknown_type"),
     ):
         messages, out = send(solo, msg)
         assert [m["type"] for m in messages] == ["error"] and messages[0]["code"] == code, (msg, messages)
-        assert messages[0]["message"] and messages[0]["nl"]
+        assert worded(messages[0], "en") != worded(messages[0], "nl")
         assert not out.entries
     for deal in (0, 10**9, "7"):  # as online: a whole number from 1 to 999,999,999
         messages, _ = send(solo, {"type": "create", "options": {"deal": deal}})
@@ -138,11 +141,11 @@ def test_a_kept_log_that_does_not_fold_or_a_wrong_token_is_refused_as_damaged():
     solo, entries, token = new_table()
     texts = [text for _, text in entries]
     with pytest.raises(DamagedLog):
-        OfflineTable().restore("x", ['{"type": "nonsense"}', *texts[1:]], token)
+        OfflineTable(time).restore("x", ['{"type": "nonsense"}', *texts[1:]], token)
     with pytest.raises(DamagedLog):
-        OfflineTable().restore("x", texts, "not-the-token")
+        OfflineTable(time).restore("x", texts, "not-the-token")
     with pytest.raises(DamagedLog):
-        OfflineTable().restore("x", [], token)
+        OfflineTable(time).restore("x", [], token)
 
 
 def test_the_engine_bundle_is_the_projects_own_files_under_a_megabyte_with_the_shared_hash():
@@ -185,14 +188,14 @@ def test_the_offline_table_names_what_it_takes_and_refuses_a_rematch_vote_as_not
     solo, entries, token = new_table({"end_score": 25})
     takes = sorted(TABLE_COMMANDS & OFFLINE_TYPES)
     play_on(solo, entries, lambda t: t.status == "finished", random.Random(5))
-    again = OfflineTable(name="Anna").restore(solo.table.table_id, [t for _, t in entries], token)
+    again = OfflineTable(time, name="Anna").restore(solo.table.table_id, [t for _, t in entries], token)
     shown = [json.loads(m) for m in again.messages]
     table = next(m for m in shown if m["type"] == "table")
     assert table["status"] == "finished" and table["commands"] == takes and "rematch" not in table["commands"]
     logged = solo.table.logged
     messages, out = send(solo, {"type": "rematch"})
-    assert [m["code"] for m in messages] == ["not_now"] and "not at an offline table" in messages[0]["message"]
-    assert "zonder verbinding" in messages[0]["nl"] and not out.entries and solo.table.logged == logged
+    assert [m["code"] for m in messages] == ["not_offline"] and "not at an offline table" in worded(messages[0])
+    assert "zonder verbinding" in worded(messages[0], "nl") and not out.entries and solo.table.logged == logged
     text = (Path(__file__).resolve().parents[2] / "docs" / "offline.md").read_text()  # the docs name the same list
     listed = text.split("the offline table takes these table messages and no other: ", 1)[1].split(".", 1)[0]
     assert sorted(re.findall(r"`([a-z_]+)`", listed)) == takes

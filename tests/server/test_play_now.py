@@ -17,6 +17,7 @@ from hartenjagen.tools.wsclient import next_intent
 
 from .conftest import both_stores
 from .test_replays import get_json
+from .wording import worded
 
 SHORT = {"variant": "classic", "end_score": 25}
 
@@ -185,7 +186,7 @@ class TestOpenTables:
         daily = await server.connect("Carla")
         await daily.send("create", options={}, daily=True)
         await answer(daily, "joined")
-        assert (await daily.error("set_open", open=True))["code"] == "not_now"
+        assert (await daily.error("set_open", open=True))["code"] == "daily_alone"
 
 
 class TestModeration:
@@ -199,6 +200,7 @@ class TestModeration:
         await anna.send("remove_player", seat=1, reason="rude in the chat")
         left = await answer(bram, "left")
         assert left == {"type": "left", "code": anna.joined["code"], "reason": "removed", "text": "rude in the chat"}
+
         # the removal comes in one table message; another (her rating, read after the change) may follow it at once
         def removals() -> list[dict]:
             return [e for m in anna.inbox if m["type"] == "table" for e in m["events"] if e["type"] == "removed"]
@@ -216,7 +218,7 @@ class TestModeration:
         await anna.send("start")
         await anna.wait(lambda: anna.table["status"] == "playing")
         got = await anna.error("remove_player", seat=1, reason="slow")
-        assert got["code"] == "not_now" and "between hands" in got["message"]
+        assert got["code"] == "remove_between_hands" and "between hands" in worded(got)
 
     async def test_a_report_is_kept_with_the_chat_lines_around_it(self, server, tmp_path):
         anna = await server.host("Anna")
@@ -227,7 +229,8 @@ class TestModeration:
         await answer(anna, "chat")
         await anna.send("report", seat=1, reason="insults")
         assert (await answer(anna, "reported")) == {"type": "reported", "seat": 1}
-        assert (await anna.error("report", seat=0, reason="me"))["code"] == "not_now"
+        refused = await anna.error("report", seat=0, reason="me")  # her own seat
+        assert refused == {"type": "error", "code": "no_other_person", "seat": 0}
         [report] = await server.app.db.reports()
         assert report["reported_name"] == "Bram" and report["reason"] == "insults"
         assert json.loads(report["chat"])[0]["text"] == "you all play badly"

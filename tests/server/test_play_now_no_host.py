@@ -7,6 +7,7 @@ from __future__ import annotations
 from hartenjagen.server.table.table import HOST_COMMANDS, PLAY_NOW_TIMER, TABLE_COMMANDS
 
 from .test_play_now import SHORT, answer, play_together, press_play_now
+from .wording import worded
 
 #: One valid message of every host command (a refusal must be about the table, never about a field).
 HOST_MESSAGES = {
@@ -40,7 +41,7 @@ class TestNoHost:
             for person in (anna, bram):
                 got = await person.error(kind, **fields)
                 assert got["code"] == "no_host", (kind, got)
-                assert "no host" in got["message"] and "geen host" in got["nl"]
+                assert "no host" in worded(got) and "geen host" in worded(got, "nl")
         assert table.logged == logged and table.listed and table.play_now  # nothing changed
         assert [s.kind for s in table.seats[:2]] == ["person", "person"]
         await bram.send("report", seat=anna.joined["seat"], reason="rude")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hartenjagen.server.net.ratelimit import FailureLimiter, TokenBucket, address_key
+from hartenjagen.server.connection.ratelimit import FailureLimiter, TokenBucket, address_key
 
 from .conftest import wait_for
 

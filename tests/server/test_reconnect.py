@@ -101,7 +101,7 @@ class TestReconnect:
         t = await play_until(host, lambda t: t["view"]["turn"] == 1)
         table = server.table(code)
         pending = server.app.hub.tables.scheduler.pending.get(code)
-        assert table.auto_seats() == [] and not pending and t["deadline"] is None
+        assert table.turns.auto_seats() == [] and not pending and t["deadline"] is None
         assert len(auto_for_bram()) == autos
         # and the move is his own
         t = await back.until(lambda t: t["view"]["turn"] == 1)

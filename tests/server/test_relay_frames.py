@@ -18,7 +18,10 @@ import pytest
 import hartenjagen.server.cluster.relay as relay_module
 from hartenjagen.server.cluster.relay import Relay
 from hartenjagen.server.config import Config
-from hartenjagen.server.net.closing import Close
+from hartenjagen.server.connection.closing import Close
+from hartenjagen.server.table.messages import ClientMessage, Join, Play, Resume
+
+CARDS = ("2C", "3C", "4C")
 
 
 class Person:
@@ -43,10 +46,10 @@ class OwnerHub:
 
     def __init__(self) -> None:
         self.config = Config()
-        self.handled: list[tuple[Any, dict[str, Any]]] = []
+        self.handled: list[tuple[Any, ClientMessage]] = []
         self.gone: list[Any] = []
 
-    async def handle(self, client: Any, msg: dict[str, Any]) -> None:
+    async def handle(self, client: Any, msg: ClientMessage) -> None:
         await asyncio.sleep(0)  # a handler may wait: the next message of the same person still waits its turn
         self.handled.append((client, msg))
 
@@ -76,14 +79,14 @@ async def settle() -> None:
 async def test_a_person_s_messages_reach_the_owner_in_order_and_its_answers_come_back():
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "resume", "code": "ABCDEF"})
+    edge.open(anna, "owner", Resume(code="ABCDEF"))
     for n in range(3):
-        edge.forward(anna, anna.remote, {"type": "play", "n": n})
+        edge.forward(anna, anna.remote, Play(card=CARDS[n]))
     await settle()
     remote = hub.handled[0][0]
     assert (remote.player_id, remote.name, remote.address) == (7, "Anna", "192.0.2.1")
-    assert [m for _, m in hub.handled] == [{"type": "resume", "code": "ABCDEF"}] + [
-        {"type": "play", "n": n} for n in range(3)
+    assert [m for _, m in hub.handled] == [Resume(code="ABCDEF")] + [  # checked again at the owner
+        Play(card=CARDS[n]) for n in range(3)
     ]
     remote.table = object()  # seated at the owner's table
     remote.push({"type": "table", "seq": 5})
@@ -96,7 +99,7 @@ async def test_a_person_s_messages_reach_the_owner_in_order_and_its_answers_come
 async def test_a_close_from_the_owner_closes_the_person_with_its_reason_and_ends_the_link():
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
+    edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     remote = hub.handled[0][0]
     remote.close_soon(Close.TABLE_MOVED)
@@ -109,7 +112,7 @@ async def test_a_close_from_the_owner_closes_the_person_with_its_reason_and_ends
 async def test_leaving_the_table_hands_the_connection_back_to_the_edge():
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
+    edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     remote = hub.handled[0][0]
     remote.table = None  # left: the owner's last message, then the edge serves it again
@@ -121,10 +124,10 @@ async def test_leaving_the_table_hands_the_connection_back_to_the_edge():
 async def test_a_message_for_a_connection_the_owner_no_longer_serves_hands_it_back():
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
+    edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     owner.remotes.clear()  # the owner forgot it (a restart of its hub, say)
-    edge.forward(anna, anna.remote, {"type": "play"})
+    edge.forward(anna, anna.remote, Play(card="2C"))
     await settle()
     assert anna.remote is None and not edge.relayed and len(hub.handled) == 1
 
@@ -132,7 +135,7 @@ async def test_a_message_for_a_connection_the_owner_no_longer_serves_hands_it_ba
 async def test_a_person_gone_at_the_edge_is_disconnected_at_the_owner():
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
+    edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     remote = hub.handled[0][0]
     edge.gone(anna)
@@ -154,7 +157,7 @@ async def test_an_owner_that_does_not_answer_an_open_sends_the_person_back_with_
     edge, _, _ = linked()
     edge.send = lambda to, frame: None  # the owner died a moment ago: nothing arrives there
     anna = Person()
-    edge.open(anna, "owner", {"type": "resume", "code": "ABCDEF"})
+    edge.open(anna, "owner", Resume(code="ABCDEF"))
     for _ in range(100):
         if anna.closed:
             break
@@ -167,7 +170,7 @@ async def test_an_owner_that_does_not_answer_an_open_sends_the_person_back_with_
 async def test_a_malformed_frame_is_logged_by_its_kind_and_changes_nothing(frame, caplog):
     edge, owner, hub = linked()
     anna = Person()
-    edge.open(anna, "owner", {"type": "join", "code": "ABCDEF"})
+    edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     caplog.set_level(logging.ERROR)
     for node in (edge, owner):

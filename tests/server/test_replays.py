@@ -9,7 +9,7 @@ from typing import Any
 
 from hartenjagen.shared.cards import mask_names
 from hartenjagen.shared.deal import seeded_deal
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .conftest import Player, both_stores, events_of, move_once, my_move, seat_four
 from .test_full_game import act

@@ -90,7 +90,7 @@ class TestAtTheTable:
         server, anna = await anna_after_a_hand(make_server)
         await anna.send("review", hand_no=1)
         refused = await answer(anna, "review")
-        assert refused["type"] == "error" and refused["code"] == "not_now"
+        assert refused["type"] == "error" and refused["code"] == "review_after_hand"
 
     async def test_the_table_goes_on_while_a_review_is_computed(self, make_server):
         server, anna = await anna_after_a_hand(make_server)

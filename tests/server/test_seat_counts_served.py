@@ -6,6 +6,7 @@ from __future__ import annotations
 from .conftest import both_stores, my_move, start_server
 from .test_replays import drive, finished, get_json
 from .test_reviews import BUDGET_MS, answer
+from .wording import worded
 
 
 async def test_a_three_seat_kitty_game_is_replayed_with_the_kitty_and_reviewed_by_its_own_hand_size(make_server):
@@ -63,7 +64,7 @@ async def test_a_seat_number_past_the_tables_seats_is_refused_by_name_and_change
         ("sit", {"seat": 4}),
     ]:
         err = await anna.error(kind, **fields)
-        assert (err["code"], err["field"]) == ("bad_message", "seat") and "0 to 2" in err["message"], err
+        assert (err["code"], err["field"]) == ("bad_message", "seat") and "0 to 2" in worded(err), err
     bram = await server.connect("Bram")
     err = await bram.error("join", code=anna.joined["code"], seat=3)
     assert (err["code"], err["field"]) == ("bad_message", "seat")

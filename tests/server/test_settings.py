@@ -1,4 +1,4 @@
-"""Every setting of ``hearts serve`` is written once (server/settings.py): flags, variables, bounds and the README."""
+"""Every setting of ``hearts serve`` is written once (server/settings.py): flags, variables, bounds, docs/server.md."""
 
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ def test_every_config_field_is_a_setting_or_named_internal_and_never_both():
     assert flags | settings.INTERNAL == fields and not flags & settings.INTERNAL
 
 
-def test_the_readme_shows_the_synopsis_and_the_table_the_settings_make():
-    readme = (ROOT / "README.md").read_text()
-    assert "    " + settings.synopsis() + "\n" in readme
-    block = re.search(r"<!-- settings:[^\n]*-->\n(.*?)\n<!-- /settings -->", readme, re.S).group(1)
+def test_docs_server_shows_the_synopsis_and_the_table_the_settings_make():
+    doc = (ROOT / "docs" / "server.md").read_text()
+    assert "    " + settings.synopsis() + "\n" in doc
+    block = re.search(r"<!-- settings:[^\n]*-->\n(.*?)\n<!-- /settings -->", doc, re.S).group(1)
     assert block == settings.markdown()
 
 

@@ -6,7 +6,7 @@ import json
 
 from hartenjagen.server.table.table import FINISHED, Table
 from hartenjagen.shared.cards import card_name, mask_cards
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 
 from .conftest import both_stores
 
@@ -30,7 +30,7 @@ MOON = (
 
 def play_hand(table: Table, hands: tuple[str, ...], highest: set[int]) -> None:
     """Log a deal of ``hands`` and play the hand out through the table: ``highest`` seats play their top legal card."""
-    table._log("deal", hands=[h.split() for h in hands])  # the table log's own deal entry, with chosen cards
+    table.log("deal", hands=[h.split() for h in hands])  # the table log's own deal entry, with chosen cards
     game = table.game
     while game.phase == "playing":
         seat = game.turn
@@ -48,8 +48,8 @@ class TestStatsCountMoons:
         rules = make_rules(OPTIONS)
         table = Table.create("MOONAB", rules, at=0.0)  # as the hub builds a table
         for pid, _, name in players:
-            table.seat_person(None, pid, name, None)
-        table._log("start", at=0.0)  # what start() logs, before the hand below instead of a secure deal
+            table.seating.seat_person(None, pid, name, None)
+        table.log("start", at=0.0)  # what start() logs, before the hand below instead of a secure deal
         play_hand(table, ORDINARY, highest=set())
         assert table.game.history[0]["points"] == [2, 1, 19, 4] and table.game.history[0]["moon"] is None
         play_hand(table, MOON, highest={0})

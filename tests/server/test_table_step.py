@@ -9,7 +9,7 @@ import json
 
 from hartenjagen.server.table.step import Step, mark_shown, settle
 from hartenjagen.server.table.table import Table
-from hartenjagen.shared.rules import make_rules
+from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
 T0 = 1000.0  # the monotonic clock in these tests
@@ -17,10 +17,10 @@ AT = 1_765_000_000.0  # and the wall clock
 
 
 class Connection:
-    """What a step needs of a connection: its seat and what it was shown (compared by identity, as the real one)."""
+    """What a step needs of a connection: its seat (what it was shown is the table's, by connection id)."""
 
     def __init__(self, seat: int | None) -> None:
-        self.seat, self.seen, self.shown, self.shown_moment, self.table = seat, 0, None, None, None
+        self.seat, self.table = seat, None
 
 
 def connection(seat: int | None) -> Connection:
@@ -28,7 +28,7 @@ def connection(seat: int | None) -> Connection:
 
 
 def sent(step: Step) -> Step:
-    """Send ``step``'s messages as delivery does: mark on each connection what it was shown."""
+    """Send ``step``'s messages as delivery does: mark in the table's presence what each connection was shown."""
     mark_shown(step.shown)
     return step
 
@@ -39,14 +39,15 @@ def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, l
     clients = []
     for seat in range(people):
         client = connection(seat)
-        table.seat_person(client, seat + 1, f"P{seat}", seat)
+        table.seating.seat_person(client, seat + 1, f"P{seat}", seat)
         clients.append(client)
-    table.fill_computers(0, "easy")
+    table.hosting.fill_computers(0, "easy")
     if timer is not None:
-        table.set_timer(0, timer)
-    table.start(0, AT)
+        table.hosting.set_timer(0, timer)
+    table.hosting.start(0, AT)
     step = settle(table, T0, AT)
-    assert all(c.shown is None and c.seen == 0 for c in clients), "the step changes no connection"
+    assert all(vars(c) == {"seat": c.seat, "table": None} for c in clients), "the step changes no connection"
+    assert all(table.presence.sight(c).shown is None for c in clients), "nothing is marked shown before it is sent"
     return table, clients, sent(step)
 
 
@@ -86,7 +87,7 @@ def test_a_turn_timer_asks_to_be_woken_when_it_runs_out():
 
 def test_a_disconnected_person_is_woken_for_at_the_end_of_the_grace_period_then_a_computer_moves():
     table, clients, step = table_of(2)  # passing: everyone acts at once
-    table.disconnect(1, T0)
+    table.seating.disconnect(1, T0)
     gone = sent(settle(table, T0, AT, step.moment))
     assert gone.wake_at == T0 + 30 and 1 not in gone.computers
     later = settle(table, T0 + 30, AT + 30, gone.moment)
@@ -97,11 +98,11 @@ def test_nobody_connected_asks_for_the_idle_close_and_the_last_person_leaving_cl
     table, clients, step = table_of(1)
     watcher = connection(None)
     table.presence.watchers.add(watcher)
-    table.disconnect(0, T0)
+    table.seating.disconnect(0, T0)
     assert sent(settle(table, T0, AT, step.moment)).idle
-    table.reconnect(0, clients[0])
+    table.seating.reconnect(0, clients[0])
     sent(settle(table, T0, AT))
-    table.leave(0)
+    table.seating.leave(0)
     gone = sent(settle(table, T0, AT))
     assert gone.closed and entry_types(gone)[-1] == "closed" and not gone.computers and gone.wake_at is None
     assert (watcher, {"type": "left", "code": "STEP01", "reason": "closed"}) in gone.messages

@@ -7,6 +7,7 @@ import json
 
 from .conftest import events_of, move_once, my_move, play_until, wait_for
 from .test_full_game import play_out
+from .wording import worded
 
 NO_PASSING = {"variant": "classic", "passing": "off", "end_score": 100}
 
@@ -28,7 +29,7 @@ class TestTurnTimer:
     async def test_the_minimum_is_a_server_setting(self, server):
         host = await with_bots(server)
         err = await host.error("set_timer", seconds=4)
-        assert err["code"] == "bad_message" and err["field"] == "seconds" and "5 to 300" in err["message"]
+        assert err["code"] == "bad_message" and err["field"] == "seconds" and "5 to 300" in worded(err)
         assert host.table["turn_timer"] is None
         await host.send("set_timer", seconds=5)
         t = await host.until(lambda t: t["turn_timer"] == 5)
@@ -72,7 +73,7 @@ class TestHint:
     async def test_a_hint_passes_three_of_your_cards_and_plays_a_legal_one(self, server):
         host = await with_bots(server, options={"variant": "classic", "passing": "left", "end_score": 100})
         err = await host.error("hint")
-        assert err["code"] == "not_now"  # before the start
+        assert err["code"] == "hint_not_your_move"  # before the start
         await host.send("start")
         t = await host.until(lambda t: t["status"] == "playing")
         searches = []
@@ -179,10 +180,10 @@ class TestNewGame:
     async def test_after_game_over_the_host_goes_back_to_waiting_with_the_same_seats(self, server):
         options = {"variant": "classic", "end_score": 25}
         host = await with_bots(server, options=options)
-        assert (await host.error("new_game"))["code"] == "not_now"
+        assert (await host.error("new_game"))["code"] == "new_game_after_game_over"
         await host.send("start")
         first = (await host.until(lambda t: t["status"] == "playing"))["view"]["hand_no"]
-        assert (await host.error("new_game"))["code"] == "not_now"
+        assert (await host.error("new_game"))["code"] == "new_game_after_game_over"
         final = await play_out(host)
         code = final["code"]
         # after game over a friend takes a computer player's seat; only the host starts a new game
@@ -219,7 +220,7 @@ class TestNobodyThere:
         await host.close()
         table = server.table(code)
         await wait_for(lambda: table.seats[0].away)  # past the grace period, yet nobody moves for her
-        assert table.auto_seats() == []
+        assert table.turns.auto_seats() == []
         back = await server.connect("Anna")
         await back.send("resume", code=code, seat_token=token, last_seq=last)
         await back.expect("joined")

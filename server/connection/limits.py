@@ -26,6 +26,8 @@ clock = time.monotonic  # every budget's time (a test gives its own)
 def now() -> float:
     """The time on the budgets' clock (read through the module, so that a test's own clock counts)."""
     return clock()
+
+
 CHAT_BURST = 5  # chat lines one connection may send within the chat window
 MINUTE = 60.0
 HOUR = 3600.0
@@ -88,12 +90,11 @@ class Limits:
 
         A refused line counts nowhere.
         """
-        seconds = f"{self.chat_window:g}"
+        seconds = int(self.chat_window) if self.chat_window == int(self.chat_window) else self.chat_window
         if not within(client.chat_sent, CHAT_BURST, self.chat_window, clock()):
-            raise ProtocolError("chat_limited", count=CHAT_BURST, seconds=seconds, who=("from you", "van jou"))
+            raise ProtocolError("chat_limited", count=CHAT_BURST, seconds=seconds)
         if not self.chat_by_address.room(client.address_key):
-            who = ("from your address", "vanaf jouw adres")
-            raise ProtocolError("chat_limited", count=self.chat_by_address.limit, seconds=seconds, who=who)
+            raise ProtocolError("chat_limited_address", count=self.chat_by_address.limit, seconds=seconds)
         if not self.chat_by_table.take(table.table_id):
             raise ProtocolError("chat_busy", count=self.chat_by_table.limit, seconds=seconds)
         self.chat_by_address.take(client.address_key)

@@ -17,7 +17,6 @@ from .closing import Close
 from .ratelimit import FailureLimiter, TokenBucket, address_key
 
 if TYPE_CHECKING:
-    from ..table.seat_view import Moment
     from ..table.table import Table
 
 REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
@@ -50,15 +49,12 @@ class Client:
     def __init__(self, ws: ServerConnection | None, address: str, config: Config) -> None:
         self.ws = ws  # None: a connection relayed from another node (cluster.relay.RemoteClient sends through it)
         self.address = address
-        self.address_key = address_key(address)  # what the limits per address count it under (net.limits)
+        self.address_key = address_key(address)  # what the limits per address count it under (connection.limits)
         self.hello_by = time.monotonic() + config.hello_timeout  # closed (1008 no hello) if still nobody then
         self.player_id: int | None = None
         self.name: str | None = None
         self.table: Table | None = None
         self.seat: int | None = None
-        self.seen = 0
-        self.shown: dict[str, Any] | None = None  # the last table state sent (updates are cut against it)
-        self.shown_moment: Moment | None = None  # the table moment that state was built from
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.config = config
         self._budgets: Budgets | None = None  # made on first use (``budgets``): an idle connection never needs them
@@ -67,6 +63,7 @@ class Client:
         self.edge: str | None = None  # in a cluster: the node that holds this connection (relay.RemoteClient)
         self.cid = ""  # the relay's id of this connection while it is relayed
         self.route: str | None = None  # the proxy's path to one node (net.addresses.route_template), if it has one
+        self.origin = ""  # the page's origin from the handshake (its headers are let go): a device link's site
         # what it reads (server.net.liveness): characters sent, characters known read (answered pings), the ping out
         self.sent = self.read = self.ping_mark = 0
         self.ping_at = time.monotonic()
@@ -89,7 +86,7 @@ class Client:
 
     @property
     def chat_sent(self) -> deque[float]:
-        """When this connection's recent chat lines went out (``net.limits``)."""
+        """When this connection's recent chat lines went out (``connection.limits``)."""
         return self.budgets().chat_sent
 
     @property
