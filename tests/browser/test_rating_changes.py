@@ -36,10 +36,10 @@ def _signed(change: int) -> str:
 
 def test_a_rated_game_shows_ratings_beside_the_seats_and_every_rating_change_at_game_over(open_page, shot):
     people = [
-        ("Anna", DESKTOP, "en-GB"),
-        ("Bram", TALL, "nl-NL"),
-        ("Carla", LANDSCAPE, "en-GB"),
-        ("Daan", DESKTOP, "nl-NL"),
+        ("Eefje", DESKTOP, "en-GB"),
+        ("Frits", TALL, "nl-NL"),
+        ("Gerrit", LANDSCAPE, "en-GB"),
+        ("Ineke", DESKTOP, "nl-NL"),
     ]
     # Play now seats people of one language together: all press it in English, then two switch the page to Dutch.
     pages = [open_page("/", viewport=size) for _, size, _ in people]
