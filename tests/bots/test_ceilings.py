@@ -64,8 +64,8 @@ def test_the_own_future_search_reads_only_its_own_view():
 
 
 def test_the_ceiling_players_play_whole_hands_in_the_arena():
-    res = run_arena(["hard-oracle@2", "hard-own1@2", "hard0@2", "hard-own2@2"], 4, seed=2, keep_log=True)
-    assert [p["name"] for p in res["players"]] == ["hard-oracle@2", "hard-own1@2", "hard0@2", "hard-own2@2"]
+    res = run_arena(["hard-oracle@1", "hard-own1@1", "hard0@1", "hard-own2@1"], 4, seed=2, keep_log=True)
+    assert [p["name"] for p in res["players"]] == ["hard-oracle@1", "hard-own1@1", "hard0@1", "hard-own2@1"]
     assert all(sum(d["scores"]) in (26, 78) for d in res["log"])
 
 
