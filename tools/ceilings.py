@@ -22,18 +22,17 @@ from typing import Any
 
 from hartenjagen.shared.bots.hard import (
     DRAWS,
-    MAX_SAMPLES,
     MIN_SAMPLES,
     PLAYS_PER_MS,
     WHIM,
     HardComputerPlayer,
-    _better_half,
-    _values,
+    Rows,
+    _halving,
     candidates,
 )
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import big_bits, first_shooter, moon_threat, rollout, thumb_follow, thumb_lead
-from hartenjagen.shared.bots.sampling import Sampler, floats, seed_from
+from hartenjagen.shared.bots.sampling import Sampler, floats
 from hartenjagen.shared.bots.value import value_spec, valuer
 from hartenjagen.shared.cards import SUIT_MASKS, mask_names
 from hartenjagen.shared.game import Game
@@ -106,33 +105,10 @@ class OwnFutureHard(HardComputerPlayer):
         return mask_names(1 << cands[best])[0]
 
     def _evaluate_nested(self, k: Knowledge, cands: list[int], rng: random.Random) -> list[float]:
-        """``evaluate``'s halving over sampled deals, each playout stepped through a copy of the game."""
-        sampler = Sampler(k)
-        left = max(1, sum(k.sizes))
+        """``hard._halving`` over sampled deals, each playout stepped through a copy of the game."""
+        rounds = _NestedRounds(self, k, cands)
         plays = self.budget_ms * PLAYS_PER_MS
-        spec = value_spec(k)
-        value = valuer(k, spec)
-        greedy = k.counting_down
-        totals = [0.0] * len(cands)
-        counts: list[float] = [0.0] * len(cands)
-        alive = list(range(len(cands)))
-        rounds = max(1, (len(cands) - 1).bit_length())
-        used = 0.0
-        for r in range(rounds):
-            share = (plays - used) / (rounds - r)
-            n = max(MIN_SAMPLES, min(MAX_SAMPLES, int(share / (left * len(alive)))))
-            for _ in range(n):
-                hands, _kitty, x = sampler.sample_with_kitty(seed_from(rng))
-                draws = floats(x, DRAWS)[0]
-                for i in alive:
-                    rand = cycle(draws).__next__  # the same draws for every candidate of this deal
-                    taken, doubled = self._playout(k, hands, cands[i], rand, greedy)
-                    totals[i] += value(taken, doubled)
-                    counts[i] += 1
-                used += left * len(alive)
-            if len(alive) > 1 and r < rounds - 1:
-                alive = _better_half(alive, totals, counts)
-        return _values(totals, counts, alive)
+        return _halving(rounds, len(cands), plays, max(1, sum(k.sizes)), rng, float("inf"))
 
     def _playout(
         self, k: Knowledge, hands: list[int], card: int, rand: Any, greedy: bool
@@ -179,6 +155,31 @@ class OwnFutureHard(HardComputerPlayer):
             c = cands[max(range(len(cands)), key=lambda i: (vals[i], -i))]
         self.cache[key] = c
         return c
+
+
+class _NestedRounds:
+    """The halving's rounds for ``OwnFutureHard``: every candidate on each sampled deal, one playout each."""
+
+    least = MIN_SAMPLES
+
+    def __init__(self, player: OwnFutureHard, k: Knowledge, cands: list[int]) -> None:
+        self.player, self.k, self.cands = player, k, cands
+        self.sampler = Sampler(k)
+        self.value = valuer(k, value_spec(k))
+
+    def play(self, seeds: list[int], alive: list[int], deadline: float) -> Rows:
+        """Each alive candidate's value on the deal of each seed (the same rollout draws for every candidate)."""
+        rows: Rows = []
+        for seed in seeds:
+            hands, _kitty, x = self.sampler.sample_with_kitty(seed)
+            draws = floats(x, DRAWS)[0]
+            values = []
+            for i in alive:
+                taken, doubled = self.player._playout(self.k, hands, self.cands[i], cycle(draws).__next__,
+                                                      self.k.counting_down)  # fmt: skip
+                values.append(self.value(taken, doubled))
+            rows.append((1.0, values))
+        return rows
 
 
 def _copy_playing(game: Game, hands: list[int], seat: int) -> Game:
