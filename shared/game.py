@@ -376,7 +376,7 @@ class Game:
             raise IllegalAction("not_in_hand", seat, card=CARD_NAMES[card])
         led, first, best = self._context()
         code, params = refusal(self.rules, hand & LAYER0, led, first, self.hearts_broken, card, best)
-        raise IllegalAction(code, seat, card=CARD_NAMES[card], **params)
+        raise IllegalAction(code, seat, **params)  # as the view gives it for that card
 
     def _new_trick(self, leader: int) -> Trick:
         """A new empty trick led by ``leader``: the counted kind where a card may appear twice."""
@@ -477,7 +477,7 @@ class Game:
         if seat != self.moon_seat:
             raise IllegalAction("not_your_turn", seat)
         if choice not in ("others", "self"):
-            raise IllegalAction("bad_moon_choice", seat, choices="others, self")
+            raise IllegalAction("bad_moon_choice", seat, choices=["others", "self"])
         self.events.append({"type": "moon", "seat": seat, "choice": choice})
         self._score(seat, choice)
 

@@ -7,6 +7,8 @@ a hand where another side shot the moon is a "blunder" too (a lost moon defence)
 Figures are the seat's score change for the hand (a moon included; minus chips in a chips game):
 lower is better. Only the view is read, never the hidden hands, so reviews are honest and
 deterministic for a view and a budget. Moon choices (the "choose" moon rule) are not reviewed.
+A review holds no sentence: each reason is a code with its parameters (``REVIEW_REASONS``), and the client
+words it, and the hand's total, in its player's language (``client/js/i18n/``).
 """
 
 from __future__ import annotations
@@ -24,9 +26,20 @@ from .view import View, view_for
 
 THRESHOLDS = (("blunder", 5.0), ("mistake", 2.0), ("inaccuracy", 0.5))
 MOON_COST = 2.0  # a decision costing this much in a hand another side shot the moon is a lost moon defence
-#: Other seats by offset from the reviewed one, as the table shows them (you at the bottom, the next seat left).
-DIRECTIONS = {"en": ("you", "West", "North", "East"), "nl": ("jij", "West", "Noord", "Oost")}
-_RANKS = {"en": "23456789TJQKA", "nl": "23456789TBVHA"}
+#: Every reason code of a costly decision, with the names of its parameters (the client's sentence fills in exactly
+#: these): a card as the core names it (``"QS"``), a pass's cards, the points a better choice saves, the seat that shot
+#: the moon (``let_moon`` adds that seat's ``name`` where the review was given the names, for the client to show).
+REVIEW_REASONS: dict[str, tuple[str, ...]] = {
+    "kept_queen_unguarded": (),
+    "better_pass": ("cards", "cost"),
+    "kept_queen": (),
+    "took_queen": (),
+    "broke_hearts": (),
+    "ducked_high_card": (),
+    "better_card": ("card", "cost"),
+    "let_moon": ("seat",),
+}
+_RANKS = "23456789TJQKA"
 _SYMBOLS = "♣♦♠♥"
 
 
@@ -63,18 +76,13 @@ def mark_for(cost: float) -> str | None:
     return next((mark for mark, at in THRESHOLDS if cost >= at), None)
 
 
-def card_text(name: str, lang: str = "en") -> str:
-    """Return a card as people write it: ``Q♠`` in English, ``V♠`` in Dutch, ``10♦`` for a ten."""
+def card_text(name: str) -> str:
+    """Return a card as the command line shows it: ``Q♠``, ``10♦`` for a ten (a seat's client words its own)."""
     c = parse_card(name)
     if c == JOKER:
         return "joker"
-    rank = _RANKS[lang][c % 13]
+    rank = _RANKS[c % 13]
     return ("10" if rank == "T" else rank) + _SYMBOLS[c // 13]
-
-
-def _num(x: float, lang: str) -> str:
-    text = f"{x:.1f}"
-    return text.replace(".", ",") if lang == "nl" else text
 
 
 def review_decision(view: View, chosen: list[str] | str, budget_ms: float = 1000.0) -> dict[str, Any]:
@@ -133,62 +141,46 @@ def _review_pass(view: View, chosen: list[str], budget_ms: float) -> dict[str, A
     return entry
 
 
-def _reason(code: str, en: str, nl: str) -> dict[str, str]:
-    return {"code": code, "en": en, "nl": nl}
+def _reason(code: str, **params: Any) -> dict[str, Any]:
+    """A review's reason: ``{"code", "params"}`` with exactly the code's parameters (``REVIEW_REASONS``)."""
+    if set(params) != set(REVIEW_REASONS[code]) and not (code == "let_moon" and set(params) == {"seat", "name"}):
+        raise TypeError(f"review reason {code!r} takes {REVIEW_REASONS[code]}, not {sorted(params)}")
+    return {"code": code, "params": params}
 
 
-def _pass_reason(view: View, mine: list[int], best: list[int], cost: float) -> dict[str, str]:
+def _pass_reason(view: View, mine: list[int], best: list[int], cost: float) -> dict[str, Any]:
     """The pattern of a costly pass (Q♠ kept with too few low spades), else the better pass and its saving."""
     hand = sum(1 << parse_card(c) for c in view["hand"])
     kept = hand & ~sum(1 << c for c in mine)
     guards = (kept & SUIT_MASKS[SPADES] & ((1 << QS) - 1)).bit_count()
     if kept >> QS & 1 and QS in best and guards <= 2:
-        return _reason("kept_queen_unguarded", "kept Q♠ unguarded", "V♠ onbeschermd gehouden")
-    en = " ".join(card_text(CARD_NAMES[c]) for c in best)
-    nl = " ".join(card_text(CARD_NAMES[c], "nl") for c in best)
-    return _reason(
-        "better_pass",
-        f"the better pass: {en} saves about {_num(cost, 'en')} points",
-        f"beter doorgeven: {nl} scheelt ongeveer {_num(cost, 'nl')} punten",
-    )
+        return _reason("kept_queen_unguarded")
+    return _reason("better_pass", cards=[CARD_NAMES[c] for c in best], cost=round(cost, 2))
 
 
-def _play_reason(k: Knowledge, card: int, best: int, cost: float) -> dict[str, str]:
+def _play_reason(k: Knowledge, card: int, best: int, cost: float) -> dict[str, Any]:
     """The pattern of a costly card where one is clear, else the better card and what it saves."""
     trick = [c for _, c in k.trick]
     led = trick[0] // 13 if trick else -1
     hearts = SUIT_MASKS[HEARTS]
     win_seat, win = k.winning()
     if best == QS and card != QS and led >= 0 and card // 13 != led:
-        return _reason("kept_queen", "kept Q♠ when you could dump it", "V♠ gehouden terwijl je haar kwijt kon")
+        return _reason("kept_queen")
     if QS in trick and card // 13 == led and card > win and not (best // 13 == led and best > win):
-        return _reason("took_queen", "took Q♠ when you could duck", "V♠ gepakt terwijl je onder kon blijven")
+        return _reason("took_queen")
     if not trick and (1 << card) & hearts and not k.hearts_broken and k.legal & ~hearts and not (1 << best) & hearts:
-        return _reason("broke_hearts", "broke hearts without need", "harten gebroken zonder noodzaak")
+        return _reason("broke_hearts")
     last = len(trick) == 3 and not k.trick_points()
     if last and card // 13 == led and card < win and best // 13 == led and best > win:
-        return _reason(
-            "ducked_high_card",
-            "ducked with a high card you could have dumped",
-            "onder gebleven met een hoge kaart die je kwijt kon",
-        )
-    b = CARD_NAMES[best]
-    return _reason(
-        "better_card",
-        f"the better card: {card_text(b)} saves about {_num(cost, 'en')} points",
-        f"de betere kaart: {card_text(b, 'nl')} scheelt ongeveer {_num(cost, 'nl')} punten",
-    )
+        return _reason("ducked_high_card")
+    return _reason("better_card", card=CARD_NAMES[best], cost=round(cost, 2))
 
 
-def _moon_reason(shooter: int, seat: int, names: Sequence[str] | None, seats: int = 4) -> dict[str, str]:
-    off = (shooter - seat) % seats
+def _moon_reason(shooter: int, names: Sequence[str] | None) -> dict[str, Any]:
+    """The lost moon defence: the shooter's seat, and its name where the review was given the names."""
     if names:
-        en = nl = names[shooter]
-    elif seats == 4:
-        en, nl = DIRECTIONS["en"][off], DIRECTIONS["nl"][off]
-    else:  # no winds round a table of three or five: the seat as the table numbers it from 1
-        en, nl = f"seat {shooter + 1}", f"stoel {shooter + 1}"
-    return _reason("let_moon", f"let {en} shoot the moon", f"liet {nl} de maan schieten")
+        return _reason("let_moon", seat=shooter, name=names[shooter])
+    return _reason("let_moon", seat=shooter)
 
 
 def review_hand(
@@ -201,7 +193,7 @@ def review_hand(
 ) -> dict[str, Any]:
     """Return the review of ``seat``'s decisions in hand ``hand_no`` as plain data (see the module docstring).
 
-    ``names`` (one per seat) name the moon shooter in reasons; by default the direction seen from ``seat``.
+    ``names`` (one per seat) name the moon shooter in a ``let_moon`` reason; without them it carries the seat alone.
     """
     found = decisions(rules, events, seat, hand_no)
     if not found:
@@ -215,7 +207,7 @@ def review_hand(
         entry = review_decision(d.view, d.chosen, budget_ms)
         if shooter is not None and entry["cost"] >= MOON_COST:
             entry["mark"] = "blunder"
-            entry["reason"] = _moon_reason(shooter, seat, names, rules.seats)
+            entry["reason"] = _moon_reason(shooter, names)
         out.append(entry)
     total = round(sum(e["cost"] for e in out), 2)
     return {
@@ -224,10 +216,6 @@ def review_hand(
         "budget_ms": budget_ms,
         "decisions": out,
         "total_cost": total,
-        "summary": {
-            "en": f"This hand you gave away about {_num(total, 'en')} points.",
-            "nl": f"Deze ronde gaf je ongeveer {_num(total, 'nl')} punten weg.",
-        },
     }
 
 

@@ -20,17 +20,9 @@ from .rules import Rules
 VIEW_VERSION = 1
 
 
-@lru_cache(maxsize=1 << 12)
-def _cached_reason(code: str, params: tuple[tuple[str, str | int], ...]) -> dict[str, str]:
-    return reason(code, **dict(params))
-
-
-def _reason(code: str, params: Params) -> dict[str, str]:
-    """``reason``, remembered for the same code and parameters (the sentences are shared, read-only)."""
-    try:
-        return _cached_reason(code, tuple(sorted(params.items())))
-    except TypeError:  # a parameter that cannot be a key
-        return reason(code, **params)
+def _reason(code: str, params: Params) -> dict[str, Any]:
+    """A reason as the view carries it: ``{"code", "params"}`` (``shared.reasons``), worded by the client."""
+    return reason(code, **params)
 
 
 class CommonView(TypedDict):
@@ -85,11 +77,11 @@ class SeatFields(TypedDict):
     passed_to: list[int] | None
     received: list[str] | None
     received_from: list[int] | None
-    pass_refusals: dict[str, dict[str, str]]
+    pass_refusals: dict[str, dict[str, Any]]  # card -> reason ({code, params})
     moon_choices: list[str]
     legal: list[str]
-    refusals: dict[str, dict[str, str]]
-    refusal: dict[str, str] | None
+    refusals: dict[str, dict[str, Any]]  # card -> reason ({code, params})
+    refusal: dict[str, Any] | None  # {code, params}
     claim: bool  # the seat may claim the rest now: from what it may know, every remaining trick is its own
 
 
@@ -237,7 +229,7 @@ def seat_view(game: Game, seat: int) -> SeatFields:
     }
 
 
-def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, str]]:
+def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, Any]]:
     """A reason for every card of the hand that may not be passed (gentleman's rule 4)."""
     kept = game.hands[seat] & game.rules.no_pass & LAYER0
     return {CARD_NAMES[c]: _reason("may_not_pass", {"card": CARD_NAMES[c]}) for c in mask_cards(kept)}

@@ -41,9 +41,16 @@ def _cards(chosen: list[str] | str) -> str:
     return " ".join(card_text(c) for c in chosen) if isinstance(chosen, list) else card_text(chosen)
 
 
+def _reason(reason: dict[str, Any]) -> str:
+    """A reason as the terminal shows it: its code and parameters (the browser words it in a sentence)."""
+    params = ", ".join(f"{name} {' '.join(value) if isinstance(value, list) else value}"
+                       for name, value in reason["params"].items())  # fmt: skip
+    return f"{reason['code']} ({params})" if params else reason["code"]
+
+
 def format_review(review: dict[str, Any]) -> str:
     """Return one hand's review as lines for the terminal."""
-    lines = [f"hand {review['hand_no'] + 1}: {review['summary']['en']}"]
+    lines = [f"hand {review['hand_no'] + 1}: about {review['total_cost']:.1f} points given away"]
     for d in review["decisions"]:
         where = "pass" if d["kind"] == "pass" else f"trick {d['trick'] + 1}.{d['position'] + 1}"
         line = (
@@ -51,7 +58,7 @@ def format_review(review: dict[str, Any]) -> str:
             f"  best {_cards(d['best']):<12} {d['expected']['best']:6.2f}  cost {d['cost']:5.2f}"
         )
         if d["mark"]:
-            line += f"  {d['mark'].upper()}: {d['reason']['en']}"
+            line += f"  {d['mark'].upper()}: {_reason(d['reason'])}"
         lines.append(line)
     return "\n".join(lines)
 

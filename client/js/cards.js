@@ -1,6 +1,6 @@
 // Cards as two-letter names ("QS", "TD", the joker "JK"): sorting, names for people and screen readers, drawing,
 // and the copies of a card (with two or three decks a hand can hold the same card twice).
-import { t } from "./i18n.js";
+import { t, cardLabel } from "./i18n.js";
 import { esc } from "./html.js";
 
 export const RANKS = "23456789TJQKA";
@@ -37,8 +37,7 @@ export function rankLabel(card) {
 
 /** Short label such as "Q♠" ("V♠" in Dutch); the joker is "★Joker". */
 export function shortName(card) {
-  if (isJoker(card)) return `${JOKER_MARK}${t("joker_short")}`;
-  return rankLabel(card) + SYMBOLS[card[1]];
+  return cardLabel(card);
 }
 
 /** Accessible name such as "queen of spades" / "schoppen vrouw"; "joker". */

@@ -1,7 +1,7 @@
 // Translation lookup: one table per language, picked from the browser and switchable.
 import en from "./i18n/en.js";
 import nl from "./i18n/nl.js";
-import { pluralOf } from "./format.js";
+import { pluralOf, decimal } from "./format.js";
 
 export const TABLES = { en, nl };
 export const LANGS = Object.keys(TABLES);
@@ -57,10 +57,55 @@ export function joinNames(names) {
   return `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}`;
 }
 
+const SYMBOLS = { C: "♣", D: "♦", S: "♠", H: "♥" };
+
+/** A card's short label in the current language: "Q♠" ("V♠" in Dutch), "10♦"; the joker "★Joker". */
+export function cardLabel(card) {
+  if (card === "JK") return `★${t("joker_short")}`;
+  return (t("rank_short")[card[0]] || card[0]) + SYMBOLS[card[1]];
+}
+
+/**
+ * The sentence of a game core's reason (`{code, params}`: why a card or a move is refused) in the current language:
+ * `refused_<code>` filled in with its parameters. An unknown code shows as itself.
+ */
+export function reasonText(reason) {
+  return reasonWords("refused", reason);
+}
+
+/** The sentence of a hand review's reason (`{code, params}`: what a costly decision did): `review_reason_<code>`. */
+export function reviewReasonText(reason) {
+  return reasonWords("review_reason", reason);
+}
+
+function reasonWords(prefix, reason) {
+  if (!reason || !(`${prefix}_${reason.code}` in TABLES[current])) return (reason && reason.code) || "";
+  const given = reason.params || {};
+  const params = {};
+  for (const [name, value] of Object.entries(given)) params[name] = reasonParam(name, value, given);
+  return t(`${prefix}_${reason.code}`, params);
+}
+
+/**
+ * One parameter of a reason, as its sentence shows it: a card (`card`, `first`, `high`) or cards by their labels, a
+ * suit (0 clubs to 3 hearts) and a phase by their words, points saved with one decimal, a seat by its `name` where the
+ * reason gives one (else "Seat 2"), a list as "a, b".
+ */
+function reasonParam(name, value, given) {
+  if (name === "card" || name === "first" || name === "high") return cardLabel(value);
+  if (name === "cards") return value.map(cardLabel).join(" ");
+  if (name === "suit") return t("refusal_suits")[value] ?? String(value);
+  if (name === "phase") return t("refusal_phases")[value] ?? String(value);
+  if (name === "cost") return decimal(value, 1);
+  if (name === "seat") return given.name || t("seat_n", { n: value + 1 });
+  if (Array.isArray(value)) return value.map(String).join(", ");
+  return value;
+}
+
 /**
  * The sentence of a server `error` message in the current language: its code's text (`error_<code>`) filled in with
  * the message's parameters. A field's `problem` is worded from `problem_<problem>`, a `variant` by its name, a list as
- * "a, b, c", a number as the language writes it, and the game core's `reason` in this language. An unknown code shows
+ * "a, b, c", a number as the language writes it, and the game core's `reason` by `reasonText`. An unknown code shows
  * as itself.
  */
 export function errorText(msg) {
@@ -74,7 +119,7 @@ export function errorText(msg) {
 
 /** One parameter of a server error, as its sentence shows it. */
 function paramText(name, value) {
-  if (name === "reason" && value && typeof value === "object") return value[current] || value.en || value.code || "";
+  if (name === "reason" && value && typeof value === "object") return reasonText(value);
   if (name === "variant" && `variant_${value}` in TABLES[current]) return t(`variant_${value}`);
   if (Array.isArray(value)) return value.map(String).join(", ");
   if (typeof value === "number") return value.toLocaleString(current);

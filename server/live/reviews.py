@@ -28,6 +28,7 @@ PER_HOUR = 30  # reviews a player may start in any hour
 BURST = 6  # reviews of one player computing at the same time
 QUEUE = 12  # reviews waiting at most; beyond that new ones are refused (review_busy) rather than queued for minutes
 NICENESS = 10  # the review process yields the CPU to the event loop and the computer players (nice 5)
+FORMAT = 2  # the review's format, in the cache key: 2 = reasons as codes with parameters, no sentences (shared.review)
 
 
 def game_name(table_id: str | None, started_at: float, game_id: int | None = None) -> str:
@@ -81,8 +82,8 @@ class Reviewer:
         self._owner: dict[str, int] = {}  # a review computing now -> the player who started it
 
     def key(self, game: str, seat: int, hand_no: int) -> str:
-        """The cache key of a review: the game (``g<id>`` or ``t<table>:<start>``), seat, hand and budget."""
-        return f"{game}:{seat}:{hand_no}:{self.budget_ms:g}"
+        """The cache key of a review: the game (``g<id>`` or ``t<table>:<start>``), seat, hand, budget and format."""
+        return f"{game}:{seat}:{hand_no}:{self.budget_ms:g}:v{FORMAT}"
 
     async def review(
         self,

@@ -19,7 +19,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.sampling import Sampler
 from hartenjagen.shared.cards import parse_mask
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING, Game
-from hartenjagen.shared.review import decisions, mark_for, review_decision, review_hand
+from hartenjagen.shared.review import REVIEW_REASONS, decisions, mark_for, review_decision, review_hand
 from hartenjagen.shared.variants import make_rules
 from hartenjagen.shared.view import view_for
 
@@ -103,7 +103,7 @@ def test_taking_the_queen_when_you_could_duck_is_a_blunder_with_its_reason():
     assert review["cost"] >= 5 and review["mark"] == "blunder"
     assert review["best"] != "AS" and review["best"] in view["legal"]
     reason = review["reason"]
-    assert reason["code"] == "took_queen" and "Q♠" in reason["en"] and "V♠" in reason["nl"]
+    assert reason == {"code": "took_queen", "params": {}}  # a code, no sentence: the client words it
     good = review_decision(view, review["best"], BUDGET)
     assert good["cost"] == 0 and good["mark"] is None and good["reason"] is None
 
@@ -122,10 +122,14 @@ def test_review_hand_shape(played):
     assert json.loads(json.dumps(r)) == r
     assert r["seat"] == 3 and r["hand_no"] == 0 and len(r["decisions"]) == 14
     assert r["total_cost"] == round(sum(d["cost"] for d in r["decisions"]), 2)
-    assert "points" in r["summary"]["en"] and "punten" in r["summary"]["nl"]
+    assert set(r) == {"seat", "hand_no", "budget_ms", "decisions", "total_cost"}  # no sentence: the client words it
     for d in r["decisions"]:
         assert d["cost"] >= 0 and d["expected"]["chosen"] - d["expected"]["best"] == pytest.approx(d["cost"], abs=0.02)
         assert (d["mark"] is None) == (d["reason"] is None)
+        if d["reason"]:
+            assert set(d["reason"]) == {"code", "params"} and set(d["reason"]["params"]) >= set(
+                REVIEW_REASONS[d["reason"]["code"]]
+            )
 
 
 @pytest.mark.parametrize("variant", ["dutch", "omnibus", "spot_hearts", "black_maria", "achterhoeks", "chips"])
@@ -169,7 +173,7 @@ def test_hearts_review_prints_a_stored_games_review(tmp_path):
     cmd += ["--budget-ms", "2"]
     out = subprocess.run([*cmd, "--hand", "1"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert f"game {game_id}, seat 0" in out.stdout and "hand 1: This hand you gave away about" in out.stdout
+    assert f"game {game_id}, seat 0" in out.stdout and "hand 1: about " in out.stdout
     assert "  pass " in out.stdout and "trick 13." in out.stdout
     js = subprocess.run([*cmd, "--hand", "1", "--json"], capture_output=True, text=True, timeout=60)
     body = json.loads(js.stdout)
@@ -193,3 +197,23 @@ def test_a_hand_of_every_seat_count_and_deck_is_reviewed_pass_and_every_card(var
     kinds = [d["kind"] for d in review["decisions"]]
     assert kinds == ["pass"] + ["play"] * rules.hand_size
     assert all(d["cost"] >= 0 for d in review["decisions"])
+
+
+def test_a_costly_decision_in_a_hand_another_seat_shot_the_moon_is_a_blunder_naming_the_shooter(monkeypatch):
+    # South holds every club and takes every trick: a moon; West's every decision is made to cost 3 points
+    rules = make_rules({"variant": "classic", "passing": "off"})
+    game = Game(rules)
+    game.deal([parse_mask([r + suit for r in "23456789TJQKA"]) for suit in "CHSD"])
+    while game.phase == PLAYING:
+        game.play(game.turn, (game.legal(game.turn) & -game.legal(game.turn)).bit_length() - 1)
+    assert game.history[-1]["moon"] == 0
+    costly = {"kind": "play", "cost": 3.0, "mark": "mistake", "reason": None}
+    monkeypatch.setattr("hartenjagen.shared.review.review_decision", lambda view, chosen, budget_ms: dict(costly))
+    named = review_hand(rules, game.events, 1, 0, names=["Anna", "Bram", "Carla", "Dirk"])
+    assert {d["mark"] for d in named["decisions"]} == {"blunder"}
+    assert {json.dumps(d["reason"]) for d in named["decisions"]} == {
+        json.dumps({"code": "let_moon", "params": {"seat": 0, "name": "Anna"}})
+    }
+    unnamed = review_hand(rules, game.events, 1, 0)
+    assert unnamed["decisions"][0]["reason"] == {"code": "let_moon", "params": {"seat": 0}}
+    assert review_hand(rules, game.events, 0, 0)["decisions"][0]["reason"] is None  # the shooter's own: no moon lost

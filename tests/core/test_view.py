@@ -101,12 +101,12 @@ def test_the_seat_on_turn_sees_its_legal_cards_and_a_reason_for_each_other_card(
     assert west["legal"] == ["AC"]
     assert set(west["refusals"]) == set(west["hand"]) - {"AC"}
     assert {r["code"] for r in west["refusals"].values()} == {"must_follow_suit"}
-    assert all(r["en"] and r["nl"] for r in west["refusals"].values())
+    assert all(r == {"code": "must_follow_suit", "params": {"suit": 0}} for r in west["refusals"].values())
     north = view_for(game, 2)
     assert west["refusal"] is None
     # not your turn: one reason for the whole hand, not the same sentence thirteen times
     assert north["legal"] == [] and north["refusals"] == {} and north["refusal"]["code"] == "not_your_turn"
-    assert north["refusal"]["en"] and north["refusal"]["nl"]
+    assert north["refusal"] == {"code": "not_your_turn", "params": {}}  # a code, no sentence: the client words it
     assert west["trick"] == {"leader": 0, "cards": [{"seat": 0, "card": "2C"}], "winner": None}
     assert west["hand_sizes"] == [12, 13, 13, 13]
 

@@ -78,7 +78,9 @@ class TestBadInput:
         refused = next(iter(mv["refusals"]))
         err = await mover.error("play", card=refused)
         assert err["reason"] == mv["refusals"][refused]
-        assert err["reason"]["code"] == "must_lead_first"
+        assert err["reason"] == {"code": "must_lead_first", "params": {"first": "2C"}}  # a code, no sentence
+        assert worded(err, "en") == "The 2♣ must lead the first trick."  # the client's sentence, in either language
+        assert worded(err, "nl") == "De 2♣ moet uitkomen in de eerste slag."
         not_mine = next(c for c in players[(turn + 2) % 4].table["view"]["hand"])
         err = await mover.error("play", card=not_mine)
         assert err["reason"]["code"] == "not_in_hand"

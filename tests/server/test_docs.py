@@ -18,7 +18,7 @@ from hartenjagen.server import settings
 from hartenjagen.server.cli import build_parser
 from hartenjagen.server.net.app import ENDPOINTS, ROUTES
 from hartenjagen.server.storage.migrations import load_migrations
-from hartenjagen.shared.reasons import MESSAGES as REASONS
+from hartenjagen.shared.reasons import REASONS
 from hartenjagen.shared.variants import _CHOICES, _RANGES, VARIANTS
 
 from .test_protocol_doc import DOC, section

@@ -11,6 +11,8 @@ from hartenjagen.server.table.errors import CODES, PROBLEMS
 from hartenjagen.server.table.messages import DECLARED
 from hartenjagen.server.table.seat_view import Moment, table_message
 from hartenjagen.server.table.table import Table
+from hartenjagen.shared.reasons import REASONS
+from hartenjagen.shared.review import REVIEW_REASONS
 from hartenjagen.shared.variants import make_rules
 
 from .wording import placeholders, texts
@@ -93,6 +95,14 @@ class TestProtocolDoc:
         assert parameters(section("## Errors")) == {code: set(params) for code, params in CODES.items()}
         assert parameters(section("### Field problems")) == {name: set(params) for name, params in PROBLEMS.items()}
 
+    def test_every_reason_code_of_the_core_is_documented_with_its_parameters(self):
+        assert parameters(section("### Reasons")) == {code: set(params) for code, params in REASONS.items()}
+
+    def test_every_reason_code_of_a_review_is_documented_with_its_parameters(self):
+        named = {code: set(params) for code, params in REVIEW_REASONS.items()}
+        named["let_moon"].add("name")  # let_moon also names the seat's player, where the review knows it
+        assert parameters(section("## Hand review")) == named
+
     def test_the_server_raises_exactly_the_declared_error_codes(self):
         """Every code the server raises is declared (and documented, above), and every declared code is raised."""
         source = "\n".join(p.read_text() for p in sorted((ROOT / "server").rglob("*.py")) if p.name != "errors.py")
@@ -117,6 +127,18 @@ class TestProtocolDoc:
             for words in (en, nl):
                 assert placeholders(words[f"problem_{problem}"]) == set(params), problem
             assert en[f"problem_{problem}"] != nl[f"problem_{problem}"], problem
+
+    def test_every_reason_of_the_core_and_of_a_review_has_its_sentence_in_english_and_in_dutch(self):
+        """The core sends reasons as codes with parameters (a refused move, the view's refusals, a hand review's
+        marks); the client's i18n files word each, with exactly the code's parameters, and no other code."""
+        en, nl = texts("en"), texts("nl")
+        for prefix, codes in (("refused", REASONS), ("review_reason", REVIEW_REASONS)):
+            for words in (en, nl):
+                assert {k for k in words if k.startswith(f"{prefix}_")} == {f"{prefix}_{code}" for code in codes}
+            for code, params in codes.items():
+                for words in (en, nl):
+                    assert placeholders(words[f"{prefix}_{code}"]) == set(params), code
+                assert en[f"{prefix}_{code}"] != nl[f"{prefix}_{code}"], code
 
     def test_every_event_is_documented_and_nothing_more(self):
         emitted = set(re.findall(r'emit\("([a-z_]+)"', (ROOT / "server" / "table" / "state.py").read_text()))

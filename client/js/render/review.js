@@ -1,6 +1,6 @@
 // A hand review: the hard player's verdict on your own decisions in one hand (the pass and every card you played),
 // as a list in playing order. In the replay viewer the list is the hand's timeline: each decision opens its step.
-import { t, language } from "../i18n.js";
+import { t, reviewReasonText } from "../i18n.js";
 import { esc } from "../html.js";
 import { shortName } from "../cards.js";
 import { stepRange } from "../replay.js";
@@ -31,7 +31,6 @@ export function highlightAt(hand, review, step) {
 }
 
 function itemHtml(d, hand, current) {
-  const lang = language();
   const where = d.kind === "pass" ? t("review_pass") : t("review_trick", { n: d.trick + 1 });
   const mark = d.mark
     ? `<span class="rv-mark mark-${d.mark}">${esc(t(`review_${d.mark}`))}</span>`
@@ -39,7 +38,7 @@ function itemHtml(d, hand, current) {
   const cost = d.mark ? ` <span class="rv-cost">${esc(t("review_cost", { n: decimal(d.cost, 1) }))}</span>` : "";
   const better = d.mark ? `<span class="rv-better">${esc(t("review_better", { cards: cardsText(d.best) }))}</span>` : "";
   const pattern = d.mark && d.reason && !PLAIN.includes(d.reason.code); // "the better card saves…" repeats the line
-  const reason = pattern ? `<span class="rv-reason">${esc(d.reason[lang] || d.reason.en)}</span>` : "";
+  const reason = pattern ? `<span class="rv-reason">${esc(reviewReasonText(d.reason))}</span>` : "";
   const what = `${esc(where)}: ${esc(t("review_you_chose", { cards: cardsText(d.chosen) }))}`;
   const step = hand ? decisionStep(hand, d) : null;
   const head = step === null ? `<span class="rv-what">${what}</span>`
@@ -57,9 +56,8 @@ export function reviewErrorText(code) {
 
 /** The review as a summary and the list of decisions (with `hand`, each opens its replay step). */
 export function reviewHtml(review, hand = null, current = null) {
-  const lang = language();
   const marked = review.decisions.filter((d) => MARKS.includes(d.mark)).length;
-  const summary = review.summary ? review.summary[lang] || review.summary.en : "";
+  const summary = t("review_summary", { n: decimal(review.total_cost, 1) });
   return `<div class="review" data-marked="${marked}"><p class="rv-summary">${esc(summary)}</p>` +
     `<ol class="rv-list">${review.decisions.map((d) => itemHtml(d, hand, current)).join("")}</ol>` +
     `<p class="muted rv-note">${esc(t("review_note"))}</p></div>`;

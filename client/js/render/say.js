@@ -1,21 +1,21 @@
 // Words: what update.js keeps as data (a text's key and its values, a server error's code and parameters, a
 // refusal's reason, a hint's order) worded here in the language of the moment. See docs/glossary.md ("words").
-import { t, language, errorText } from "../i18n.js";
+import { t, errorText, reasonText } from "../i18n.js";
 import { shortName } from "../cards.js";
 import { seatName } from "./seats.js";
 
 /**
  * The text of `words` at `table` (a value `{seat}` in `params` is that seat's name there). Forms:
  * `{key, params}` a text of i18n/; `{server}` an error message from the server (its code and parameters, worded by
- * `errorText`); `{refusal}` a move's refusal reason ({en, nl}); `{hint}` the hint's note (its cards in the order they
- * go, or null); `{parts}` several words, one after the other.
+ * `errorText`); `{refusal}` a move's refusal reason (the core's `{code, params}`, worded by `reasonText`); `{hint}`
+ * the hint's note (its cards in the order they go, or null); `{parts}` several words, one after the other.
  */
 export function say(words, table = null) {
   if (!words) return "";
   if (typeof words === "string") return words;
   if (words.parts) return words.parts.map((w) => say(w, table)).filter(Boolean).join(" ");
   if (words.server) return errorText(words.server);
-  if (words.refusal) return `${t("refusal_prefix")} ${words.refusal[language()] || words.refusal.en}`;
+  if (words.refusal) return `${t("refusal_prefix")} ${reasonText(words.refusal)}`;
   if ("hint" in words) {
     if (!words.hint) return t("hint_play");
     const ordinals = t("ordinals");
