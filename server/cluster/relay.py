@@ -57,6 +57,9 @@ class NodeHub(Protocol):
     def disconnected(self, client: Client) -> None:
         """A connection closed."""
 
+    def at_table(self, client: Client) -> bool:
+        """True while ``client`` sits at or watches a table of this node."""
+
     async def handle(self, client: Client, msg: ClientMessage) -> None:
         """Dispatch one checked message; raise ProtocolError to refuse it."""
 
@@ -86,7 +89,7 @@ class RemoteClient(Client):
         if self.closing is not None:
             return
         self.relay.send(self.edge, "t" + self.cid + SEP + (message if type(message) is str else compact(message)))
-        if self.table is None:
+        if not self.relay.hub.at_table(self):
             self.relay.detach(self)
 
     def close_soon(self, why: Close) -> None:

@@ -1,27 +1,31 @@
-"""One websocket connection: who it is, where it sits, and its write buffer (cut off when it stops reading)."""
+"""One websocket connection: who it is, its id, and its write buffer (cut off when it stops reading).
+
+A table knows a connection by its id only (``table.presence.ConnectionId``, numbered here); which table it is at is
+the registry's (``live.registry.Tables.place``), where it sits there the table's presence's.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..config import Config
 from ..metrics import IDLE, Counting
 from ..table.jsontext import compact
+from ..table.presence import ConnectionId
 from .closing import Close
 from .ratelimit import FailureLimiter, TokenBucket, address_key
-
-if TYPE_CHECKING:
-    from ..table.table import Table
 
 REPORTS_PER_HOUR = 5  # reports of other players one connection may send an hour
 SILENT_CLOSE_TIMEOUT = 1.0  # seconds a socket closed for saying no hello gets to answer the close, then it is cut
 WRITE_BUFFER_LIMIT = 256 * 1024  # bytes waiting in the server for a client that does not read (its kernel buffers full)
+_IDS = itertools.count(1)  # the ids of this process's connections, never given twice
 
 
 class Budgets:
@@ -44,17 +48,16 @@ class Budgets:
 
 
 class Client:
-    """One websocket connection: who it is, where it sits; messages go straight into its write buffer, in order."""
+    """One websocket connection: who it is, its id; messages go straight into its write buffer, in order."""
 
     def __init__(self, ws: ServerConnection | None, address: str, config: Config) -> None:
+        self.id = ConnectionId(next(_IDS))  # what a table knows it by
         self.ws = ws  # None: a connection relayed from another node (cluster.relay.RemoteClient sends through it)
         self.address = address
         self.address_key = address_key(address)  # what the limits per address count it under (connection.limits)
         self.hello_by = time.monotonic() + config.hello_timeout  # closed (1008 no hello) if still nobody then
         self.player_id: int | None = None
         self.name: str | None = None
-        self.table: Table | None = None
-        self.seat: int | None = None
         self.bucket = TokenBucket(config.msg_rate, config.msg_burst)
         self.config = config
         self._budgets: Budgets | None = None  # made on first use (``budgets``): an idle connection never needs them

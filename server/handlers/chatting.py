@@ -19,14 +19,16 @@ if TYPE_CHECKING:
 
 def say(ctx: Services, client: Client, table: Table, msg: table_chat.Said) -> None:
     """Send a checked line (``chat.check``) now to everyone at the table who hears it."""
-    for person, text in table_chat.say(client, table, msg, int(time.time())):
-        ctx.tables.send(table, person, text)
+    for connection, text in table_chat.say(table, client.id, client.name, msg, int(time.time())):
+        person = ctx.tables.client(connection)
+        if person is not None:
+            ctx.tables.send(table, person, text)
     ctx.tables.deliver(table)
 
 
 def send_history(ctx: Services, client: Client, table: Table) -> None:
     """Send ``client`` the table's recent lines (``chat.history``), after what the table showed it."""
-    message = table_chat.history(client, table)
+    message = table_chat.history(table, client.id)
     if message is not None:
         ctx.tables.send(table, client, message)
         ctx.tables.deliver(table)

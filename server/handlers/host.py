@@ -13,7 +13,7 @@ from ..table import commands, outgoing
 from ..table.errors import ProtocolError
 from ..table.messages import TIMER_MAX, AllowWatch, RemovePlayer, SetOpen, SetTimer
 from .binding import handles
-from .seats import seated, unwatch
+from .seats import seated
 from .services import Services
 
 if TYPE_CHECKING:
@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 @handles(AllowWatch)
 def allow_watch(ctx: Services, client: Client, msg: AllowWatch) -> None:
     """``allow_watch``: let people watch, or not (the watchers there are leave)."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     commands.run(table, seat, msg, time.time())
     if not msg.allowed:
-        for watcher in list(table.presence.watchers):
-            unwatch(watcher, table)
-            ctx.tables.send(table, watcher, outgoing.left(table.code, "watch_off"))
+        for watcher in table.presence.watchers():
+            table.seating.unwatch(watcher)
+            left = ctx.tables.release(watcher)
+            if left is not None:
+                ctx.tables.send(table, left, outgoing.left(table.code, "watch_off"))
     ctx.changed(table)
 
 
@@ -38,7 +40,7 @@ def set_timer(ctx: Services, client: Client, msg: SetTimer) -> None:
     seconds, low = msg.seconds, ctx.config.timer_min
     if seconds is not None and not low <= seconds <= TIMER_MAX:
         raise ProtocolError("bad_message", field="seconds", problem="int_range", low=low, high=TIMER_MAX)
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     commands.run(table, seat, msg, time.time())
     ctx.changed(table)
 
@@ -46,7 +48,7 @@ def set_timer(ctx: Services, client: Client, msg: SetTimer) -> None:
 @handles(SetOpen)
 def set_open(ctx: Services, client: Client, msg: SetOpen) -> None:
     """``set_open``: list the table on the start page for anyone to sit down, or take it off."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     commands.run(table, seat, msg, time.time())
     ctx.changed(table)
     ctx.lobby.changed()
@@ -56,11 +58,11 @@ def set_open(ctx: Services, client: Client, msg: SetOpen) -> None:
 @handles(RemovePlayer)
 def remove_player(ctx: Services, client: Client, msg: RemovePlayer) -> None:
     """``remove_player``: remove a seated person between hands, with a reason everyone sees."""
-    table, seat = seated(client)
-    removed = table.hosting.remove_person(seat, msg.seat, msg.reason)
-    if removed is not None:
-        removed.table = removed.seat = None
-        ctx.tables.send(table, removed, outgoing.left(table.code, "removed", msg.reason))
+    table, seat = seated(ctx, client)
+    removed = table.hosting.remove_person(seat, msg.seat, msg.reason)  # its connection: no longer at the table
+    left = ctx.tables.release(removed) if removed is not None else None
+    if left is not None:
+        ctx.tables.send(table, left, outgoing.left(table.code, "removed", msg.reason))
     ctx.lobby.changed()
     ctx.changed(table)
     if ctx.cluster is not None:  # the other nodes' Play now stops matching the person to this table at once

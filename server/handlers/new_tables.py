@@ -33,21 +33,21 @@ async def create(ctx: Services, client: Client, msg: Create) -> None:
     if ctx.store.down is not None:  # its first entries could not be stored: refused before anything is made
         raise ProtocolError("server_busy")
     if msg.daily:
-        check_free(client)
+        check_free(ctx, client)
         day = day_of(time.time())
         counts = not await ctx.store.daily_played(day, known(client)[0])
-        check_free(client)  # the connection may have sat down elsewhere meanwhile
+        check_free(ctx, client)  # the connection may have sat down elsewhere meanwhile
         deal: int | None = daily_deal(day, ctx.daily_key)
         rules, daily, level = make_rules({}), {"date": day, "counts": counts}, DAILY_LEVEL
     else:
         rules, deal = table_rules(msg.options)
         daily, level = None, msg.computer_level
         check_seat(rules.seats, msg.seat)
-        check_free(client)  # after the fields, as the protocol lists the checks
+        check_free(ctx, client)  # after the fields, as the protocol lists the checks
     code, table_id = await new_table_code(ctx, client)
     table = Table.create(code, rules, level, deal, daily, grace=ctx.config.grace, table_id=table_id, at=time.time())
     ctx.tables.add(table)
-    seat, token = table.seating.seat_person(client, *known(client), 0 if daily else msg.seat)
+    seat, token = table.seating.seat_person(client.id, *known(client), 0 if daily else msg.seat)
     attach(ctx, client, table, seat.index, token)
     if daily is not None:
         table.hosting.fill_computers(seat.index, DAILY_LEVEL)
@@ -73,9 +73,9 @@ async def _free_code(ctx: Services, client: Client) -> tuple[str, str | None]:
         code, _ = await ctx.cluster.new_table(table_id, lambda: new_code(ctx.tables.by_code))
     except ClusterUnavailable:
         raise ProtocolError("cluster_unavailable") from None
-    if client.table is not None:  # the connection sat down elsewhere meanwhile
+    if ctx.tables.table_of(client) is not None:  # the connection sat down elsewhere meanwhile
         ctx.cluster.drop(code)
-        check_free(client)
+        check_free(ctx, client)
     return code, table_id
 
 
@@ -89,7 +89,7 @@ async def play_now(ctx: Services, client: Client, msg: PlayNow) -> None:
     matches or opens a table and publishes its open tables before letting go, so two people pressing at once on two
     nodes meet at one table.
     """
-    check_free(client)
+    check_free(ctx, client)
     if not client.play_now.take():
         raise ProtocolError("play_now_limited")
     if ctx.store.down is not None:
@@ -104,7 +104,7 @@ async def play_now(ctx: Services, client: Client, msg: PlayNow) -> None:
     async with contextlib.AsyncExitStack() as locks:
         for kind in lobby.match_keys(options, lang, msg.lang_only):
             await locks.enter_async_context(ctx.cluster.matching(kind))
-        check_free(client)  # the connection may have sat down elsewhere meanwhile
+        check_free(ctx, client)  # the connection may have sat down elsewhere meanwhile
         if await _seat_press(ctx, client, msg, rules, options, lang):
             await ctx.cluster.publish_open()  # before the locks go: the next press sees this table
 
@@ -128,7 +128,7 @@ async def _seat_press(ctx: Services, client: Client, msg: PlayNow, rules: Rules,
         target = ctx.tables.by_code.get(msg.at_table)
         # the table matched on the other node, else the fullest, then the oldest
         table = target if target in here else max(here, key=lambda t: (len(t.persons()), -t.opened_at))
-        seat, token = table.seating.seat_person(client, *known(client), None, lang)
+        seat, token = table.seating.seat_person(client.id, *known(client), None, lang)
         table.hosting.wait_until(fill_at)
         attach(ctx, client, table, seat.index, token)
         ctx.lobby.changed()
@@ -138,17 +138,17 @@ async def _seat_press(ctx: Services, client: Client, msg: PlayNow, rules: Rules,
     if ctx.cluster is not None and client.edge is None:  # a press relayed here goes no further
         found = await ctx.cluster.open_elsewhere()
         elsewhere = [e for e in found if lobby.fits(e, options, lang, client.player_id, only)]
-        check_free(client)
+        check_free(ctx, client)
         if elsewhere:
             best = min(elsewhere, key=lambda e: e["free"])
             assert ctx.relay is not None  # set by the app whenever there is a cluster
             ctx.relay.open(client, best["node"], lobby.relayed_press(msg, best["code"]))
             return False
     code, table_id = await new_table_code(ctx, client)
-    check_free(client)
+    check_free(ctx, client)
     table = Table.create(code, rules, "medium", grace=ctx.config.grace, table_id=table_id, at=at)
     ctx.tables.add(table)
-    seat, token = table.seating.seat_person(client, *known(client), 0, lang)
+    seat, token = table.seating.seat_person(client.id, *known(client), 0, lang)
     table.hosting.queue(lang, fill_at, only)
     attach(ctx, client, table, seat.index, token)
     ctx.lobby.changed()

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
          Restart, NewGame, SetPace)  # fmt: skip
 def command(ctx: Services, client: Client, msg: ClientMessage) -> None:
     """A table command from the connection's seat, through the one command layer (``commands.run``)."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     commands.run(table, seat, msg, time.time())
     ctx.changed(table)
 
@@ -48,19 +48,19 @@ def command(ctx: Services, client: Client, msg: ClientMessage) -> None:
 @handles(Hint)
 async def hint(ctx: Services, client: Client, msg: Hint) -> None:
     """``hint``: the hard player's move for this seat's decision (searched once per decision)."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     ask = commands.hint_asked(table, seat)
     if isinstance(ask, dict):  # this decision's hint, asked before
         client.push(ask)
         return
     decided = await ctx.thinker.decide("hard", ask.view)
-    client.push(commands.hint_answer(table, ask, decided, keep=client.seat == ask.seat))
+    client.push(commands.hint_answer(table, ask, decided, keep=table.presence.seat_of(client.id) == ask.seat))
 
 
 @handles(Chat)
 def chat(ctx: Services, client: Client, msg: Chat) -> None:
     """``chat``: a line to the table (memory only), within the connection's, the address's and the table's budgets."""
-    table = table_chat.check(client, msg)
+    table = table_chat.check(ctx.tables.table_of(client), client.id, client.player_id, msg)
     ctx.limits.chat(client, table)
     chatting.say(ctx, client, table, msg)
 
@@ -68,7 +68,7 @@ def chat(ctx: Services, client: Client, msg: Chat) -> None:
 @handles(MuteChat)
 def mute_chat(ctx: Services, client: Client, msg: MuteChat) -> None:
     """``mute_chat``: this seat turns chat off for itself (at a Play now table half the people stop it), or on."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     commands.run(table, seat, msg, time.time())
     ctx.changed(table)
     if not msg.muted:

@@ -30,7 +30,7 @@ CHAT_AROUND = 20  # chat lines kept with a report (the table's latest, which are
 @handles(Report)
 async def report(ctx: Services, client: Client, msg: Report) -> None:
     """``report``: a person at this table, for a reason, stored with the chat around it for the moderators."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     target = table.seat_at(msg.seat)
     if target.kind != SeatKind.PERSON or target.index == seat:
         raise ProtocolError("no_other_person", seat=target.index)
@@ -54,7 +54,7 @@ async def report(ctx: Services, client: Client, msg: Report) -> None:
 @handles(Review)
 def review(ctx: Services, client: Client, msg: Review) -> None:
     """Review this seat's decisions in a finished hand of the table's game; the answer comes when it is ready."""
-    table, seat = seated(client)
+    table, seat = seated(ctx, client)
     player_id, _ = known(client)
     game, hand_no = table.game, msg.hand_no
     if game is None or not any(h["hand_no"] == hand_no for h in game.history):

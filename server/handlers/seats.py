@@ -1,4 +1,8 @@
-"""Where a connection sits: the checks and the seating steps the handlers share."""
+"""Where a connection sits: the checks and the seating steps the handlers share.
+
+Which table a connection is at is the registry's (``Tables.place``, ``Tables.release``, ``Tables.table_of``); where it
+sits there is the table's presence's, by the connection's id (``Presence.seat_of``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from ..table import outgoing
 from ..table.errors import ProtocolError
-from ..table.presence import Connection
 from ..table.table import Table
 from .services import Services
 
@@ -14,17 +17,20 @@ if TYPE_CHECKING:
     from ..connection.client import Client
 
 
-def check_free(client: Client) -> None:
+def check_free(ctx: Services, client: Client) -> None:
     """Refuse a connection that already sits at or watches a table (``already_seated``)."""
-    if client.table is not None:
-        raise ProtocolError("already_seated", table=client.table.code)
+    table = ctx.tables.table_of(client)
+    if table is not None:
+        raise ProtocolError("already_seated", table=table.code)
 
 
-def seated(client: Client) -> tuple[Table, int]:
+def seated(ctx: Services, client: Client) -> tuple[Table, int]:
     """Return the table the connection sits at and its seat, or refuse (``not_seated``)."""
-    if client.table is None or client.seat is None:
+    table = ctx.tables.table_of(client)
+    seat = table.presence.seat_of(client.id) if table is not None else None
+    if table is None or seat is None:
         raise ProtocolError("not_seated")
-    return client.table, client.seat
+    return table, seat
 
 
 def known(client: Client) -> tuple[int, str]:
@@ -45,14 +51,17 @@ def find(ctx: Services, client: Client, code: str) -> Table:
 
 
 def attach(ctx: Services, client: Client, table: Table, seat: int, token: str | None) -> None:
-    """Put the connection at ``seat`` of ``table`` and tell it so (``joined``); the seat's ratings show first."""
+    """Put the connection, seated on ``seat`` of ``table``, at the table and tell it so (``joined``).
+
+    The seat's ratings show first.
+    """
     ctx.tables.load_ratings(table)  # the one reader, also after every rated game is stored
-    client.table, client.seat = table, seat
-    table.presence.arrive(client, table.seq)
+    ctx.tables.place(client, table)
+    table.presence.arrive(client.id, table.seq)
     ctx.tables.send(table, client, outgoing.joined(table.code, seat, token, f"/t/{table.code}", table.host == seat))
 
 
-def unwatch(client: Connection, table: Table) -> None:
+def unwatch(ctx: Services, client: Client, table: Table) -> None:
     """The watcher ``client`` stops watching ``table``."""
-    table.presence.watchers.discard(client)
-    client.table = client.seat = None
+    table.seating.unwatch(client.id)
+    ctx.tables.release(client.id)

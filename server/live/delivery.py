@@ -2,8 +2,11 @@
 
 Each change hands its entries to the store (group commit) and queues its messages behind the commit; a callback on
 the commit delivers them, a table's messages strictly in order. A commit that fails delivers nothing more of that
-table: what was not stored is never shown, and the owner (``live.registry``) is told. What a change's step showed
-each connection is marked on it as its messages are queued, in order: the next step's cut is made against it.
+table: what was not stored is never shown, and the owner (``live.registry``) is told. A step names each connection by
+its id: the delivery looks up the connection it is written to (``reach``, the registry's map) as the messages are
+queued, so a connection that leaves the table meanwhile still gets what was said to it before. What a change's step
+showed each connection is marked in the table's presence as its messages are queued, in order: the next step's cut
+is made against it.
 """
 
 from __future__ import annotations
@@ -15,13 +18,14 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from ..connection.client import Client
 from ..storage.store import Store, TableWrite
-from ..table.presence import Connection
+from ..table.presence import ConnectionId
 from ..table.seat_view import Shown
 from ..table.step import mark_shown
 from ..table.table import Table
 
-Outgoing = list[tuple[Connection, dict[str, Any] | str]]
+Outgoing = list[tuple[Client, dict[str, Any] | str]]
 
 
 class Delivery:
@@ -30,11 +34,13 @@ class Delivery:
     def __init__(
         self,
         store: Store,
+        reach: Callable[[ConnectionId], Client | None],
         failed: Callable[[Table, BaseException | None], None],
         lease_of: Callable[[str], int | None] | None = None,
         writable: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
+        self.reach = reach  # the connection a step's connection id names (None: it is at no table here any more)
         self.failed = failed  # called once when a commit of a table fails (it then waits for nothing more)
         self.lease_of = lease_of  # in a cluster: the table's lease number, written with each append (fencing)
         self.writable = writable  # in a cluster: whether the node may still write under its leases (self-fencing)
@@ -42,7 +48,7 @@ class Delivery:
         # per table code, flushes whose messages wait for their commit: (commit future or None, messages, table)
         self._waiting: dict[str, deque[tuple[asyncio.Future | None, Outgoing, Table]]] = {}
 
-    def send(self, table: Table, client: Connection, message: dict[str, Any] | str) -> None:
+    def send(self, table: Table, client: Client, message: dict[str, Any] | str) -> None:
         """Queue ``message`` for ``client``: it goes out with the table's next flush, after what it logged."""
         self._outgoing.setdefault(table.code, []).append((client, message))
 
@@ -50,18 +56,22 @@ class Delivery:
         self,
         table: Table,
         entries: list[tuple[int, str]],
-        messages: Sequence[tuple[Connection, dict[str, Any] | str]] = (),
+        messages: Sequence[tuple[ConnectionId, dict[str, Any] | str]] = (),
         record: dict[str, Any] | None = None,
         shown: Sequence[Shown] = (),
     ) -> asyncio.Future | None:
         """Hand ``entries`` to the store; deliver what ``send`` queued, then ``messages``, once they are stored.
 
-        ``shown`` (a step's) is marked on its connections now, as their messages are queued. Returns the commit of
-        ``entries`` (None when there were none).
+        ``messages`` name their connections by id (a step's); ``shown`` (the step's too) is marked in the table's
+        presence now, as their messages are queued. Returns the commit of ``entries`` (None when there were none).
         """
         mark_shown(shown)
         outgoing = self._outgoing.pop(table.code, [])
-        outgoing.extend(messages)
+        reach = self.reach
+        for connection, message in messages:
+            client = reach(connection)
+            if client is not None:
+                outgoing.append((client, message))
         waiting = self._waiting.get(table.code)
         if not entries and not waiting:
             for client, message in outgoing:

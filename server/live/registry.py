@@ -6,6 +6,10 @@ messages once they are stored; the scheduler (``server.live.scheduler``) starts 
 come back from the database through the restorer (``server.live.restore``). A write that fails drops the table
 here, unshown, and parks it.
 
+Which table a connection is at is the registry's to know (``place``, ``release``: the one map of it, by connection
+id); where it sits there is the table's presence's (``server.table.presence``). A step names connections by id, and
+the delivery writes to the connection this map gives for it.
+
 A table has one key in memory, its code, in every map of tables here, in the delivery, the scheduler, the restorer
 and the cluster's leases: every message that names a table names its code (a join, a resume, a relayed press, a
 parked table brought back), and the codes of the open tables a node holds differ. A code is given again only
@@ -22,11 +26,12 @@ import time
 from typing import Any
 
 from ..config import Config
+from ..connection.client import Client
 from ..connection.closing import Close
 from ..metrics import NO_METRICS, Metrics
 from ..storage.store import LeaseExpired, LeaseLost, Store, StoreBusy
 from ..table import ratings
-from ..table.presence import Connection
+from ..table.presence import ConnectionId
 from ..table.seat_view import Moment
 from ..table.state import Status
 from ..table.step import settle
@@ -58,9 +63,10 @@ class Tables:
         self.last_commit: asyncio.Future | None = None  # the commit of the latest change (the hub times moves by it)
         self.by_code: dict[str, Table] = {}
         self._moments: dict[str, Moment] = {}  # each table's last shared message parts
+        self._present: dict[ConnectionId, tuple[Client, Table]] = {}  # by connection id: the table it is at here
         lease_of = cluster.lease_of if cluster is not None else None
         writable = cluster.writable if cluster is not None else None
-        self.delivery = Delivery(store, self._storage_failed, lease_of, writable)
+        self.delivery = Delivery(store, self.client, self._storage_failed, lease_of, writable)
         self.restorer = Restorer(self.by_code, self.changed, store, cluster, config.grace, metrics)
         self.scheduler = Scheduler(self, thinker, config.bot_delay, config.idle_timeout)
         self._loads: set[asyncio.Task] = set()  # ratings being read for tables (cancelled at shutdown)
@@ -95,9 +101,30 @@ class Tables:
         """Open tables waiting for the database (code -> table id)."""
         return self.restorer.parked
 
+    # ------------------------------------------------------------------ which table a connection is at
+
+    def place(self, client: Client, table: Table) -> None:
+        """``client`` is at ``table`` now (sitting or watching: where, the table's presence says)."""
+        self._present[client.id] = (client, table)
+
+    def release(self, connection: ConnectionId) -> Client | None:
+        """The connection ``connection`` is at no table here any more; return it (None: it was at none)."""
+        found = self._present.pop(connection, None)
+        return found[0] if found is not None else None
+
+    def table_of(self, client: Client) -> Table | None:
+        """The table ``client`` sits at or watches here, or None."""
+        found = self._present.get(client.id)
+        return found[1] if found is not None else None
+
+    def client(self, connection: ConnectionId) -> Client | None:
+        """The connection with id ``connection`` at a table here (what a step's messages are written to), or None."""
+        found = self._present.get(connection)
+        return found[0] if found is not None else None
+
     # ------------------------------------------------------------------ the one path after every change
 
-    def send(self, table: Table, client: Connection, message: dict[str, Any] | str) -> None:
+    def send(self, table: Table, client: Client, message: dict[str, Any] | str) -> None:
         """Send ``message`` to ``client`` once everything ``table`` logged so far is stored."""
         self.delivery.send(table, client, message)
 
@@ -166,7 +193,7 @@ class Tables:
         self.forget(table)
 
     def forget(self, table: Table, lost: bool = False, keep_code: bool = False) -> None:
-        """Drop a table from memory, with its timers, and unseat its connections (and release its lease)."""
+        """Drop a table from memory, with its timers, and release its connections (and its lease)."""
         if self.holds(table):  # a table forgotten before (closed, dropped) leaves its code to whoever has it now
             del self.by_code[table.code]
             if self.cluster is not None:
@@ -174,13 +201,12 @@ class Tables:
             self.scheduler.forget(table.code)
             self._moments.pop(table.code, None)
             self._load_numbers.pop(table.code, None)
-        for seat in table.seats:
-            if seat.client is not None and seat.client.table is table:
-                seat.client.table = seat.client.seat = None
-        for client in table.presence.watchers:
-            if client.table is table:
-                client.table = client.seat = None
-        table.presence.watchers.clear()
+        for connection in table.connections():
+            found = self._present.get(connection)
+            if found is not None and found[1] is table:
+                del self._present[connection]
+        for watcher in table.presence.watchers():
+            table.presence.go(watcher)
 
     # ------------------------------------------------------------------ a write that failed
 
@@ -222,7 +248,7 @@ class Tables:
 
         ``park``: the table stays open in the database (its lease is released, its code kept) to be restored later.
         """
-        clients = table.connections()
+        clients = [c for connection in table.connections() if (c := self.client(connection)) is not None]
         self.delivery.forget(table.code)  # what was not stored is never shown
         self.forget(table, lost=not park, keep_code=park)
         for client in clients:

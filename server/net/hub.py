@@ -12,7 +12,6 @@ from typing import Any
 
 from ..connection.client import Client
 from ..handlers import HANDLERS, finding, identity
-from ..handlers.seats import unwatch
 from ..handlers.services import Services
 from ..storage.store import StoreBusy
 from ..table.bundle import shared_hash
@@ -36,14 +35,16 @@ class Hub(Services):
             assert self.relay is not None
             self.relay.gone(client)
             return
-        table = client.table
-        if table is not None and client in table.presence.watchers:
-            unwatch(client, table)
-            self.changed(table)
-        elif table is not None and client.seat is not None and table.seats[client.seat].client is client:
-            table.seating.disconnect(client.seat, time.monotonic())
-            client.table = client.seat = None
-            self.changed(table)
+        table = self.tables.table_of(client)
+        if table is None:
+            return
+        self.tables.release(client.id)
+        seat = table.presence.seat_of(client.id)
+        if seat is not None:
+            table.seating.disconnect(seat, time.monotonic())
+        else:
+            table.seating.unwatch(client.id)
+        self.changed(table)
 
     async def handle(self, client: Client, msg: ClientMessage) -> None:
         """Dispatch one checked message; raise ProtocolError to refuse it (``server_busy`` while the store is)."""
@@ -59,11 +60,13 @@ class Hub(Services):
             return
         try:
             named = finding.naming_a_table(msg)
-            if named is not None and named.code not in self.tables.by_code and client.table is None:
+            at = self.tables.table_of(client)
+            if named is not None and named.code not in self.tables.by_code and at is None:
                 if await finding.locate(self, client, named):
                     return
-            if client.table is not None:
-                client.table.check_command(kind)  # e.g. no host command at a Play now table
+                at = self.tables.table_of(client)
+            if at is not None:
+                at.check_command(kind)  # e.g. no host command at a Play now table
             timed = kind in MOVES and self.metrics.enabled
             started = time.perf_counter() if timed else 0.0
             if timed:
@@ -86,6 +89,10 @@ class Hub(Services):
         """A move's change is stored and its messages written: time it (a move whose commit failed is not shown)."""
         if not committed.cancelled() and committed.exception() is None:
             self.metrics.move_seconds.observe(time.perf_counter() - started)
+
+    def at_table(self, client: Client) -> bool:
+        """True while ``client`` sits at or watches a table here."""
+        return self.tables.table_of(client) is not None
 
     def signed_out(self, player_id: int, device: str) -> None:
         """Device ``device`` no longer holds ``player_id`` (signed out on another node): close it here too."""

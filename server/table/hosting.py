@@ -6,8 +6,9 @@ from hartenjagen.shared.deal import secure_deal, seeded_deal
 
 from .errors import ProtocolError
 from .parts import Runtime, check_host, check_waiting, seat_at
-from .presence import Connection
+from .presence import ConnectionId
 from .seat_kinds import SeatKind, computer_name
+from .seating import Seating
 from .state import FINISHED, WAITING, TableState
 
 PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices a host has elsewhere)
@@ -16,11 +17,12 @@ PLAY_NOW_TIMER = 30  # seconds per move at a Play now table (one of the choices 
 class Hosting:
     """A table's host commands (computer players, switches, timer, pace, start) and a game's start, restart, rematch."""
 
-    __slots__ = ("table", "runtime")
+    __slots__ = ("table", "runtime", "seating")
 
-    def __init__(self, table: TableState, runtime: Runtime) -> None:
+    def __init__(self, table: TableState, runtime: Runtime, seating: Seating) -> None:
         self.table = table
         self.runtime = runtime
+        self.seating = seating  # a removed person's connection leaves the table's presence through it
 
     def add_computer(self, by: int, seat: int, level: str) -> None:
         """Host: put a computer player of ``level`` on an empty seat before the start."""
@@ -108,8 +110,8 @@ class Hosting:
         self.deal_next()
         return True
 
-    def remove_person(self, by: int, seat: int, reason: str) -> Connection | None:
-        """Host: remove a seated person between hands, with a reason everyone sees; return their connection.
+    def remove_person(self, by: int, seat: int, reason: str) -> ConnectionId | None:
+        """Host: remove a seated person between hands, with a reason everyone sees; return their connection's id.
 
         Before the start the seat empties; later a computer player takes it. The person cannot sit here again.
         """
@@ -119,14 +121,14 @@ class Hosting:
             raise ProtocolError("no_other_person", seat=seat)
         if not self.table.between_hands():
             raise ProtocolError("remove_between_hands")
-        client = target.client
+        connection = self.seating.drop_connection(seat)  # no longer at the table
         if self.table.status == WAITING:
             self.table.log("vacated", seat=seat, to=SeatKind.EMPTY, removed=reason)
         else:
             self.table.log(
                 "vacated", seat=seat, to=SeatKind.COMPUTER, level=self.table.computer_level, left=True, removed=reason
             )
-        return client
+        return connection
 
     def set_timer(self, by: int, seconds: int | None) -> None:
         """Host: the turn timer in seconds per move, or None for off."""

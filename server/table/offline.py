@@ -7,7 +7,8 @@ person's messages as JSON text and gets back an ``Outcome``: the messages for th
 the browser (IndexedDB) before the page sees them, a finished game's record, and the seats whose computer player
 moves next. Computer players decide with ``shared.bots.choice``, as the server's do; a stored log folds back into
 the table with ``TableState.restore``. It reads no clock of its own: the worker hands it one (``Clock``: Python's
-``time`` module), and the page's messages come back in the ``Outcome``, not sent from here.
+``time`` module), and the page's messages come back in the ``Outcome``, not sent from here. Its one connection, the
+person's, is known to the table by an id (``PERSON``) as a hub's connections are.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .commands import computer_play, computer_turn, decide_here, hint_answer, hi
 from .errors import ProtocolError
 from .messages import OFFLINE_TYPES, Create, Hello, Hint, NewGame, Ping, Review, parse_message
 from .pace import PACE_FACTORS
+from .presence import ConnectionId
 from .records import stats_of_records
 from .seat_view import Moment
 from .state import DamagedLog
@@ -31,21 +33,7 @@ from .table import Table, check_seat, table_rules
 
 CODE = "OFFLINE"  # an offline table has no code anyone could join by
 LINK = "/offline"
-
-
-class OfflineConnection:
-    """The one connection at an offline table: where the person sits (its messages go back in each ``Outcome``)."""
-
-    def __init__(self) -> None:
-        self.table: Table | None = None
-        self.seat: int | None = None
-
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Nothing is pushed to the page: the offline table returns its messages in the ``Outcome``."""
-        raise RuntimeError("an offline table's messages go back in its Outcome")
-
-    def close_soon(self, why: Any) -> None:
-        """Nothing to close: the page's worker keeps the game."""
+PERSON = ConnectionId(1)  # the one connection at an offline table: the person's (its messages go back in each Outcome)
 
 
 @dataclass
@@ -89,7 +77,6 @@ class OfflineTable:
     def __init__(self, clock: Clock, name: str = "", bot_delay: float = 0.6) -> None:
         self.clock = clock
         self.name = name
-        self.person = OfflineConnection()
         self.table: Table | None = None
         self.moment: Moment | None = None
         self.bot_delay = bot_delay
@@ -138,24 +125,28 @@ class OfflineTable:
         at = self.clock.time()
         table = Table.create(CODE, rules, level, deal, None, table_id=secrets.token_hex(8), at=at)
         table.runtime.only = OFFLINE_TYPES
-        self.person = OfflineConnection()
-        person, token = table.seating.seat_person(self.person, None, self.name, seat)
+        person, token = table.seating.seat_person(PERSON, None, self.name, seat)
         table.hosting.fill_computers(person.index, level)
         table.hosting.start(person.index, at)
         self.table, self.moment = table, None
         self._joined(out, table, person.index, token)
 
     def _joined(self, out: Outcome, table: Table, seat: int, token: str) -> None:
-        self.person.table, self.person.seat = table, seat
         # offline: the page keeps no session for it; the worker keeps the game in IndexedDB
         out.messages.append(json.dumps(outgoing.joined(CODE, seat, token, LINK, host=True, offline=True)))
         out.table_id = table.table_id
 
+    @property
+    def seat(self) -> int | None:
+        """The person's seat (None before a table is made or restored)."""
+        return self.table.presence.seat_of(PERSON) if self.table is not None else None
+
     def _seated(self) -> tuple[Table, int]:
         """Return the table and the person's seat, or refuse (``not_seated``) before a table is made or restored."""
-        if self.table is None or self.person.seat is None:
+        seat = self.seat
+        if self.table is None or seat is None:
             raise ProtocolError("not_seated")
-        return self.table, self.person.seat
+        return self.table, seat
 
     def _on_hint(self, msg: Hint, out: Outcome) -> None:
         table, seat = self._seated()
@@ -207,12 +198,11 @@ class OfflineTable:
             raise DamagedLog("the stored seat token fits no seat of the stored table")
         table.runtime.only = OFFLINE_TYPES
         self.table, self.moment = table, None
-        self.person = OfflineConnection()
         table.seating.restored(self.clock.monotonic())
-        table.seating.reconnect(seat.index, self.person)
+        table.seating.reconnect(seat.index, PERSON)
         out = Outcome()
         self._joined(out, table, seat.index, token)
-        table.presence.arrive(self.person, table.seq)
+        table.presence.arrive(PERSON, table.seq)
         self._settle(out, table)  # the person was shown nothing yet: the full table message
         return out
 

@@ -1,9 +1,9 @@
 """A table's parts beside its stored state, and the checks its commands share; only the state is stored.
 
 ``TableState`` (``state.py``) is everything a stored log folds back into. Beside it a ``table.Table`` holds as fields
-``Presence`` (``presence.py``: who is here now, each seat's live connection and the watchers) and ``Runtime`` (here:
-what it keeps while it runs in memory: timers, hints, cached ratings, its hub's settings). Neither is logged nor
-stored: after a restore both start empty.
+``Presence`` (``presence.py``: who is here now, by connection id: each one's seat or watching, and what it was shown)
+and ``Runtime`` (here: what it keeps while it runs in memory: timers, hints, cached ratings, its hub's settings).
+Neither is logged nor stored: after a restore both start empty.
 """
 
 from __future__ import annotations

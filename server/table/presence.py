@@ -1,42 +1,27 @@
-"""Who is at a table now: each seat's live connection, the watchers, and what each connection was shown.
+"""Who is at a table now, known by connection id: where each connection sits, and what each was shown.
 
-Presence is never logged nor stored. What a connection was shown is kept here by connection id (``Sight``), not on
-the connection: the table writes no field of a network object.
+Presence is never logged nor stored. The table knows a connection only by the id its connection layer gave it
+(``ConnectionId``): where it sits (a seat, or None: watching) and what it was shown (``Sight``) are kept here by that
+id, and each seat's ``Attendance`` holds the id of its person's live connection. A step returns what to write to
+which id; the live layer keeps the connection objects and writes. The table holds no network object, so it writes
+none of their fields.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NewType, Protocol
 
 from hartenjagen.shared.view import CommonView
 
-
-class Connection(Protocol):
-    """A live connection as a table sees it: where it sits, and how a message reaches it."""
-
-    seat: int | None  # None: watching
-
-    @property
-    def table(self) -> object | None:
-        """The table it is at, told apart by identity (its hub sets it; the table is ``table.Table``)."""
-
-    @table.setter
-    def table(self, value: None) -> None:
-        """The connection left the table."""
-
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Send one message (or its JSON text) now, in order."""
-
-    def close_soon(self, why: Any) -> None:
-        """Close the connection after what it was sent; ``why``: the server's close code and reason."""
+ConnectionId = NewType("ConnectionId", int)  # a live connection, as its connection layer numbers it
 
 
 @dataclass(slots=True)
 class Attendance:
-    """One seat's presence: its person's live connection (or None), and since when that person is gone."""
+    """One seat's presence: its person's live connection (its id, or None), and since when that person is gone."""
 
-    client: Connection | None = None
+    connection: ConnectionId | None = None
     disconnected_at: float | None = None  # monotonic time the connection dropped (None while connected)
 
 
@@ -61,32 +46,49 @@ class Sight:
     moment: Shared | None = None  # the table moment that message was built from
 
 
-def connection_id(client: Connection) -> int:
-    """The id a table knows a connection by while it is there (the live connection's identity)."""
-    return id(client)
-
-
 @dataclass
 class Presence:
-    """A table's presence beside its seats' own ``Attendance``: the watchers, and what each connection was shown."""
+    """Every connection at a table by its id: its seat (None: watching), and what it was shown.
 
-    watchers: set[Connection] = field(default_factory=set)  # live connections watching without a seat
-    sights: dict[int, Sight] = field(default_factory=dict)  # by connection id: what each connection here was shown
+    Where each connection sits is written by the table's seating commands only (``seating.Seating``), which keep each
+    seat's ``Attendance`` beside it: a connection on a seat here is that seat's live connection.
+    """
 
-    def sight(self, client: Connection) -> Sight:
-        """What ``client`` was shown at this table (a connection shown nothing yet gets an empty ``Sight``)."""
-        key = connection_id(client)
-        found = self.sights.get(key)
+    seats: dict[ConnectionId, int | None] = field(default_factory=dict)  # by connection id: its seat, None: watching
+    sights: dict[ConnectionId, Sight] = field(default_factory=dict)  # by connection id: what it was shown
+
+    def here(self, connection: ConnectionId) -> bool:
+        """True while ``connection`` sits or watches at this table."""
+        return connection in self.seats
+
+    def seat_of(self, connection: ConnectionId) -> int | None:
+        """The seat ``connection`` sits on (None: it watches, or is not here)."""
+        return self.seats.get(connection)
+
+    def watching(self, connection: ConnectionId) -> bool:
+        """True while ``connection`` watches this table without a seat."""
+        return connection in self.seats and self.seats[connection] is None
+
+    def watchers(self) -> list[ConnectionId]:
+        """The connections watching without a seat, in the order they came."""
+        return [c for c, seat in self.seats.items() if seat is None]
+
+    def place(self, connection: ConnectionId, seat: int | None) -> None:
+        """``connection`` is on ``seat`` now (None: watching)."""
+        self.seats[connection] = seat
+
+    def go(self, connection: ConnectionId) -> None:
+        """``connection`` is no longer at the table: forget where it sat and what it was shown."""
+        self.seats.pop(connection, None)
+        self.sights.pop(connection, None)
+
+    def sight(self, connection: ConnectionId) -> Sight:
+        """What ``connection`` was shown at this table (a connection shown nothing yet gets an empty ``Sight``)."""
+        found = self.sights.get(connection)
         if found is None:
-            found = self.sights[key] = Sight()
+            found = self.sights[connection] = Sight()
         return found
 
-    def arrive(self, client: Connection, seen: int) -> None:
-        """``client`` comes to the table shown nothing yet; the public events after ``seen`` are new to it."""
-        self.sights[connection_id(client)] = Sight(seen)
-
-    def keep(self, here: list[Connection]) -> None:
-        """Forget what the connections no longer at the table (``here`` are) were shown."""
-        if len(self.sights) > len(here):
-            sights = self.sights
-            self.sights = {key: sights[key] for key in map(connection_id, here) if key in sights}
+    def arrive(self, connection: ConnectionId, seen: int) -> None:
+        """``connection`` is shown this table afresh; the public events after ``seen`` are new to it."""
+        self.sights[connection] = Sight(seen)

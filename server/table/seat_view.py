@@ -10,7 +10,7 @@ from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, vi
 from . import outgoing
 from .changes import changed_fields, diff_parts
 from .jsontext import compact
-from .presence import Connection, Sight
+from .presence import ConnectionId, Sight
 from .table import SeatKind, Table
 from .update import update_dict, update_parts, update_text
 
@@ -47,7 +47,7 @@ def public_part(table: Table, now: float) -> dict[str, Any]:
         "deal": None if table.daily is not None else table.deal,  # today's daily number would give away cards
         "daily": table.daily,
         "replay": table.replay,
-        "watch": {"allowed": table.watch_allowed, "count": len(table.presence.watchers)},
+        "watch": {"allowed": table.watch_allowed, "count": len(table.presence.watchers())},
         "chat": {"allowed": table.chat_allowed and not table.chat_voted_off, "muted": sorted(table.chat_muted)},
         "commands": sorted(table.commands()),  # what this table takes: the page draws only these buttons
     }
@@ -86,7 +86,7 @@ def public_table(table: Table) -> dict[str, Any]:
         "seats": [s.public() for s in table.seats],
         "hand_no": game.hand_no if game is not None else None,
         "between_hands": table.between_hands(),
-        "watch": {"allowed": table.watch_allowed and table.daily is None, "count": len(table.presence.watchers)},
+        "watch": {"allowed": table.watch_allowed and table.daily is None, "count": len(table.presence.watchers())},
     }
 
 
@@ -211,24 +211,24 @@ def table_message(
     return message
 
 
-def full_message(table: Table, client: Connection, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
-    """Return the full ``table`` message for ``client``'s seat and remember it as what the client was shown."""
-    sight = table.presence.sight(client)
-    message = table_message(table, client.seat, sight.seen, moment, resumed)
+def full_message(table: Table, connection: ConnectionId, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
+    """Return the full ``table`` message for ``connection``'s seat and remember it as what it was shown."""
+    sight = table.presence.sight(connection)
+    message = table_message(table, table.presence.seat_of(connection), sight.seen, moment, resumed)
     Shown(sight, table.seq, message, moment).apply()
     return message
 
 
-def cut(table: Table, client: Connection, moment: Moment) -> Cut:
-    """Return what brings ``client`` up to date after a change, and what it is shown then; ``client`` is not changed.
+def cut(table: Table, connection: ConnectionId, moment: Moment) -> Cut:
+    """Return what brings ``connection`` up to date after a change, and what it is shown then (marked by ``Shown``).
 
     The full message first, then the parts of ``update``s. The update is cut from the full message, so this module
     stays the one place that decides what a seat may see. A seat that was shown the table's previous moment takes
     the shared changes computed once for all seats.
     """
-    sight = table.presence.sight(client)
+    sight = table.presence.sight(connection)
     shown, shown_moment = sight.shown, sight.moment
-    message = table_message(table, client.seat, sight.seen, moment)
+    message = table_message(table, table.presence.seat_of(connection), sight.seen, moment)
     mark = Shown(sight, table.seq, message, moment)
     if shown is None:
         return Cut(mark, message, _NOTHING, _NOTHING, _NOTHING, [])
@@ -254,16 +254,16 @@ def cut(table: Table, client: Connection, moment: Moment) -> Cut:
     return Cut(mark, None, changed, moment.common_changes(shown_moment), seat, message["events"])
 
 
-def seat_update(table: Table, client: Connection, moment: Moment) -> dict[str, Any] | None:
-    """Return ``cut``'s message as a dict (None when nothing is new) and remember what ``client`` was shown."""
-    made = cut(table, client, moment)
+def seat_update(table: Table, connection: ConnectionId, moment: Moment) -> dict[str, Any] | None:
+    """Return ``cut``'s message as a dict (None when nothing is new) and remember what ``connection`` was shown."""
+    made = cut(table, connection, moment)
     made.shown.apply()
     return made.message()
 
 
-def seat_update_text(table: Table, client: Connection, moment: Moment) -> str | None:
-    """Return ``cut``'s message as wire text (None when nothing is new) and remember what ``client`` was shown."""
-    made = cut(table, client, moment)
+def seat_update_text(table: Table, connection: ConnectionId, moment: Moment) -> str | None:
+    """Return ``cut``'s message as wire text (None when nothing is new) and remember what ``connection`` was shown."""
+    made = cut(table, connection, moment)
     made.shown.apply()
     return moment.text(made)
 
@@ -280,7 +280,7 @@ def _deadline(table: Table, now: float) -> float | None:
     if table.game is not None:
         for s in table.game.to_act():
             seat = table.seats[s]
-            gone = seat.kind == SeatKind.PERSON and seat.client is None and not seat.away
+            gone = seat.kind == SeatKind.PERSON and seat.connection is None and not seat.away
             if gone and seat.disconnected_at is not None:
                 times.append(seat.disconnected_at + grace)
     return round(max(0.0, min(times) - now), 1) if times else None

@@ -1,6 +1,8 @@
 """Who sits where: seating people and computer players' seats changing hands, hosting passing on, coming and going.
 
-The checked commands of a table's seats and its presence; each logs the entries that make the change. No I/O here.
+The checked commands of a table's seats and its presence; each logs the entries that make the change. A connection is
+known by its id (``presence.ConnectionId``): these commands keep where each one sits in the table's ``Presence`` and,
+for a seat, its ``Attendance`` beside it. No I/O here.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import secrets
 
 from .errors import ProtocolError
 from .parts import check_waiting, seat_at
-from .presence import Connection, Presence
+from .presence import ConnectionId, Presence
 from .seat_kinds import SeatKind
 from .state import PLAYING_STATUS, WAITING, Seat, TableState
 from .tokens import token_hash
@@ -27,12 +29,17 @@ class Seating:
         self.presence = presence
 
     def seat_person(
-        self, client: Connection, player_id: int | None, name: str, seat: int | None, lang: str | None = None
+        self,
+        connection: ConnectionId | None,
+        player_id: int | None,
+        name: str,
+        seat: int | None,
+        lang: str | None = None,
     ) -> tuple[Seat, str]:
         """Seat a person on ``seat`` (empty, or a computer player's between hands) or the first empty seat.
 
-        ``lang``: the language a person came with through Play now (shown to the others there). Returns the seat
-        and its secret token.
+        ``connection``: the person's live connection (a watcher sitting down stops watching). ``lang``: the language
+        a person came with through Play now (shown to the others there). Returns the seat and its secret token.
         """
         if self.table.daily is not None and self.table.persons():
             raise ProtocolError("table_full")  # the daily deal is played alone
@@ -45,7 +52,7 @@ class Seating:
                 raise ProtocolError("seat_taken", seat=seat)
         if self.table.host is None and not self.table.play_now:  # a Play now table has no host
             self.table.log("host", seat=target.index)
-        token = self._seat_person(target.index, name, player_id, client, lang)
+        token = self._seat_person(target.index, name, player_id, connection, lang)
         return target, token
 
     def _free_seat(self, player_id: int | None) -> Seat:
@@ -64,7 +71,12 @@ class Seating:
         return next((s for s in bots if s.index == mine), bots[0])
 
     def _seat_person(
-        self, seat: int, name: str | None, player_id: int | None, client: Connection | None, lang: str | None = None
+        self,
+        seat: int,
+        name: str | None,
+        player_id: int | None,
+        connection: ConnectionId | None,
+        lang: str | None = None,
     ) -> str:
         """Log a person onto ``seat`` with a fresh secret token; return the token (only its hash is kept)."""
         token = secrets.token_urlsafe(24)
@@ -78,8 +90,14 @@ class Seating:
             token_hash=token_hash(token),
             **known,
         )
-        self.table.seats[seat].client = client
+        self._sit(seat, connection)
         return token
+
+    def _sit(self, seat: int, connection: ConnectionId | None) -> None:
+        """``connection`` is the live connection on ``seat`` now (None: nobody's), in the presence and the seat."""
+        self.table.seats[seat].connection = connection
+        if connection is not None:
+            self.presence.place(connection, seat)
 
     def change_seat(self, old: int, new: int) -> tuple[Seat, str]:
         """Move a seated person to seat ``new`` (an empty seat before the start, or a computer's between hands)."""
@@ -90,18 +108,23 @@ class Seating:
             check_waiting(self.table, "seats_before_start")
         elif not (target.kind == SeatKind.COMPUTER and self.table.between_hands()):
             raise ProtocolError("seat_taken", seat=new)
-        name, player_id, client, lang = source.name, source.player_id, source.client, source.lang
+        name, player_id, lang = source.name, source.player_id, source.lang
+        connection = self.drop_connection(old)  # it sits on the new seat below
         if self.table.status != WAITING:  # mid-game the old seat cannot stay empty: a computer player keeps it
             self.table.log("vacated", seat=old, to=SeatKind.COMPUTER, level=self.table.computer_level)
         else:
             self.table.log("vacated", seat=old, to=SeatKind.EMPTY)
         if self.table.host == old:
             self.table.log("host", seat=new)
-        token = self._seat_person(new, name, player_id, client, lang)
+        token = self._seat_person(new, name, player_id, connection, lang)
         return target, token
 
     def leave(self, seat: int) -> None:
-        """A person stands up: the seat empties before the start, a computer player takes it mid-game."""
+        """A person stands up: the seat empties before the start, a computer player takes it mid-game.
+
+        Their connection is no longer at the table.
+        """
+        self.drop_connection(seat)
         if self.table.status == PLAYING_STATUS:
             self.table.log("vacated", seat=seat, to=SeatKind.COMPUTER, level=self.table.computer_level, left=True)
         else:
@@ -143,35 +166,59 @@ class Seating:
             raise ProtocolError("no_watching_daily")
         if not self.table.watch_allowed:
             raise ProtocolError("no_watching_off")
-        if len(self.presence.watchers) >= MAX_WATCHERS:
+        if len(self.presence.watchers()) >= MAX_WATCHERS:
             raise ProtocolError("no_watching_full", count=MAX_WATCHERS)
+
+    def watch(self, connection: ConnectionId) -> None:
+        """``connection`` watches the table without a seat (checked with ``check_watchable``)."""
+        self.presence.place(connection, None)
+
+    def unwatch(self, connection: ConnectionId) -> None:
+        """The watcher ``connection`` stops watching."""
+        if self.presence.watching(connection):
+            self.presence.go(connection)
+
+    def drop_connection(self, seat: int) -> ConnectionId | None:
+        """The live connection on ``seat`` leaves the table (its person keeps the seat, or leaves it); return it."""
+        s = self.table.seats[seat]
+        connection = s.connection
+        s.connection = None
+        if connection is not None:
+            self.presence.go(connection)
+        return connection
 
     def disconnect(self, seat: int, now: float) -> None:
         """A person's connection dropped: play waits for the grace period, then a computer moves for them."""
-        s = self.table.seats[seat]
-        s.client = None
-        s.disconnected_at = now
+        self.drop_connection(seat)
+        self.table.seats[seat].disconnected_at = now
 
-    def reconnect(self, seat: int, client: Connection) -> None:
-        """A person is back on their seat."""
+    def reconnect(self, seat: int, connection: ConnectionId) -> ConnectionId | None:
+        """A person is back on their seat with ``connection``; return the connection it replaces there (if any).
+
+        The newer connection wins the seat: the one before is no longer at the table.
+        """
         s = self.table.seats[seat]
-        was_gone = s.client is None
+        was_gone = s.connection is None
         if s.away or was_gone:
             self.table.log("back", seat=seat)
-        s.client, s.disconnected_at = client, None
+        replaced = self.drop_connection(seat) if s.connection != connection else None
+        self._sit(seat, connection)
+        s.disconnected_at = None
+        return replaced
 
     def mark_away(self, now: float, grace: float) -> bool:
         """Mark people disconnected for longer than ``grace`` as away; return True if anything changed."""
         changed = False
         for s in self.table.persons():
-            if s.client is None and not s.away and s.disconnected_at is not None and now - s.disconnected_at >= grace:
+            gone_at = s.disconnected_at
+            if s.connection is None and not s.away and gone_at is not None and now - gone_at >= grace:
                 self.table.log("away", seat=s.index)
                 changed = True
-                if self.table.host == s.index and any(h.client is not None for h in self.table.persons()):
+                if self.table.host == s.index and any(h.connection is not None for h in self.table.persons()):
                     self.pass_host()
         return changed
 
     def restored(self, now: float) -> None:
         """After a restore: every person is disconnected, their grace period starting now."""
         for s in self.table.persons():
-            s.client, s.disconnected_at = None, now
+            s.connection, s.disconnected_at = None, now

@@ -25,7 +25,7 @@ from hartenjagen.shared.variants import make_rules
 
 from .errors import ProtocolError
 from .jsontext import compact
-from .presence import Attendance, Connection
+from .presence import Attendance, ConnectionId
 from .ratings import family_of
 from .seat_kinds import SeatKind, computer_name, seat_kind, stored_kind
 
@@ -66,13 +66,13 @@ class Seat:
     here: Attendance = field(default_factory=Attendance, repr=False, compare=False)  # presence: never stored
 
     @property
-    def client(self) -> Connection | None:
-        """The seat's live connection, or None (its presence)."""
-        return self.here.client
+    def connection(self) -> ConnectionId | None:
+        """The id of the seat's live connection, or None (its presence)."""
+        return self.here.connection
 
-    @client.setter
-    def client(self, client: Connection | None) -> None:
-        self.here.client = client
+    @connection.setter
+    def connection(self, connection: ConnectionId | None) -> None:
+        self.here.connection = connection
 
     @property
     def disconnected_at(self) -> float | None:
@@ -86,7 +86,7 @@ class Seat:
     @property
     def connected(self) -> bool:
         """Return True for a computer player or a human with a live connection."""
-        return self.kind == SeatKind.COMPUTER or (self.kind == SeatKind.PERSON and self.here.client is not None)
+        return self.kind == SeatKind.COMPUTER or (self.kind == SeatKind.PERSON and self.here.connection is not None)
 
     def public(self) -> dict[str, Any]:
         """Return what every seat may see of this seat."""
@@ -203,7 +203,7 @@ class TableState:
         s.player_id = e.get("player_id")
         s.token_hash = e.get("token_hash")
         s.lang = e.get("lang") if s.kind == SeatKind.PERSON else None
-        s.client = s.disconnected_at = None
+        s.connection = s.disconnected_at = None
         s.away = False
         if s.kind == SeatKind.PERSON and self.status == PLAYING_STATUS and s.player_id is not None:
             self.participants.add(s.player_id)
@@ -218,7 +218,7 @@ class TableState:
         to = seat_kind(e["to"])  # a stored word or a wire word: the wire's from here on
         if e.get("left") and seat.player_id is not None and to == SeatKind.COMPUTER:
             self.left_seats[seat.player_id] = seat.index  # offered back first when they return
-        seat.client = seat.token_hash = seat.player_id = seat.disconnected_at = seat.lang = None
+        seat.connection = seat.token_hash = seat.player_id = seat.disconnected_at = seat.lang = None
         seat.away = False
         seat.kind, seat.level = to, e.get("level")
         self.ready.discard(seat.index)
@@ -404,7 +404,7 @@ class TableState:
 
     def connected_persons(self) -> list[Seat]:
         """Return the seats of people with a live connection."""
-        return [s for s in self.seats if s.kind == SeatKind.PERSON and s.here.client is not None]
+        return [s for s in self.seats if s.kind == SeatKind.PERSON and s.here.connection is not None]
 
     @property
     def current_game(self) -> Game:

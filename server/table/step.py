@@ -2,9 +2,10 @@
 
 ``settle`` takes the time (``now`` on the monotonic clock for timers, ``at`` on the wall clock for the log) and
 returns a ``Step``; ``live.registry`` carries it out: it stores the entries, delivers the messages once they are
-stored (``live.delivery``, which also marks in the table's presence what each connection was shown), and starts the
-timers and computer moves asked for. Nothing here reads a clock, writes a socket, touches the database or changes a
-connection, so every decision can be tested with plain objects (``tests/server/test_table_step.py``).
+stored (``live.delivery``, which writes each to the connection its id names, and marks in the table's presence what
+each connection was shown), and starts the timers and computer moves asked for. A connection is only its id here
+(``presence.ConnectionId``): nothing here reads a clock, writes a socket, touches the database or holds a connection,
+so every decision can be tested with plain numbers (``tests/server/test_table_step.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .presence import Connection
+from .presence import ConnectionId
 from .seat_view import Moment, Shown, cut
 from .table import Table
 
@@ -24,7 +25,7 @@ class Step:
 
     entries: list[tuple[int, str]]  # log entries to store, in order, before any message below is delivered
     record: dict[str, Any] | None  # a finished game to store with them
-    messages: list[tuple[Connection, dict[str, Any] | str]]  # (connection, message) to deliver once stored, in order
+    messages: list[tuple[ConnectionId, dict[str, Any] | str]]  # (connection id, message) to deliver once stored
     closed: bool  # nobody is left: the table closed, and is forgotten once its entries are stored
     wake_at: float | None  # when the table needs a look again (its turn timer, a grace period), monotonic
     idle: bool  # no person is connected: the table closes unless someone comes within the idle timeout
@@ -38,9 +39,9 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
 
     Marks people away past their grace period, deals the next hand when everyone is ready, starts the turn timer
     of a new decision, records a finished game, cuts every connection's update from one shared moment (``before``
-    is the moment the last step built), and closes the table when no person holds a seat any more. What each
-    connection was shown is returned in ``shown``, to be marked in the table's presence (by connection id) as its
-    message is sent (``mark_shown``); what connections no longer at the table were shown is forgotten.
+    is the moment the last step built), and closes the table when no person holds a seat any more. Each message
+    goes to a connection id of the table's presence; what each connection was shown is returned in ``shown``, to be
+    marked in the table's presence (by connection id) as its message is sent (``mark_shown``).
     """
     table.seating.mark_away(now, table.runtime.grace)
     table.hosting.autostart(at)
@@ -50,16 +51,14 @@ def settle(table: Table, now: float, at: float, before: Moment | None = None) ->
     moment = Moment(table, now, before)
     if before is not None:
         before.before = None  # keep one step of history, not a chain
-    messages: list[tuple[Connection, dict[str, Any] | str]] = []
+    messages: list[tuple[ConnectionId, dict[str, Any] | str]] = []
     shown: list[Shown] = []
-    here = table.connections()
-    for client in here:
-        made = cut(table, client, moment)
+    for connection in table.connections():
+        made = cut(table, connection, moment)
         shown.append(made.shown)
         text = moment.text(made)
         if text is not None:
-            messages.append((client, text))
-    table.presence.keep(here)
+            messages.append((connection, text))
     closed = not table.persons()
     if closed:
         table.close(at)

@@ -26,7 +26,7 @@ from .errors import ProtocolError
 from .hosting import PLAY_NOW_TIMER, Hosting
 from .messages import HOST_COMMANDS, TABLE_COMMANDS
 from .parts import Runtime, check_seat, seat_at
-from .presence import Connection, Presence
+from .presence import ConnectionId, Presence
 from .records import game_record
 from .seat_kinds import SeatKind
 from .seating import MAX_WATCHERS, Seating
@@ -53,7 +53,7 @@ class Table(TableState):
         self.presence = Presence()
         self.runtime = Runtime(grace=grace)
         self.seating = Seating(self, self.presence)
-        self.hosting = Hosting(self, self.runtime)
+        self.hosting = Hosting(self, self.runtime, self.seating)
         self.turns = Turns(self, self.runtime)
 
     @classmethod
@@ -79,13 +79,13 @@ class Table(TableState):
         """Return seat number ``seat``; a number past this table's seats is refused (the protocol allows up to 11)."""
         return seat_at(self, seat)
 
-    def connections(self) -> list[Connection]:
-        """Return every connection at the table: the seated people's, then the watchers'."""
-        return [s.client for s in self.seats if s.client is not None] + list(self.presence.watchers)
+    def connections(self) -> list[ConnectionId]:
+        """Return the id of every connection at the table: the seated people's in seat order, then the watchers'."""
+        return [c for s in self.seats if (c := s.connection) is not None] + self.presence.watchers()
 
-    def closed_notices(self) -> list[tuple[Connection, dict[str, Any] | str]]:
-        """Return the ``left`` message each watcher gets when the table closes."""
-        return [(w, outgoing.left(self.code, "closed")) for w in self.presence.watchers]
+    def closed_notices(self) -> list[tuple[ConnectionId, dict[str, Any] | str]]:
+        """Return the ``left`` message each watcher gets when the table closes (by connection id)."""
+        return [(w, outgoing.left(self.code, "closed")) for w in self.presence.watchers()]
 
     def commands(self) -> frozenset[str]:
         """Return the messages this table takes from a seat (the ``table`` message lists them for the page to draw).

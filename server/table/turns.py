@@ -58,7 +58,7 @@ class Turns:
         if self.table.play_now and self.table.status == WAITING and self.table.fill_at is not None:
             times.append(now + max(0.0, self.table.fill_at - at))
         for s in self.table.persons():
-            if s.client is None and not s.away and s.disconnected_at is not None:
+            if s.connection is None and not s.away and s.disconnected_at is not None:
                 times.append(s.disconnected_at + self.runtime.grace)
         return min(times) if times else None
 

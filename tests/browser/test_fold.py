@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
-
+from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.seat_view import Moment, seat_update
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import fallback
@@ -16,10 +15,9 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
     """Play a whole game of four seated people; per seat, every message the server cut and the full one behind it."""
     table = Table.create("FOLDME", make_rules(options), at=0.0)
     clients = []
-    for name in ("Anna", "Bram", "Cor", "Dirk"):
-        client = SimpleNamespace(seat=None)
-        seat, _ = table.seating.seat_person(client, None, name, None)
-        client.seat = seat.index
+    for n, name in enumerate(("Anna", "Bram", "Cor", "Dirk")):
+        client = ConnectionId(n + 1)
+        table.seating.seat_person(client, None, name, None)
         table.presence.arrive(client, table.seq)
         clients.append(client)
     out: list[list[tuple[dict, dict]]] = [[] for _ in clients]
@@ -33,7 +31,7 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
         for c in clients:
             message = seat_update(table, c, moments[-1])
             if message is not None:
-                out[c.seat].append((message, table.presence.sight(c).shown))
+                out[table.presence.seat_of(c)].append((message, table.presence.sight(c).shown))
 
     broadcast()
     table.hosting.start(0, 0.0)

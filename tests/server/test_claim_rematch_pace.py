@@ -9,6 +9,7 @@ import pytest
 
 from hartenjagen.server.table.errors import ProtocolError
 from hartenjagen.server.table.pace import PACE_FACTORS
+from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.seat_view import Moment, table_message
 from hartenjagen.server.table.state import FINISHED
 from hartenjagen.server.table.step import settle
@@ -23,15 +24,10 @@ from .wording import worded
 AT = 1_765_000_000.0
 
 
-class Person:
-    def __init__(self, seat: int) -> None:
-        self.seat, self.table = seat, None
-
-
 def started(people: int = 1, **options) -> Table:
     table = Table.create("CLAIM1", make_rules({"variant": "classic", **options}), deal=11, at=AT)
     for seat in range(people):
-        table.seating.seat_person(Person(seat), seat + 1, f"P{seat}", seat)
+        table.seating.seat_person(ConnectionId(seat + 1), seat + 1, f"P{seat}", seat)
     table.hosting.fill_computers(0, "easy")
     table.hosting.start(0, AT)
     return table

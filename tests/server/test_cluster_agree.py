@@ -191,11 +191,12 @@ async def test_a_removed_person_cannot_watch_or_chat_at_that_table_through_eithe
 
 def test_the_published_entry_names_who_was_removed_so_no_node_matches_them_and_the_start_page_never_shows_it():
     from hartenjagen.server.live import lobby
+    from hartenjagen.server.table.presence import ConnectionId
     from hartenjagen.server.table.table import Table
     from hartenjagen.shared.variants import make_rules
 
     table = Table.create("K7QXPM", make_rules({"variant": "classic"}), at=0.0)
-    table.seating.seat_person(object(), 7, "Anna", 0)
+    table.seating.seat_person(ConnectionId(1), 7, "Anna", 0)
     table.hosting.queue("en", 300.0)
     table.barred.add(8)  # as a removal leaves it
     published = json.loads(json.dumps(lobby.entry(table)))  # as another node reads it from Redis

@@ -113,9 +113,8 @@ class TestOverTheWire:
 
 def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once():
     """Every seat's text is exactly the compact JSON of its update, through a whole game of four people."""
-    from types import SimpleNamespace
-
     from hartenjagen.server.table.jsontext import compact as encode
+    from hartenjagen.server.table.presence import ConnectionId
     from hartenjagen.server.table.seat_view import Moment, seat_update, seat_update_text
     from hartenjagen.server.table.table import Table
     from hartenjagen.shared.bots.choice import fallback
@@ -123,12 +122,11 @@ def test_the_wire_text_is_the_update_encoded_with_its_shared_parts_encoded_once(
     from hartenjagen.shared.view import view_for
 
     table = Table.create("WIRE01", make_rules({"variant": "classic", "end_score": 30}), at=0.0)
-    pairs = []  # per seat: the client cut as a dict, and its twin cut as text
-    for name in ("Anna", "Bram", "Cor", "Dirk"):
-        client = SimpleNamespace(seat=None)
+    pairs = []  # per seat: the connection cut as a dict, and its twin (on the same seat) cut as text
+    for n, name in enumerate(("Anna", "Bram", "Cor", "Dirk")):
+        client, twin = ConnectionId(n + 1), ConnectionId(n + 11)
         seat, _ = table.seating.seat_person(client, None, name, None)
-        client.seat = seat.index
-        twin = SimpleNamespace(**vars(client))
+        table.presence.place(twin, seat.index)
         for c in (client, twin):
             table.presence.arrive(c, table.seq)
         pairs.append((client, twin))

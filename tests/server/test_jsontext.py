@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 from hartenjagen.server.table.jsontext import compact, standard
 from hartenjagen.server.table.table import Table
@@ -29,8 +28,7 @@ def test_compact_writes_what_the_standard_library_reads_back_alike_and_no_spaces
 def test_a_stored_log_restores_alike_with_characters_escaped_or_not() -> None:
     table = Table.create("JSON01", make_rules({"variant": "classic"}), at=0.0)
     for name in ("Zoë", "Anaïs ♣", "Bram", "Cor"):
-        client = SimpleNamespace(seat=None, seen=0, shown=None, shown_moment=None)
-        table.seating.seat_person(client, None, name, None)
+        table.seating.seat_person(None, None, name, None)
     written = [text for _, text in table.take_unsaved()]
     escaped = [standard(json.loads(text)) for text in written]  # as the standard library wrote it before
     assert any("\\u" in text for text in escaped)

@@ -55,7 +55,7 @@ def play_on(
         if queue:
             out = solo.computer(queue.pop(0))
         else:
-            v = view_for(table.game, solo.person.seat)
+            v = view_for(table.game, solo.seat)
             if v["phase"] == "hand_over":
                 messages, out = send(solo, {"type": "ready"})
             else:

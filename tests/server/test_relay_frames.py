@@ -48,6 +48,7 @@ class OwnerHub:
         self.config = Config()
         self.handled: list[tuple[Any, ClientMessage]] = []
         self.gone: list[Any] = []
+        self.seated: set[Any] = set()  # the connections at a table here
 
     async def handle(self, client: Any, msg: ClientMessage) -> None:
         await asyncio.sleep(0)  # a handler may wait: the next message of the same person still waits its turn
@@ -55,6 +56,9 @@ class OwnerHub:
 
     def disconnected(self, client: Any) -> None:
         self.gone.append(client)
+
+    def at_table(self, client: Any) -> bool:
+        return client in self.seated
 
     def table_info(self, code: str, address: str, seat_token: str) -> tuple[int, dict[str, Any]]:
         return 200, {"code": code, "asked_by": address, "you": 1 if seat_token else None}
@@ -88,7 +92,7 @@ async def test_a_person_s_messages_reach_the_owner_in_order_and_its_answers_come
     assert [m for _, m in hub.handled] == [Resume(code="ABCDEF")] + [  # checked again at the owner
         Play(card=CARDS[n]) for n in range(3)
     ]
-    remote.table = object()  # seated at the owner's table
+    hub.seated.add(remote)  # seated at the owner's table
     remote.push({"type": "table", "seq": 5})
     remote.push('{"type":"update","seq":6}')
     await settle()
@@ -115,7 +119,7 @@ async def test_leaving_the_table_hands_the_connection_back_to_the_edge():
     edge.open(anna, "owner", Join(code="ABCDEF"))
     await settle()
     remote = hub.handled[0][0]
-    remote.table = None  # left: the owner's last message, then the edge serves it again
+    hub.seated.discard(remote)  # left: the owner's last message, then the edge serves it again
     remote.push({"type": "left", "code": "ABCDEF"})
     await settle()
     assert anna.pushed == [{"type": "left", "code": "ABCDEF"}] and anna.remote is None and not owner.remotes

@@ -1,8 +1,9 @@
 """The table (server/table/, the offline table's too) reads no clock and sends nothing: the time is passed in.
 
-Each step returns what to write to which connection, and the hub's delivery (or the offline worker) writes it; chat's
-clock and sending are the hub's handler's (``server/handlers/chatting.py``). What a connection was shown is kept in
-the table's presence by connection id, so no table code writes a field of a network object either.
+Each step returns what to write to which connection id, and the hub's delivery (or the offline worker) writes it;
+chat's clock and sending are the hub's handler's (``server/handlers/chatting.py``). The table knows a connection only
+by its id: where it sits and what it was shown are kept in the table's presence by that id, so no table code holds a
+network object, let alone writes one of its fields.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from __future__ import annotations
 import ast
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
-from hartenjagen.server.table.presence import connection_id
+from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.seat_view import Moment, full_message
+from hartenjagen.server.table.step import settle
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.variants import make_rules
 
@@ -21,6 +22,7 @@ TABLE = Path(__file__).resolve().parents[2] / "server" / "table"
 CLOCK_MODULES = {"time", "datetime"}  # datetime's parsing is fine; its clock (now, today, utcnow) is not
 CLOCK_CALLS = {"now", "utcnow", "today", "monotonic_ns", "perf_counter", "time_ns"}
 SENDS = {"send", "push", "deliver", "broadcast", "send_nowait", "write"}
+CONNECTION_METHODS = {"push", "close_soon"}  # what a connection object has: the table declares none, knows ids only
 
 
 def _calls(tree: ast.AST) -> list[str]:
@@ -42,6 +44,8 @@ def test_no_table_module_reads_a_clock_or_sends():
         called = set(_calls(tree))
         assert not called & CLOCK_CALLS, f"{path.name} reads a clock: {sorted(called & CLOCK_CALLS)}"
         assert not called & SENDS, f"{path.name} sends: {sorted(called & SENDS)}"
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+        assert not defined & CONNECTION_METHODS, f"{path.name} declares a connection object (a table knows ids only)"
         assert "time.time(" not in text and "time.monotonic(" not in text, path.name
 
 
@@ -50,13 +54,15 @@ def test_the_walk_finds_a_clock_and_a_send():
     assert {"send", "now"} <= set(_calls(tree))
 
 
-def test_what_a_connection_was_shown_is_the_tables_by_connection_id_not_a_field_of_it():
+def test_where_a_connection_sits_and_what_it_was_shown_are_the_tables_by_connection_id():
     table = Table.create("SHOWN1", make_rules({"variant": "classic"}), at=time.time())
-    client = SimpleNamespace(seat=None, table=None)
-    seat, _ = table.seating.seat_person(client, None, "Anna", None)
-    client.seat, client.table = seat.index, table
-    table.presence.arrive(client, table.seq)
-    message = full_message(table, client, Moment(table, 0.0))
-    assert vars(client) == {"seat": seat.index, "table": table}  # nothing written on the connection
-    sight = table.presence.sights[connection_id(client)]
-    assert sight.shown is message and sight.seen == table.seq
+    anna, bram = ConnectionId(7), ConnectionId(8)
+    seat, _ = table.seating.seat_person(anna, None, "Anna", None)
+    table.seating.watch(bram)
+    assert table.presence.seats == {anna: seat.index, bram: None} and table.seats[seat.index].connection == anna
+    step = settle(table, 0.0, time.time())
+    assert [(to, type(text)) for to, text in step.messages] == [(anna, str), (bram, str)]  # to each id, what to write
+    table.presence.arrive(anna, table.seq)
+    message = full_message(table, anna, Moment(table, 0.0))
+    sight = table.presence.sights[anna]
+    assert sight.shown is message and sight.seen == table.seq and message["you"] == seat.index

@@ -1,12 +1,14 @@
 """The step after a change, decided without I/O: entries to store, messages to send, timers and computer moves.
 
-No server, no socket, no clock: a table, connections as plain objects, and the time passed in.
+No server, no socket, no clock: a table, connections as plain numbers (the ids a table knows them by), and the time
+passed in.
 """
 
 from __future__ import annotations
 
 import json
 
+from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.step import Step, mark_shown, settle
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.variants import make_rules
@@ -16,15 +18,9 @@ T0 = 1000.0  # the monotonic clock in these tests
 AT = 1_765_000_000.0  # and the wall clock
 
 
-class Connection:
-    """What a step needs of a connection: its seat (what it was shown is the table's, by connection id)."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat, self.table = seat, None
-
-
-def connection(seat: int | None) -> Connection:
-    return Connection(seat)
+def connection(n: int) -> ConnectionId:
+    """A connection as a table knows it: its id (where it sits and what it was shown are the table's)."""
+    return ConnectionId(100 + n)
 
 
 def sent(step: Step) -> Step:
@@ -33,7 +29,7 @@ def sent(step: Step) -> Step:
     return step
 
 
-def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, list[Connection], Step]:
+def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, list[ConnectionId], Step]:
     """A started table: ``people`` people on seats 0.. and computers on the rest; returns the first step too (sent)."""
     table = Table.create("STEP01", make_rules({"variant": "classic", **options}), deal=5, grace=30.0, at=AT)
     clients = []
@@ -46,7 +42,7 @@ def table_of(people: int, timer: int | None = None, **options) -> tuple[Table, l
         table.hosting.set_timer(0, timer)
     table.hosting.start(0, AT)
     step = settle(table, T0, AT)
-    assert all(vars(c) == {"seat": c.seat, "table": None} for c in clients), "the step changes no connection"
+    assert {c: table.presence.seat_of(c) for c in clients} == {c: s for s, c in enumerate(clients)}
     assert all(table.presence.sight(c).shown is None for c in clients), "nothing is marked shown before it is sent"
     return table, clients, sent(step)
 
@@ -96,8 +92,8 @@ def test_a_disconnected_person_is_woken_for_at_the_end_of_the_grace_period_then_
 
 def test_nobody_connected_asks_for_the_idle_close_and_the_last_person_leaving_closes_the_table():
     table, clients, step = table_of(1)
-    watcher = connection(None)
-    table.presence.watchers.add(watcher)
+    watcher = connection(9)
+    table.seating.watch(watcher)
     table.seating.disconnect(0, T0)
     assert sent(settle(table, T0, AT, step.moment)).idle
     table.seating.reconnect(0, clients[0])
@@ -133,3 +129,23 @@ def test_game_over_comes_with_the_finished_game_to_store():
             break
     assert table.status == "finished" and step.record is not None
     assert step.record["finished_at"] == AT and "recorded" in entry_types(step)
+
+
+def test_the_table_keeps_where_each_connection_sits_by_its_id():
+    table = Table.create("STEP02", make_rules({"variant": "classic"}), at=AT)
+    anna, bram, cor, dirk = (connection(n) for n in range(4))
+    table.seating.seat_person(anna, 1, "Anna", 0)
+    table.seating.watch(bram)
+    table.seating.watch(dirk)
+    assert table.connections() == [anna, bram, dirk] and table.presence.watching(bram)
+    table.seating.seat_person(bram, 2, "Bram", None)  # a watcher sits down: it watches no more
+    assert table.presence.seat_of(bram) == 1 and table.presence.watchers() == [dirk]
+    table.seating.change_seat(1, 3)
+    assert table.presence.seat_of(bram) == 3 and table.seats[3].connection == bram and table.seats[1].connection is None
+    assert table.seating.reconnect(0, cor) == anna  # the newer connection wins the seat
+    assert not table.presence.here(anna) and table.presence.seat_of(cor) == 0 and table.seats[0].connection == cor
+    assert table.hosting.remove_person(0, 3, "rude") == bram
+    assert table.connections() == [cor, dirk] and not table.presence.here(bram)
+    table.seating.unwatch(dirk)
+    table.seating.disconnect(0, T0)
+    assert table.connections() == [] and table.seats[0].connection is None and table.persons()
