@@ -26,7 +26,8 @@ log = logging.getLogger("hearts.server")
 #: a write buffer this full already (bytes waiting in the server, the kernel's buffers full): no ping is queued
 #: behind it; the connection counts as having a ping outstanding from now on
 STALLED_BUFFER = 16 * 1024
-SLICES = 10  # a sweep looks at the connections in this many slices, one per tick
+SLICE = 200  # a sweep looks at the connections this many at a time, one slice per tick, ...
+MIN_SLICES = 10  # ... in at least this many ticks, so pings never come in one burst
 
 
 class ReadWatch:
@@ -37,8 +38,7 @@ class ReadWatch:
         self.read_timeout = read_timeout
         self.probe_every = read_timeout / 2  # a connection sent something is pinged at most this often
         self.keepalive = read_timeout * 2  # an idle one this often (its network may have gone away)
-        self.sweep = min(1.0, read_timeout / 4)  # each connection is looked at once per sweep ...
-        self.tick = self.sweep / SLICES  # ... a slice of them at a time, so pings never come in one burst
+        self.sweep = min(1.0, read_timeout / 4)  # each connection is looked at once per sweep, a slice per tick
         self.cut_off = 0  # connections closed for not reading
         self.unnamed = 0  # connections closed for saying no hello in time (``Client.hello_by``)
         self._task: asyncio.Task | None = None
@@ -58,21 +58,36 @@ class ReadWatch:
         loop = asyncio.get_running_loop()
         round_: list[Any] = []
         at = per_tick = 0
+        tick = self.sweep / MIN_SLICES
         while True:
-            await asyncio.sleep(self.tick)
-            if at >= len(round_):  # a new round: every connection there is now, a slice per tick
+            await asyncio.sleep(tick)
+            if at >= len(round_):  # a new round: every connection there is now, in slices of at most SLICE
                 round_, at = list(self.clients), 0
-                per_tick = -(-len(round_) // SLICES)
+                slices = max(MIN_SLICES, -(-len(round_) // SLICE))
+                per_tick, tick = -(-len(round_) // slices), self.sweep / slices
             await self._look_at(round_[at : at + per_tick], loop.time())
             at += per_tick
 
     async def _look_at(self, clients: list[Client], now: float) -> None:
-        """Check a slice of a round (a method of its own: a loop variable here would keep a closed connection)."""
+        """Check a slice of a round (a method of its own: a loop variable here would keep a closed connection).
+
+        Most connections are not due for anything: that is told by a plain call, and only a ping is awaited.
+        """
         for client in clients:
             try:
-                await self.check(client, now)
+                if self.due(client, now):
+                    await self.check(client, now)
             except Exception:  # one odd connection must not stop the watch of the others
                 log.exception("checking whether a connection reads failed")
+
+    def due(self, client: Client, now: float) -> bool:
+        """True when ``check`` has something to do for ``client`` now: a close, a pong to take, or a ping to send."""
+        if client.closing is not None:
+            return False
+        if client.pong is not None or client.player_id is None:
+            return True
+        since = now - client.ping_at
+        return (client.sent > client.read and since >= self.probe_every) or since >= self.keepalive
 
     async def check(self, client: Client, now: float) -> None:
         """Close ``client`` if it said no hello in time or its ping went unanswered too long; ping it if it is due."""
