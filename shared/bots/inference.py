@@ -17,7 +17,8 @@ from ..legal import legal_mask
 from ..rules import Rules
 from ..view import View
 from .policy import chance
-from .rollout import big_bits, first_shooter, moon_state, moon_threat, thumb_follow, thumb_lead
+from .rollout import big_bits, first_shooter, moon_threat
+from .thumb import moon_state, thumb_follow, thumb_lead
 
 #: The log-chance of a play the deal makes impossible (not a legal card with those hands), and the floor of any.
 IMPOSSIBLE = -30.0

@@ -25,6 +25,7 @@ from ..cards import Mask
 from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask
+from .compiled import sources
 from .counted import CountedSampler
 from .inference import PLAY_FIELDS, Play
 from .kernel_flags import (
@@ -44,7 +45,7 @@ from .kernel_flags import (
     THREAT,
 )
 from .knowledge import Knowledge, moon_threat_points, start_taken
-from .rollout import big_bits
+from .rollout import big_bits  # it imports thumb.py: every helper the kernel compiles is marked (``sources``)
 from .sampling import Sampler
 from .value import ValueSpec
 
@@ -128,8 +129,8 @@ def cached() -> bool:
 
     Reads numba's index the way numba does (its version, and a SHA-256 of the source) without importing
     numba, in the one folder numba would use for this source's path (``cache_folder``): a cache made for a copy
-    of the code elsewhere does not count. Where numba cannot write there (it then uses a user-wide folder) it
-    answers False: an early ``warm``.
+    of the code elsewhere does not count, nor one compiled from other helpers (``helpers_digest``). Where numba
+    cannot write there (it then uses a user-wide folder) it answers False: an early ``warm``.
     """
     src = Path(__file__).with_name("kernel_impl.py")
     digest = hashlib.sha256(src.read_bytes()).digest()
@@ -140,6 +141,8 @@ def cached() -> bool:
     except importlib.metadata.PackageNotFoundError:
         return False
     folder = cache_folder()
+    if not _helpers_fresh():
+        return False
     for index in folder.glob("kernel_impl.batch-*.nbi") if folder.is_dir() else ():
         try:
             with index.open("rb") as f:
@@ -150,10 +153,52 @@ def cached() -> bool:
     return False
 
 
+def helpers_digest() -> str:
+    """Return the SHA-256 of the files of the helpers compiled into the kernel (``compiled.sources``).
+
+    numba checks its cache of the kernel against ``kernel_impl.py`` alone, though the compiled code holds the
+    helpers too: ``warm`` keeps this digest beside the cache (``kernel_impl.helpers.sha256``) and forgets a cache
+    made from other helpers.
+    """
+    digest = hashlib.sha256()
+    for path in sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _helpers_stamp() -> Path:
+    """The file beside numba's cache of the kernel that names the helpers it was compiled from."""
+    return cache_folder() / "kernel_impl.helpers.sha256"
+
+
+def _helpers_fresh() -> bool:
+    """Return True when the cache beside ``_helpers_stamp`` was compiled from the helpers as they are now."""
+    try:
+        return _helpers_stamp().read_text().strip() == helpers_digest()
+    except OSError:
+        return False
+
+
+def _helpers_changed() -> bool:
+    """Return True when the cache was compiled from other helpers than these (a stamp names others).
+
+    No stamp at all is no change: a cache just forgotten (by this process or another, compiling now) has none.
+    """
+    return _helpers_stamp().is_file() and not _helpers_fresh()
+
+
+def _stamp_helpers() -> None:
+    """Write the helpers' digest beside the cache just compiled or loaded (where numba can write, else nowhere)."""
+    try:
+        _helpers_stamp().write_text(helpers_digest() + "\n")
+    except OSError:
+        pass
+
+
 def _forget_cache() -> None:
-    """Delete this kernel's cache files (a cache that no longer loads: made under another module name)."""
+    """Delete this kernel's cache files (made under another module name, or from other helpers: ``helpers_digest``)."""
     folder = cache_folder()
-    for path in folder.glob("kernel_impl.*.nb[ic]") if folder.is_dir() else ():
+    for path in [_helpers_stamp(), *folder.glob("kernel_impl.*.nb[ic]")] if folder.is_dir() else ():
         try:
             path.unlink()
         except OSError:
@@ -173,6 +218,8 @@ def warm() -> bool:
     if _impl is None:
         import numpy
 
+        if _helpers_changed():  # compiled from other helpers (numba would load it all the same): compile afresh
+            _forget_cache()
         from . import kernel_impl
 
         np = numpy
@@ -182,6 +229,7 @@ def warm() -> bool:
             _forget_cache()
             importlib.reload(kernel_impl)
             _first_call(kernel_impl)
+        _stamp_helpers()
         _impl = kernel_impl
     return True
 
@@ -239,10 +287,13 @@ def compile_part(name: str) -> None:
         raise ValueError(f"no kernel part {name!r}; choose one of {', '.join(PARTS)}")
     import numpy
 
+    if _helpers_changed():
+        _forget_cache()
     from . import kernel_impl
 
     np = numpy
     _first_call(kernel_impl, (name,))
+    _stamp_helpers()
 
 
 def playouts(

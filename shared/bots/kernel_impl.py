@@ -11,6 +11,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..cards import HEARTS_MASK, QS, SUIT_MASKS
+from .compiled import teach_numba
 from .inference import IMPOSSIBLE
 from .kernel_flags import (
     BIG,
@@ -31,6 +32,9 @@ from .kernel_flags import (
 )
 from .policy import SCALE, K
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT
+from .thumb import moon_state, thumb_follow, thumb_lead
+
+teach_numba()  # before any compiling: the rule of thumb's helpers (thumb.py) and int.bit_length/bit_count
 
 S0, S1, S2, S3 = SUIT_MASKS
 HM = HEARTS_MASK
@@ -46,36 +50,14 @@ Work = tuple[Ints, Ints, Ints, Ints, Bools]
 
 @njit(cache=True)
 def _msb(x: int) -> int:
-    """Index of the highest set bit of a positive mask (``bit_length() - 1``)."""
-    n = 0
-    if x >> 32:
-        x >>= 32
-        n += 32
-    if x >> 16:
-        x >>= 16
-        n += 16
-    if x >> 8:
-        x >>= 8
-        n += 8
-    if x >> 4:
-        x >>= 4
-        n += 4
-    if x >> 2:
-        x >>= 2
-        n += 2
-    if x >> 1:
-        n += 1
-    return n
+    """Index of the highest set bit of a positive mask (``bit_length() - 1``, taught to numba in ``compiled``)."""
+    return x.bit_length() - 1
 
 
 @njit(cache=True)
 def _popcount(x: int) -> int:
-    """Number of set bits."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Number of set bits (``bit_count``, taught to numba in ``compiled``)."""
+    return x.bit_count()
 
 
 @njit(cache=True)
@@ -88,22 +70,6 @@ def _suit_mask(s: int) -> int:
     if s == 2:
         return S2
     return S3
-
-
-@njit(cache=True)
-def _top_rank(m: int) -> int:
-    """The bit of the highest-ranked card over all suits (the higher suit on a tie)."""
-    best = 0
-    best_rank = -1
-    for s in range(4):
-        x = m & _suit_mask(s)
-        if x:
-            c = _msb(x)
-            r = c - 13 * s
-            if r >= best_rank:
-                best = 1 << c
-                best_rank = r
-    return best
 
 
 @njit(cache=True)
@@ -127,14 +93,6 @@ def _threat(flags: Ints, taken: Ints, shooter: int) -> int:
     if shooter < 0 or _points(flags, taken[shooter] & flags[PENALTY]) < flags[THREAT]:
         return -1
     return shooter
-
-
-@njit(cache=True)
-def _moon(shooter: int, seat: int) -> int:
-    """``rollout._moon``: 1 when another seat alone has taken points, 2 when this one has, else 0."""
-    if shooter < 0:
-        return 0
-    return 2 if shooter == seat else 1
 
 
 @njit(cache=True)
@@ -289,83 +247,6 @@ def _chance(
 
 
 @njit(cache=True)
-def _thumb_lead(legal: int, rest: int, k: int, greedy: bool, big: int) -> int:
-    """``rollout.thumb_lead``: the rule of thumb's lead, looking at suit ``k`` first."""
-    x = 0
-    if not greedy:  # a safe lead: our low card is below all the others hold in a suit
-        for i in range(4):
-            sm = _suit_mask((k + i) & 3)
-            y = legal & sm
-            o = rest & sm
-            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
-                x = y
-                break
-    if not x:
-        for i in range(4):
-            x = legal & _suit_mask((k + i) & 3)
-            if x:
-                break
-    if greedy:
-        return 1 << _msb(x)
-    b = x & -x
-    if b == big and x != b:
-        x ^= b
-        b = x & -x
-    return b
-
-
-@njit(cache=True)
-def _thumb_follow(
-    legal: int,
-    follow: int,
-    greedy: bool,
-    big: int,
-    big_suit: int,
-    penalty: int,
-    suit: int,
-    best: int,
-    played: int,
-    winner: int,
-    threat: int,
-    last: bool,
-) -> int:
-    """``rollout.thumb_follow``: the rule of thumb's card after a lead."""
-    if follow:
-        if greedy:
-            above = legal & ~(best - 1)
-            return (1 << _msb(above)) if above else legal & -legal
-        if legal & big and best > big and winner != threat:
-            return big
-        if winner == threat and legal > best and (played & penalty or suit == HM):
-            above = legal & ~(best - 1)
-            return above & -above
-        below = legal & (best - 1)
-        if last and not played & penalty:
-            x = legal & ~big
-            if not x:
-                x = legal
-            return 1 << _msb(x)
-        if below:
-            return 1 << _msb(below)
-        if suit == big_suit and legal & big:
-            x = legal & ~big
-            return 1 << _msb(x)
-        return 1 << _msb(legal)
-    if greedy:
-        x = legal & ~penalty
-        if not x:
-            x = legal
-        return x & -x
-    if winner == threat and legal & ~penalty:
-        return _top_rank(legal & ~penalty)
-    if legal & big:
-        return big
-    if legal & HM:
-        return 1 << _msb(legal & HM)
-    return _top_rank(legal)
-
-
-@njit(cache=True)
 def _rollout(
     flags: Ints,
     hands: Ints,
@@ -442,9 +323,9 @@ def _rollout(
                         for o in range(n):
                             if o != seat:
                                 rest |= hands[o]
-                    b = _thumb_lead(legal, rest, k, greedy, big)
+                    b = thumb_lead(legal, rest, k, greedy, big)
                     if learned:  # the learned policy, told the rule of thumb's card
-                        moon = _moon(shooter, seat)
+                        moon = moon_state(shooter, seat)
                         u = draws[di % nd]
                         di += 1
                         b = _pick(wts, legal, hands, seat, 0, 0, 0, 0, penalty, big, big_suit, moon, b, u, scratch)
@@ -485,11 +366,11 @@ def _rollout(
                     b = legal & -legal
                 else:
                     last = done == n - 1
-                    b = _thumb_follow(
+                    b = thumb_follow(
                         legal, follow, greedy, big, big_suit, penalty, suit, best, played, winner, threat, last
                     )
                 if learned and r >= whim:  # the learned policy, told the rule of thumb's card
-                    moon = _moon(shooter, seat)
+                    moon = moon_state(shooter, seat)
                     u = draws[di % nd]
                     di += 1
                     b = _pick(
@@ -841,7 +722,7 @@ def likelihoods(
                 continue
             if not legal & (legal - 1):
                 continue
-            moon = _moon(shooter, ps)
+            moon = moon_state(shooter, ps)
             if done == 0:
                 rest = 0
                 for o in range(n):
@@ -851,14 +732,14 @@ def likelihoods(
                 last = -1
                 q = 0.0
                 for k in range(4):
-                    prior = _thumb_lead(legal, rest, k, False, big)
+                    prior = thumb_lead(legal, rest, k, False, big)
                     if prior != last:  # the same card from another first suit: the same chance
                         q = _chance(wts, legal, hs, ps, 0, 0, 0, 0, penalty, big, big_suit, moon, prior, b, scratch)
                         last = prior
                     p += q
                 p *= 0.25
             else:
-                prior = _thumb_follow(
+                prior = thumb_follow(
                     legal, h & suit, False, big, big_suit, penalty, suit, best, played, winner, threat, done == n - 1
                 )
                 p = _chance(wts, legal, hs, ps, done, suit, best, played, penalty, big, big_suit, moon, prior, b,

@@ -5,7 +5,8 @@ The big card is the non-heart card worth the most (Q♠ in Black Lady, J♠ in t
 Same position format as ``shared.sim.playout`` (cards as single bits), a little slower
 per card and much closer to how people play, so Monte Carlo estimates are sharper.
 Inside a sampled deal every seat's cards are known, so a leader picks a suit where its low
-card is below all the others hold. ``kernel_impl._rollout`` is its compiled twin: change both.
+card is below all the others hold. ``kernel_impl._rollout`` is its compiled twin: change both. The rule of
+thumb's card choices (``thumb.py``) are written once for both.
 """
 
 from __future__ import annotations
@@ -18,22 +19,7 @@ from ..rules import Rules
 from ..sim import NEXTS, SUIT_OF_BIT, doubler_mask
 from .knowledge import big_card, moon_threat_points
 from .policy import pick
-
-_SUITS = SUIT_MASKS
-_SPADES = SUIT_MASKS[2]
-
-
-def _top_rank(m: Mask) -> Mask:
-    """Return the bit of the highest-ranked card over all suits."""
-    best, best_rank = 0, -1
-    for s in range(4):
-        x = m & _SUITS[s]
-        if x:
-            c = x.bit_length() - 1
-            r = c - 13 * s
-            if r >= best_rank:
-                best, best_rank = 1 << c, r
-    return best
+from .thumb import moon_state, thumb_follow, thumb_lead
 
 
 def first_shooter(rules: Rules, taken: list[Mask]) -> int:
@@ -56,86 +42,10 @@ def moon_threat(rules: Rules, taken: list[Mask], shooter: int) -> int:
     return shooter
 
 
-def moon_state(shooter: int, seat: int) -> int:
-    """The learned policy's moon state: 1 when another seat alone has taken points, 2 when this one has, else 0."""
-    if shooter < 0:
-        return 0
-    return 2 if shooter == seat else 1
-
-
 def big_bits(rules: Rules) -> tuple[Mask, Mask]:
     """The big card the rule of thumb dumps and keeps out of leads, and its suit (0, 0 where there is none)."""
     c, suit = big_card(rules)
     return (1 << c, SUIT_MASKS[suit]) if c >= 0 else (0, 0)
-
-
-def thumb_lead(legal: Mask, rest: Mask, k: int, greedy: bool, big: Mask) -> Mask:
-    """The rule of thumb's lead (``kernel_impl._thumb_lead``): ``k`` (0 to 3) is the suit it looks at first.
-
-    A safe lead: the low card of a suit the others (``rest``) still hold, below all their cards in it, from suit
-    ``k`` on; else the low card of the first suit it has from there (the high card when playing for points).
-    """
-    x = 0
-    if not greedy:
-        for i in range(4):
-            sm = _SUITS[(k + i) & 3]
-            y = legal & sm
-            o = rest & sm
-            if y and o and (y & -y) < (o & -o) and (y & -y) != big:
-                x = y
-                break
-    if not x:
-        for i in range(4):
-            x = legal & _SUITS[(k + i) & 3]
-            if x:
-                break
-    if greedy:
-        return 1 << (x.bit_length() - 1)
-    b = x & -x
-    if b == big and x != b:
-        x ^= b
-        b = x & -x
-    return b
-
-
-def thumb_follow(
-    legal: Mask, follow: Mask, greedy: bool, big: Mask, big_suit: Mask, penalty: Mask, suit: Mask, best: Mask,
-    played: Mask, winner: int, threat: int, last: bool,
-) -> Mask:
-    """The rule of thumb's card after a lead (``kernel_impl._thumb_follow``): duck, dump the big card and hearts.
-
-    ``follow`` is whether the seat holds the led suit, ``last`` whether it plays last in the trick, ``threat`` the
-    possible moon shooter to stop (``moon_threat``) or -1.
-    """
-    if follow:
-        if greedy:
-            above = legal & ~(best - 1)
-            return 1 << (above.bit_length() - 1) if above else legal & -legal
-        if legal & big and best > big and winner != threat:
-            return big
-        if winner == threat and legal > best and (played & penalty or suit == HEARTS_MASK):
-            above = legal & ~(best - 1)
-            return above & -above  # take this trick from a seat that may be shooting the moon
-        below = legal & (best - 1)
-        if last and not played & penalty:
-            x = legal & ~big or legal
-            return 1 << (x.bit_length() - 1)
-        if below:
-            return 1 << (below.bit_length() - 1)
-        if suit == big_suit and legal & big:
-            x = legal & ~big
-            return 1 << (x.bit_length() - 1)
-        return 1 << (legal.bit_length() - 1)
-    if greedy:
-        x = legal & ~penalty or legal
-        return x & -x
-    if winner == threat and legal & ~penalty:
-        return _top_rank(legal & ~penalty)  # give a possible moon shooter nothing
-    if legal & big:
-        return big
-    if legal & HEARTS_MASK:
-        return 1 << ((legal & HEARTS_MASK).bit_length() - 1)
-    return _top_rank(legal)
 
 
 def rollout(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -115,7 +116,7 @@ def test_a_cache_made_for_a_copy_of_the_code_elsewhere_does_not_count_as_cached(
     """numba keeps a cache per source path: one made for /app (say) is not one for the installed code."""
     kernel.warm()
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    made = [p for p in kernel.cache_folder().glob("kernel_impl.*.nb[ic]")]
+    made = [p for p in kernel.cache_folder().glob("kernel_impl.*")]  # numba's files, and the helpers' digest
     assert made and kernel.cached()  # the session compiled it for this checkout, beside the source
     root = tmp_path / "numba"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(root))
@@ -128,6 +129,21 @@ def test_a_cache_made_for_a_copy_of_the_code_elsewhere_does_not_count_as_cached(
     assert here.parent == root and here.name.startswith("bots_") and here != elsewhere
     elsewhere.rename(here)
     assert kernel.cached()
+
+
+def test_a_cache_compiled_from_other_helpers_does_not_count_as_cached(tmp_path, monkeypatch) -> None:
+    """numba checks its cache against kernel_impl.py alone; the helpers compiled into it (thumb.py) count too."""
+    kernel.warm()
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    made = [p for p in kernel.cache_folder().glob("kernel_impl.*")]
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    here = kernel.cache_folder()
+    here.mkdir(parents=True)
+    for path in made:
+        (here / path.name).write_bytes(path.read_bytes())
+    assert kernel.cached()
+    (here / "kernel_impl.helpers.sha256").write_text(hashlib.sha256(b"a thumb.py of another day").hexdigest())
+    assert not kernel.cached()  # warm forgets it and compiles afresh, where numba would load it as it is
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
