@@ -78,7 +78,7 @@ def start_hearts(*args: str) -> tuple[subprocess.Popen, str]:
         ready.set()
 
     threading.Thread(target=read, daemon=True).start()
-    ready.wait(20)
+    ready.wait(60)  # a busy machine may take a while to start Python and import the server
     if not found:
         proc.kill()
         pytest.fail("hearts serve printed no address:\n" + "".join(seen))

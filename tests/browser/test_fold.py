@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+
 from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.seat_view import Moment, seat_update
 from hartenjagen.server.table.table import Table
