@@ -86,6 +86,10 @@ class ReadWatch:
             return False
         if client.pong is not None or client.player_id is None:
             return True
+        return self._ping_due(client, now)
+
+    def _ping_due(self, client: Client, now: float) -> bool:
+        """True when ``client`` is due a ping: soon after it was sent something, otherwise as a keepalive."""
         since = now - client.ping_at
         return (client.sent > client.read and since >= self.probe_every) or since >= self.keepalive
 
@@ -111,8 +115,7 @@ class ReadWatch:
                     client.stalled = False  # the backlog went out: now the ping (its clock kept running)
                     client.ping_mark, client.pong = client.sent, await _ping(client.socket)
                 return
-        since = now - client.ping_at
-        if not ((client.sent > client.read and since >= self.probe_every) or since >= self.keepalive):
+        if not self._ping_due(client, now):
             return
         ws = client.socket
         if ws.protocol.state is not State.OPEN:
