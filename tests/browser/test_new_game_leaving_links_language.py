@@ -304,7 +304,11 @@ def test_dutch_dates_numbers_and_the_pass_line_and_news_in_the_new_language(open
     page.wait_for_function("() => document.querySelectorAll('[data-area=news] p').length >= 2")
     assert any("speelt" in n or "aan de beurt" in n for n in _news(page)), _news(page)
     page.click("#top [data-action=lang][data-lang=en]")
-    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    # the page redraws on its next frame: wait for the lines to be redrawn, not just for the language to be set
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-area=news] p')].some(p => / plays the |Your turn| to play/.test(
+            p.textContent))"""
+    )
     news = _news(page)
     assert news and not [n for n in news if "speelt" in n or "aan de beurt" in n or "pakt" in n], news
     assert any(" plays the " in n or "Your turn" in n or " to play" in n for n in news), news
