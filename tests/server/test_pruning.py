@@ -118,8 +118,12 @@ async def test_each_node_prunes_by_itself_now_and_then_keeping_who_is_connected(
     await stays.expect("joined")
 
 
-async def until(cond: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
-    """Wait until the coroutine function ``cond`` gives True (for rows in the database no message announces)."""
+async def until(cond: Callable[[], Awaitable[bool]], timeout: float = 60.0) -> None:
+    """Wait until the coroutine function ``cond`` gives True (for rows in the database no message announces).
+
+    ``timeout`` only stops a server that never gets there: on a machine busy with other tests a prune pass can wait
+    seconds for the store's thread (10 s was once too short).
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not await cond():
