@@ -255,6 +255,7 @@ def test_offline_the_kitty_says_who_takes_it_and_the_hands_end_shows_the_cards_a
     page = open_page("/", viewport=PHONE_TALL, name="Anna")
     page.select_option("#variant", "three_kitty")
     page.fill("#opt-three_kitty-end_score", "100")
+    page.evaluate("() => window.hartenjagen.offline.setDelay(20)")  # the computer players' pause: 20 ms, not 600
     page.click("[data-offline-play]")
     page.wait_for_selector(".hand .card", timeout=BOOT_MS)
     expect(page.locator("[data-offline-badge]")).to_be_visible()
