@@ -6,8 +6,8 @@ For each N: a fresh PostgreSQL database and a unique Redis key prefix, N ``heart
 and follow ``moved`` to the table's node as a browser does. With ``--no-proxy`` each person connects to a node
 drawn at random instead (seeded), and moves of players on another node cross over Redis (the relay). Figures: the
 connections and tables the nodes hold at the end of the window, move latency (local, crossing), each node's CPU and
-RSS, CPU per delivered message, the share of frames relayed (from the nodes' ``/metrics``), errors; then an
-estimate of the nodes 100,000 connections would need.
+RSS, CPU per delivered message, the share of frames relayed over the whole play (from the nodes' ``/metrics``),
+errors; then an estimate of the nodes 100,000 connections would need.
 ``bench_cluster`` returns the figures, ``format_cluster_report`` prints them.
 """
 
@@ -173,16 +173,18 @@ def play_across(pool: Pool, nodes: list[Proc], s: Settings) -> dict[str, Any]:
     begin = time.monotonic() + 0.3
     start = begin + s.warmup
     end = start + s.seconds
+    # The frames are counted over the whole play (from before anyone moves until every move has landed), so that they
+    # cover the window in which the people count the messages they get: a frame in flight at an edge is on both sides.
+    frames0 = [frame_counts(n.port) for n in nodes]
     pool.send([{"cmd": "play", "think": list(s.think), "begin": begin, "start": start, "end": end}] * len(pool))
     time.sleep(max(0.0, start - time.monotonic()))
     cpu0, t0, m0 = [n.cpu_seconds() for n in nodes], time.monotonic(), machine_ticks()
-    frames0 = [frame_counts(n.port) for n in nodes]
     time.sleep(max(0.0, end - time.monotonic()))
     cpu1, t1, m1 = [n.cpu_seconds() for n in nodes], time.monotonic(), machine_ticks()
-    frames1 = [frame_counts(n.port) for n in nodes]
     health = [n.health() for n in nodes]
     rss = [n.rss_kib() for n in nodes]
     res = pool.collect(timeout=TIMEOUT + 60)
+    frames1 = [frame_counts(n.port) for n in nodes]
     for n in nodes:
         n.check()
     per_node = [

@@ -29,9 +29,7 @@ def test_through_the_proxy_every_person_plays_on_the_table_s_node() -> None:
         assert run["errors"] == {}, (n, run["errors"])
         assert run["connections"] == 16 and run["tables"] == 4, run
         assert run["proxy"] == "deploy/nginx.conf" and run["messages_delivered"] > 0
-        # the nodes' counters and the people's counts cover the same window read in different processes: the frames
-        # in flight at its two edges fall on one side only (tests/server/test_metrics.py counts frames exactly)
-        assert run["frames_sent"] > 0 and run["relayed_frames"] == 0, run
+        assert run["frames_sent"] >= run["messages_delivered"] and run["relayed_frames"] == 0, run
         assert run["cpu_us_per_message"] > 0
         connections = [x["connections"] for x in run["per_node"]]
         assert sum(connections) == 16 and all(c % 4 == 0 for c in connections), connections  # whole tables a node
