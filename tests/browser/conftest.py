@@ -334,6 +334,15 @@ def create_table(page: Page, passing: str | None = None, variant: str = "classic
     return page.inner_text(".lobby .code").strip()
 
 
+def open_my_games(page: Page) -> None:
+    """Open My games from the statistics once the statistics and this device's line have come: each makes the dialog
+    longer and moves the button down, and a click aimed before the move lands on whatever took its place."""
+    page.click("[data-action=open][data-overlay=stats]")
+    expect(page.locator(".dialog-stats dt").first).to_be_visible()
+    expect(page.locator(".dialog-stats ul.devices li strong")).to_be_visible()
+    page.click(".dialog-stats [data-action=open][data-overlay=games]")
+
+
 def fill_and_start(page: Page) -> None:
     page.click("[data-action=fill_computers]")
     page.click("[data-action=start]:not([disabled])")

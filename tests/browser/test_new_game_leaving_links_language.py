@@ -18,6 +18,7 @@ from .conftest import (
     fill_and_start,
     hearts_serve,
     no_horizontal_scroll,
+    open_my_games,
     play_one_legal,
     play_pages,
 )
@@ -150,8 +151,7 @@ def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_fo
 
     # Bram's games: two games of one hand each, "1 ronde" (not "1 rondes").
     bram.keyboard.press("Escape")
-    bram.click("[data-action=open][data-overlay=stats]")
-    bram.click("[data-action=open][data-overlay=games]")
+    open_my_games(bram)
     games = bram.locator(".dialog-games .game")
     expect(games).to_have_count(2)
     for facts in games.locator(".g-facts").all_inner_texts():

@@ -6,7 +6,16 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, PHONE, create_table, fill_and_start, no_horizontal_scroll, play_until_game_over, view
+from .conftest import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    fill_and_start,
+    no_horizontal_scroll,
+    open_my_games,
+    play_until_game_over,
+    view,
+)
 
 LANDSCAPE = {"width": 640, "height": 360}
 
@@ -116,8 +125,7 @@ def test_a_finished_game_can_be_replayed_shared_and_started_over(open_page, shot
         shot(phone, f"{size}-nl")
 
     # My games, from the statistics: the game is there and opens in the viewer.
-    page.click("[data-action=open][data-overlay=stats]")
-    page.click(".dialog [data-action=open][data-overlay=games]")
+    open_my_games(page)
     games = page.locator(".dialog-games .game")
     expect(games.first).to_have_attribute("data-game", str(table["replay"]["id"]))
     expect(games.first).to_contain_text("Anna")

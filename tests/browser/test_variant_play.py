@@ -21,6 +21,7 @@ from .conftest import (
     fill_and_start,
     hand_cards,
     no_horizontal_scroll,
+    open_my_games,
     pass_cards,
     play_until_game_over,
     resize,
@@ -240,8 +241,7 @@ def test_each_variant_plays_a_hand_and_its_score_table_shows_its_own_things(open
     shot(page, "scores")
     if variant == "chips":  # My games names the chips game with its rules and each seat's final chips
         page.keyboard.press("Escape")
-        page.click("[data-action=open][data-overlay=stats]")
-        page.click(".dialog [data-action=open][data-overlay=games]")
+        open_my_games(page)
         game = page.locator(".dialog-games .game").first
         expect(game.locator(".g-facts")).to_contain_text("Traditional Hearts with chips, 10 chips each, ante 2")
         expect(game.locator(".g-seat").first).to_contain_text(f"chips {final['chips'][0]}")
