@@ -306,10 +306,7 @@ class Game:
         leader = after_dealer % n  # also where every copy of the card that leads lies in the kitty
         if rules.first_lead >= 0:  # with two decks two may hold it: the one nearest the dealer's left leads
             bit = 1 << rules.first_lead
-            for s in range(after_dealer, after_dealer + n):
-                if self.hands[s % n] & bit:
-                    leader = s % n
-                    break
+            leader = next((s % n for s in range(after_dealer, after_dealer + n) if self.hands[s % n] & bit), leader)
         self.trick = self._new_trick(leader)
         self.turn = leader
         self._legal = -1

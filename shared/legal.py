@@ -22,10 +22,6 @@ def legal_mask(rules: Rules, hand: Mask, led_suit: int, first_trick: bool, heart
     ``hearts_broken`` is whether a heart (or Q♠ where she breaks hearts) was played this hand so far;
     ``best`` is the highest card of the led suit already in the trick (-1 when leading).
     """
-    if led_suit >= 0:
-        follow = hand & rules.suit_masks[led_suit]
-        if follow and not first_trick and not (rules.queen_waits or rules.queen_must_go):
-            return follow  # most cards of a hand: it follows suit, and no rule about Q♠ or the first trick applies
     waits = rules.queen_waits and not hearts_broken and hand & QS_BIT
     if led_suit < 0:
         if first_trick and rules.first_lead >= 0:
@@ -44,6 +40,7 @@ def legal_mask(rules: Rules, hand: Mask, led_suit: int, first_trick: bool, heart
             if safe:
                 legal = safe
         return legal
+    follow = hand & rules.suit_masks[led_suit]
     legal = follow or hand
     if first_trick and not rules.first_trick_points:
         safe = legal & ~rules.penalty_mask

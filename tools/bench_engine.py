@@ -35,14 +35,9 @@ def api_hand(rules: Rules, seed: int, rng: random.Random) -> Game:
                 hand ^= b
                 chosen |= b
             game.pass_cards(seat, chosen)
-    while game.phase == PLAYING:  # a legal card at random, written out as OpenSpiel's hand below is
+    while game.phase == PLAYING:
         seat = game.turn
-        legal = game.legal(seat)
-        k = int(rand() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        game.play(seat, (legal & -legal).bit_length() - 1)
+        game.play(seat, pick(game.legal(seat), rand).bit_length() - 1)
     return game
 
 
