@@ -106,15 +106,16 @@ _BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 )
 
 
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTE_NAMES
+
+
 def mask_names(m: Mask) -> list[str]:
     """Return the card names of a mask, sorted by suit then rank."""
-    names: list[str] = []
-    i = 0
-    while m:  # a byte at a time from a table: every deal and view names its cards
-        names += _BYTE_NAMES[i][m & 255]
-        m >>= 8
-        i += 1
-    return names
+    try:  # a byte at a time from a table: every deal and view names its cards
+        b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
+    except OverflowError:  # negative, or past the seventh byte: as past the joker, no card's bit
+        raise IndexError(f"not a mask of cards: {m!r}") from None
+    return [*_B0[b0], *_B1[b1], *_B2[b2], *_B3[b3], *_B4[b4], *_B5[b5], *_B6[b6]]
 
 
 def parse_mask(names: Iterable[str]) -> Mask:

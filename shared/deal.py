@@ -37,21 +37,22 @@ def _shuffle(cards: list[int], below: Callable[[int], int]) -> list[int]:
 
 
 def _hands(rules: Rules, order: list[int]) -> list[Mask]:
-    """Deal ``order`` round the table: card i to seat i % n; the last ``rules.kitty`` cards are the kitty.
+    """Deal ``order`` (``_pack``) round the table: item i to seat i % n; the last ``rules.kitty`` are the kitty.
 
     The list holds one hand per seat and, where the variant has a kitty, the kitty's mask last.
     """
     n = rules.seats
-    dealt = order[: len(order) - rules.kitty]
-    hands = []
-    for seat in range(n):
-        if rules.counted:  # two of a card may land in one hand
-            hands.append(from_cards(dealt[seat::n]))
-            continue
-        hands.append(sum(map(_BITS.__getitem__, dealt[seat::n])))  # one deck: different cards, their bits add up
+    end = len(order) - rules.kitty
+    join: Callable[[list[int]], Mask] = from_cards if rules.counted else sum  # one deck: different bits add up
+    hands = [join(order[seat:end:n]) for seat in range(n)]
     if rules.kitty:
-        hands.append(from_cards(order[len(dealt) :]))
+        hands.append(join(order[end:]))
     return hands
+
+
+def _pack(rules: Rules) -> list[int]:
+    """The deck to shuffle: each card's bit where the deck holds each card once, else the cards (a card twice)."""
+    return list(_deck(rules.deck) if rules.counted else _deck_bits(rules.deck))
 
 
 @lru_cache(maxsize=64)
@@ -60,9 +61,15 @@ def _deck(deck: Mask) -> tuple[int, ...]:
     return tuple(cards(deck))
 
 
+@lru_cache(maxsize=64)
+def _deck_bits(deck: Mask) -> tuple[int, ...]:
+    """The bit of each card of a one-deck deck, low to high (worked out once per deck)."""
+    return tuple(_BITS[c] for c in cards(deck))
+
+
 def seeded_deal(rules: Rules, seed: int, hand_no: int) -> list[Mask]:
     """Return the hands (and kitty) of hand ``hand_no`` of numbered deal ``seed``."""
-    return _hands(rules, keyed_shuffle(list(_deck(rules.deck)), f"{seed}:{hand_no}"))
+    return _hands(rules, keyed_shuffle(_pack(rules), f"{seed}:{hand_no}"))
 
 
 def keyed_shuffle(cards: list[int], key: str) -> list[int]:
@@ -102,4 +109,4 @@ _LIMITS = [0] + [(1 << 32) // n * n for n in range(1, 160)]  # per n: draws from
 
 def secure_deal(rules: Rules) -> list[Mask]:
     """Return the hands (and kitty) shuffled from the operating system's secure random source."""
-    return _hands(rules, _shuffle(list(_deck(rules.deck)), secrets.randbelow))
+    return _hands(rules, _shuffle(_pack(rules), secrets.randbelow))

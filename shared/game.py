@@ -16,10 +16,7 @@ from typing import Any, NoReturn
 from . import multiset
 from .cards import (
     CARD_NAMES,
-    HEARTS_MASK,
     JOKER,
-    QS,
-    QS_BIT,
     Mask,
     mask_cards,
     mask_list,
@@ -33,7 +30,18 @@ from .legal import legal_mask, refusal
 from .multiset import LAYER0
 from .reasons import IllegalAction, Params
 from .rules import Rules
-from .scoring import chip_shares, hand_deltas, is_over, passed_end, seat_points, shooter_of, sun_of, toppers
+from .scoring import (
+    Parts,
+    chip_shares,
+    hand_deltas,
+    is_over,
+    passed_end,
+    seat_parts,
+    seat_points,
+    shooter_of,
+    sun_of,
+    toppers,
+)
 from .trick import CountedTrick, Trick
 from .variants import make_rules
 
@@ -59,6 +67,14 @@ DEALING, PASSING, PLAYING, MOON_CHOICE, HAND_OVER, GAME_OVER = Phase
 
 class Game:
     """The whole state of one game; change it only through deal, pass, play and moon events."""
+
+    __slots__ = (
+        "rules", "events", "phase", "hand_no", "seats", "totals", "history", "turned", "counting_down", "winners",
+        "losers", "toppers", "chips", "pot", "hands", "dealt", "passes", "pass_orders", "received", "sent",
+        "passed_to", "received_from", "_points", "taken", "doubled", "kitty", "kitty_takers", "kitty_taken", "tricks",
+        "pending", "voided", "jokers_played", "trick", "turn", "_legal", "hearts_broken", "pass_offset", "pass_form",
+        "pass_targets", "moon_seat", "moon_points",
+    )  # fmt: skip
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -87,7 +103,7 @@ class Game:
         self.sent: list[list[Mask]] = [[0] * n for _ in range(n)]  # sent[s][to]: cards s passed to seat to
         self.passed_to: list[list[int] | None] = [None] * n  # per seat: the seat each passed card went to
         self.received_from: list[list[int] | None] = [None] * n  # per seat: where each received card came from
-        self._points: tuple[int, list[int]] = (-1, [])  # points_taken, for the number of tricks it was counted at
+        self._points: tuple[int, list[int], Parts] = (-1, [], ([], []))  # points_taken and seat_parts, per tricks
         self.taken: list[Mask] = [0] * n  # the cards of the tricks each seat won (a kitty it took is not in)
         self.doubled: list[Mask] = [0] * n  # the cards of each seat's doubled tricks
         self.kitty: list[int] = []  # the kitty's cards, low to high, dealt face down
@@ -130,7 +146,7 @@ class Game:
 
     def legal(self, seat: int) -> Mask:
         """Return the mask of cards ``seat`` may play now (empty when it is not its turn)."""
-        if self.phase != PLAYING or seat != self.turn:
+        if self.phase is not PLAYING or seat != self.turn:  # the phase is always one of Phase's members
             return 0
         legal = self._legal
         if legal < 0:  # once per turn: asked again (the view, the move itself) it is the same
@@ -165,10 +181,15 @@ class Game:
         A kitty counts only when the hand is scored: until then only its taker knows what it holds.
         Taken cards change only when a trick ends, so the count is kept per number of tricks.
         """
+        return list(self._counted()[1])
+
+    def _counted(self) -> tuple[int, list[int], Parts]:
+        """The number of tricks done, ``points_taken`` and the ``seat_parts`` it adds up, worked out once per trick."""
         done = len(self.tricks)
         if self._points[0] != done:
-            self._points = (done, seat_points(self.rules, self.taken, self.doubled))
-        return list(self._points[1])
+            penalty, bonus = parts = seat_parts(self.rules, self.taken, self.doubled)
+            self._points = (done, [p + b for p, b in zip(penalty, bonus, strict=True)], parts)
+        return self._points
 
     # ------------------------------------------------------------------ events
 
@@ -247,9 +268,7 @@ class Game:
                 paid = min(rules.ante, self.chips[s])
                 self.chips[s] -= paid
                 self.pot += paid
-        self.pass_offset = rules.pass_offset(self.hand_no)
-        self.pass_form = rules.pass_form(self.hand_no)
-        self.pass_targets = rules.pass_targets(self.hand_no)
+        self.pass_form, self.pass_targets, self.pass_offset = rules.passing(self.hand_no)
         if self.pass_targets:
             self.phase = PASSING
         else:
@@ -314,7 +333,7 @@ class Game:
 
     def play(self, seat: int, card: int) -> None:
         """Play ``card`` for ``seat``; raise IllegalAction (state unchanged) if the rules refuse it."""
-        if self.phase != PLAYING:
+        if self.phase is not PLAYING:
             raise IllegalAction("wrong_phase", seat, phase=self.phase)
         if type(seat) is not int or seat != self.turn:
             raise IllegalAction("not_your_turn", seat)
@@ -323,7 +342,8 @@ class Game:
         legal = self._legal
         if legal < 0:
             legal = self.legal(seat)
-        if not legal >> card & 1:  # the legal cards are cards of the hand
+        bit = 1 << card
+        if not legal & bit:  # the legal cards are cards of the hand
             self._refuse(seat, card)
         self._legal = -1
         rules = self.rules
@@ -331,7 +351,6 @@ class Game:
             self._play_counted(seat, card)
             return
         self.events.append({"type": "play", "seat": seat, "card": CARD_NAMES[card]})
-        bit = 1 << card
         self.hands[seat] ^= bit
         trick = self.trick
         cards = trick.cards
@@ -344,7 +363,7 @@ class Game:
             trick.top_at = len(cards)
         cards.append(card)
         trick.bits |= bit
-        if bit & HEARTS_MASK or (bit == QS_BIT and rules.queen_breaks_hearts):
+        if bit & rules.breaking:
             self.hearts_broken = True
         n = self.seats
         if len(cards) < n:
@@ -396,7 +415,7 @@ class Game:
         self.hands[seat] = multiset.remove_card(self.hands[seat], card)
         trick = self.trick
         trick.add(card)
-        if rules.hearts_mask >> card & 1 or (card == QS and rules.queen_breaks_hearts):
+        if rules.breaking >> card & 1:
             self.hearts_broken = True
         if len(trick.cards) < n:
             self.turn = (seat + 1) % n
@@ -485,7 +504,8 @@ class Game:
         rules = self.rules
         points = self.moon_points
         taken = self.scored_taken()
-        delta = hand_deltas(rules, taken, self.counting_down, choice, self.doubled)
+        parts = None if self.kitty else self._counted()[2]  # the kitty's cards count now: worked out afresh
+        delta = hand_deltas(rules, taken, self.counting_down, choice, self.doubled, parts)
         totals = self.totals
         n = self.seats
         for s in range(n):

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from functools import lru_cache
 from typing import Any
 
-from .cards import CLUBS, HEARTS, JOKER, SUIT_MASKS, Mask, mask_cards, parse_card
+from .cards import CLUBS, HEARTS, JOKER, QS, SUIT_MASKS, Mask, mask_cards, parse_card
 from .multiset import count, layers
 
 JC = parse_card("JC")
@@ -131,6 +130,9 @@ class Rules:
     hearts_mask: Mask = 0
     groups: tuple[tuple[Mask, int], ...] = ()  # point_groups over every copy of their cards in the deck
     scoring: frozenset[str] = frozenset()  # the scoring features (``scoring_features``), for the fast scorers
+    sides: tuple[int, ...] = ()  # the side of each seat (``side_of``): its team, or the seat itself
+    passes: tuple[tuple[str, tuple[int, ...], int], ...] = ()  # ``passing`` of each hand of the cycle
+    breaking: Mask = 0  # the cards that break hearts when played: the hearts, and Q♠ where she breaks them
 
     def __post_init__(self) -> None:
         counted = self.decks > 1 or self.jokers > 0
@@ -170,21 +172,26 @@ class Rules:
         set_(self, "moon_total", self.penalty_points(penalty))
         set_(self, "first_lead", (clubs & -clubs).bit_length() - 1 if self.lead == "lowest_club" else -1)
         set_(self, "scoring", scoring_features(self))
+        set_(self, "sides", tuple(self.teams[: self.seats]) if self.teams else tuple(range(self.seats)))
+        set_(self, "breaking", suits[HEARTS] | (1 << QS if self.queen_breaks_hearts else 0))
+        set_(self, "passes", tuple(_passing(form, self.seats) for form in self.pass_cycle or ("hold",)))
+
+    def passing(self, hand_no: int) -> tuple[str, tuple[int, ...], int]:
+        """Return a hand's ``pass_form``, ``pass_targets`` and ``pass_offset`` (worked out once per cycle)."""
+        passes = self.passes
+        return passes[hand_no % len(passes)]
 
     def pass_form(self, hand_no: int) -> str:
         """Return the passing form of a hand: "hold", "left", "right", "across", "scatter", "left_right" or "pot"."""
-        if not self.pass_cycle:
-            return "hold"
-        return self.pass_cycle[hand_no % len(self.pass_cycle)]
+        return self.passing(hand_no)[0]
 
     def pass_targets(self, hand_no: int) -> tuple[int, ...]:
         """Return the offset each passed card of a hand goes to, in the order a seat lists them (0: the pot)."""
-        return _targets(self.pass_form(hand_no), self.seats)
+        return self.passing(hand_no)[1]
 
     def pass_offset(self, hand_no: int) -> int:
         """Return the one passing offset of a hand (at four seats 1 left, 2 across, 3 right); 0 when cards go apart."""
-        targets = self.pass_targets(hand_no)
-        return targets[0] if targets and len(set(targets)) == 1 else 0
+        return self.passing(hand_no)[2]
 
     def dealer(self, hand_no: int) -> int:
         """Return the dealer's seat of a hand: the last seat (East at four) deals the first, then it rotates."""
@@ -206,7 +213,9 @@ class Rules:
         with the card it cancels takes that card's points away again.
         """
         pen = self.penalty_mask
-        points = self.points_of(taken & pen) + self.points_of(doubled & pen)
+        points = self.points_of(taken & pen)
+        if doubled:
+            points += self.points_of(doubled & pen)
         d = self.heart_doubler
         if d >= 0 and taken >> d & 1:
             suit = SUIT_MASKS[d // 13] & pen
@@ -247,7 +256,7 @@ UNSCORED = frozenset(
         "queen_must_go", "identical", "end_score", "turn_score",
         # worked out in __post_init__
         "hand_size", "penalty_mask", "moon_total", "card_points", "first_lead", "special_mask", "counting_mask",
-        "counted", "suit_masks", "hearts_mask", "groups", "scoring",
+        "counted", "suit_masks", "hearts_mask", "groups", "scoring", "sides", "passes", "breaking",
     }
 )  # fmt: skip
 
@@ -279,7 +288,7 @@ def scoring_features(rules: Rules) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=64)
-def _targets(form: str, seats: int) -> tuple[int, ...]:
-    """The passing offsets of a form at a table of ``seats``, each from 0 to ``seats - 1``."""
-    return tuple((seats // 2 if t is None else t) % seats for t in PASS_FORMS[form])
+def _passing(form: str, seats: int) -> tuple[str, tuple[int, ...], int]:
+    """A passing form at a table of ``seats``: the form, each card's offset (0 to ``seats - 1``), the one offset."""
+    targets = tuple((seats // 2 if t is None else t) % seats for t in PASS_FORMS[form])
+    return form, targets, targets[0] if targets and len(set(targets)) == 1 else 0

@@ -20,6 +20,9 @@ from typing import Any
 from .cards import HEARTS_MASK, Mask
 from .rules import Rules
 
+#: Each seat's points from penalty cards, and from bonus cards (``seat_parts``).
+Parts = tuple[list[int], list[int]]
+
 
 def seat_points(rules: Rules, taken: Sequence[Mask], doubled: Sequence[Mask] | None = None) -> list[int]:
     """Return the points each seat took so far (bonus cards included), before any moon or sun."""
@@ -27,13 +30,24 @@ def seat_points(rules: Rules, taken: Sequence[Mask], doubled: Sequence[Mask] | N
     return [rules.penalty_points(t, d) + rules.bonus_points(t, d) for t, d in zip(taken, doubled, strict=True)]
 
 
-def _sides(rules: Rules, taken: Sequence[Mask]) -> tuple[list[int], list[Mask]]:
+def seat_parts(rules: Rules, taken: Sequence[Mask], doubled: Sequence[Mask] | None = None) -> Parts:
+    """Return each seat's points from penalty cards and from bonus cards (``seat_points`` adds them up)."""
+    doubled = doubled or [0] * len(taken)
+    penalty_points, bonus_points = rules.penalty_points, rules.bonus_points
+    return (
+        [penalty_points(t, d) for t, d in zip(taken, doubled, strict=True)],
+        [bonus_points(t, d) for t, d in zip(taken, doubled, strict=True)],
+    )
+
+
+def _sides(rules: Rules, taken: Sequence[Mask]) -> tuple[Sequence[int], Sequence[Mask]]:
     """Return the side of each seat and the cards each side took."""
-    seats = rules.seats
-    side = list(rules.teams[:seats]) if rules.teams else list(range(seats))  # rules.side_of of every seat
-    side_taken = [0] * seats
-    for s in range(seats):
-        side_taken[side[s]] |= taken[s]
+    side = rules.sides
+    if not rules.teams:  # every seat is a side of its own
+        return side, taken
+    side_taken = [0] * rules.seats
+    for s, t in zip(side, taken, strict=True):
+        side_taken[s] |= t
     return side, side_taken
 
 
@@ -66,21 +80,25 @@ def hand_deltas(
     counting_down: bool,
     choice: str | None,
     doubled: Sequence[Mask] | None = None,
+    parts: Parts | None = None,
 ) -> list[int]:
     """Return each seat's score change for a hand; ``choice`` ("others"/"self") scores a moon.
 
     Bonus cards (the -10 jack, the -5 queen) always count the same way; penalty points
     are added, or subtracted once a Dutch game counts down (where a moon needs no choice).
     A side taking every trick (sun) gives every other side ``rules.sun``, whatever ``choice``.
+    ``parts`` is ``seat_parts`` of ``taken`` where the caller has it already.
     """
     seats = rules.seats
-    doubled = doubled or [0] * seats
-    side, _ = _sides(rules, taken)
-    bonus = [0] * seats
-    points = [0] * seats
-    for s in range(seats):
-        bonus[side[s]] += rules.bonus_points(taken[s], doubled[s])
-        points[side[s]] += rules.penalty_points(taken[s], doubled[s])
+    side = rules.sides
+    points, bonus = parts or seat_parts(rules, taken, doubled)
+    if rules.teams:  # a side's points are its seats' points (else every seat is a side of its own)
+        seat_penalty, seat_bonus = points, bonus
+        points = [0] * seats
+        bonus = [0] * seats
+        for s in range(seats):
+            points[side[s]] += seat_penalty[s]
+            bonus[side[s]] += seat_bonus[s]
     sides = sorted(set(side))
     sun = sun_of(rules, taken)
     shooter = shooter_of(rules, taken) if choice else -1
@@ -93,7 +111,7 @@ def hand_deltas(
         out = {x: bonus[x] - (rules.moon_total if x == side[shooter] else 0) for x in sides}
     else:
         out = {x: bonus[x] + (0 if x == side[shooter] else rules.moon_total) for x in sides}
-    return [out[side[s]] for s in range(seats)]
+    return [out[x] for x in side]
 
 
 def chip_shares(rules: Rules, taken: Sequence[Mask], pot: int) -> list[int]:

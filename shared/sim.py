@@ -10,7 +10,7 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable
 
-from .cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask, mask_cards
+from .cards import SUIT_MASKS, Mask, mask_cards
 from .legal import legal_mask
 from .rules import Rules
 from .scoring import hand_deltas
@@ -54,7 +54,7 @@ def playout(
     """
     penalty = rules.penalty_mask
     no_points_first = first_trick and not rules.first_trick_points
-    qs_breaks = rules.queen_breaks_hearts
+    breaking = rules.breaking
     strict = rules.queen_waits or rules.queen_must_go  # following needs the full rule, not the fast path
     nines = doubler_mask(rules)
     seats = len(hands)
@@ -95,7 +95,7 @@ def playout(
         while done < seats:
             h = hands[seat]
             if strict:
-                broken = hearts_broken or bool(played & HEARTS_MASK) or bool(qs_breaks and played & QS_BIT)
+                broken = hearts_broken or bool(played & breaking)
                 led = (suit.bit_length() - 1) // 13
                 legal = legal_mask(rules, h, led, first_trick, broken, best.bit_length() - 1)
             else:
@@ -119,7 +119,7 @@ def playout(
                 winner = seat
             seat = nxt[seat]
             done += 1
-        if played & HEARTS_MASK or (qs_breaks and played & QS_BIT):
+        if played & breaking:
             hearts_broken = True
         taken[winner] |= played
         if played & suit & nines:
