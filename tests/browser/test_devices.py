@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, no_horizontal_scroll
+from .conftest import DESKTOP, create_table, no_horizontal_scroll
 
 PHONE_TALL = {"width": 390, "height": 844}
 PHONE_SIDE = {"width": 844, "height": 390}
@@ -211,3 +211,27 @@ def test_a_page_signed_out_from_another_says_so_and_becomes_a_new_player_only_wh
     assert tablet.evaluate("() => window.hartenjagen.state.playerToken") is None
     tablet.reload()
     expect(tablet.locator("[data-signed-out]")).to_contain_text("This device was signed out of Anna")
+
+
+def test_my_games_stays_put_while_the_statistics_and_this_devices_line_come(open_page, shot):
+    # The figures come over HTTP and this device's line over the socket, each making the dialog longer. The figures
+    # are held back here until My games has been seen, so the dialog grows under the person's eyes every time.
+    page = open_page("/", viewport=PHONE_TALL, name="Ines")
+    assert create_table(page)  # a player now, with a token: the statistics are asked of the server
+    held = []
+    page.route("**/api/stats*", lambda route: held.append(route))
+    page.click("[data-action=open][data-overlay=stats]")
+    button = ".dialog-stats [data-action=open][data-overlay=games]"
+    where = f"() => {{ const r = document.querySelector('{button}').getBoundingClientRect(); return [r.x, r.y]; }}"
+    expect(page.locator(button)).to_be_visible()
+    expect(page.locator(".dialog-stats dt")).to_have_count(0)  # the figures have not come
+    before = page.evaluate(where)
+    while not held:  # the request reaches the route once the page has sent it
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    expect(page.locator(".dialog-stats dt").first).to_be_visible()
+    expect(page.locator(".dialog-stats ul.devices li strong")).to_be_visible()
+    assert page.evaluate(where) == before
+    shot(page, "phone-stats-my-games-first")
+    page.click(button)
+    expect(page.locator(".dialog-games")).to_be_visible()

@@ -126,11 +126,13 @@ function followRulesLink(event) {
 
 if (typeof document !== "undefined") document.addEventListener("click", followRulesLink);
 
+/** The statistics: My games first, where it stays while the figures (HTTP) and this device's line (the socket) come
+ * and make the dialog longer (a tap aimed at a button below them would land on what took its place). */
 function statsHtml(state) {
   const devices = offered("devices") ? devicesHtml(state) : ""; // with no network only what plays without one
   const games = offered("my_games")
-    ? `<p class="dialog-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>` : "";
-  return `${statsBody(state)}${offlineStatsHtml(state)}${devices}${games}`;
+    ? `<p class="dialog-actions stats-actions"><button type="button" data-action="open" data-overlay="games">${esc(t("my_games"))}</button></p>` : "";
+  return `${games}${statsBody(state)}${offlineStatsHtml(state)}${devices}`;
 }
 
 function statsBody(state) {
