@@ -195,7 +195,7 @@ def _copy_playing(game: Game, hands: list[int], seat: int) -> Game:
     t._json = None
     g.trick = t
     g._legal = -1
-    g._points = (-1, [])
+    g._points = (-1, [], ([], []))  # worked out again at the next count
     return g
 
 
