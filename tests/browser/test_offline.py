@@ -86,6 +86,8 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     expect(page.locator("form[data-form=play_now]")).to_have_count(0)
     page.fill("#name", "Anna")
     start_offline(page, {"end_score": 40})
+    # the engine is kept here, so its start also keeps the runtime's started interpreter for the next start
+    assert page.evaluate("() => window.hartenjagen.state.offline.facts.snapshot") == "made"
     expect(page.locator("[data-offline-badge]")).to_be_visible()
     expect(page.locator("p.conn")).to_have_count(0)  # no "connecting": the offline table needs no server
     expect(page.locator("#chat")).to_be_hidden()
@@ -131,6 +133,8 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     again.evaluate("() => window.hartenjagen.offline.setDelay(20)")
     again.click("[data-action=offline_continue]")
     again.wait_for_selector(".hand .card", timeout=BOOT_MS)
+    # this start restored that interpreter, and the rest of the game below is played on it
+    assert again.evaluate("() => window.hartenjagen.state.offline.facts.snapshot") == "used"
     after = view(again)
     for key in ("hand", "hand_no", "tricks", "totals", "scores_so_far"):
         assert after.get(key) == before.get(key), key

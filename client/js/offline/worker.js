@@ -4,6 +4,7 @@
 // change's log entries are kept in IndexedDB (store.js) before its messages go to the page.
 import { keep, startGame } from "./store.js";
 
+const ENGINE = "/engine/python.json"; // our Python and the runtime it names (server/table/bundle.py)
 const BOT_DELAY_MS = 600; // the pause before a computer player's move, as `hearts serve --bot-delay` has it
 let py = null;
 let solo = null;
@@ -89,16 +90,30 @@ async function boot() {
   const started = performance.now();
   const phases = {};
   progress("files");
-  const bundle = await (await fetch("/engine/python.json")).json();
+  const bundle = await (await fetch(ENGINE)).json();
   phases.bundle = performance.now() - started;
   progress("runtime");
   const plainFetch = self.fetch;
   const bytes = countBytes(plainFetch.bind(self), bundle.runtime);
   self.fetch = bytes.fetcher;
+  let snapshot = "none";
   try {
     const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
     bytes.imported("pyodide.mjs");
-    py = await loadPyodide({ indexURL: bundle.runtime.base });
+    const saved = await readSnapshot(bundle.runtime);
+    if (saved) {
+      try {
+        py = await loadPyodide({ indexURL: bundle.runtime.base, _loadSnapshot: saved });
+        snapshot = "used";
+      } catch {
+        await dropSnapshot(bundle.runtime); // a snapshot that does not load is made again below
+      }
+    }
+    if (!py) {
+      const cache = await engineCache();
+      py = await loadPyodide({ indexURL: bundle.runtime.base, _makeSnapshot: Boolean(cache) });
+      if (cache && (await keepSnapshot(cache, bundle.runtime, py.makeMemorySnapshot()))) snapshot = "made";
+    }
   } finally {
     self.fetch = plainFetch;
     bytes.stop();
@@ -125,7 +140,66 @@ json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside,
   solo = py.pyimport("hartenjagen.server.table.offline");
   clock = py.pyimport("time");
   phases.python = performance.now() - started - phases.bundle - phases.runtime;
-  return { ...facts, phases, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started };
+  return {
+    ...facts, phases, snapshot, expected: bundle.shared_hash, runtime: bundle.runtime.version, ms: performance.now() - started,
+  };
+}
+
+// The runtime's started interpreter, as a memory snapshot (Pyodide's own): the next start restores it instead of
+// starting Python again (a tenth of the time). It is made right after the runtime's start, before any of our Python, so
+// it depends on the runtime's version alone, and kept gzipped beside the runtime's files, in the cache where the
+// service worker keeps the engine: only where the person asked for the engine (never while the browser saves data),
+// and dropped with the runtime's files when a new version comes.
+
+function snapshotPath(runtime) {
+  return `${runtime.base}snapshot.gz`;
+}
+
+/** The cache that keeps the engine on this device, or null (the engine is not kept, or no cache here). */
+async function engineCache() {
+  if (typeof caches === "undefined" || typeof CompressionStream === "undefined") return null;
+  try {
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      if (await cache.match(ENGINE)) return cache;
+    }
+  } catch {
+    // no cache storage in this worker
+  }
+  return null;
+}
+
+/** The kept snapshot of this runtime, or null. */
+async function readSnapshot(runtime) {
+  if (typeof caches === "undefined" || typeof DecompressionStream === "undefined") return null;
+  try {
+    const kept = await caches.match(snapshotPath(runtime));
+    if (!kept) return null;
+    const plain = kept.body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(plain).arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+/** Keep ``bytes`` as this runtime's snapshot in the engine's cache; true once kept. */
+async function keepSnapshot(cache, runtime, bytes) {
+  try {
+    const packed = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+    await cache.put(snapshotPath(runtime), new Response(packed));
+    return true;
+  } catch {
+    return false; // no room on the device: the next start loads the runtime as this one did
+  }
+}
+
+/** Forget a snapshot that did not load. */
+async function dropSnapshot(runtime) {
+  try {
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(snapshotPath(runtime));
+  } catch {
+    // nothing kept
+  }
 }
 
 function call(fn) {
