@@ -68,6 +68,34 @@ def start_offline(page: Page, options: dict | None = None) -> None:
     page.wait_for_selector(".hand .card", timeout=BOOT_MS)
 
 
+def assert_decides_as_the_server(page: Page) -> None:
+    """The page's offline engine makes the server's medium decisions for the same seeds and views (24 of a hand)."""
+    rules = make_rules({})
+    rng = random.Random(7)
+    game = Game(rules)
+    game.deal(seeded_deal(rules, 99, 1))
+    cases = []
+    while len(cases) < 24 and not game.phase == "hand_over":
+        seat = game.to_act()[0]
+        v = view_for(game, seat)
+        seed = rng.randrange(2**32)
+        cases.append({"seed": seed, "view": v})
+        intent = decide("easy", seed, v)
+        if intent["type"] == "pass":
+            game.pass_cards(seat, [parse_card(c) for c in intent["cards"]])
+        else:
+            game.play(seat, parse_card(intent["card"]))
+    got = page.evaluate(
+        """async (cases) => {
+            const out = [];
+            for (const c of cases) out.push((await window.hartenjagen.offline.decide('medium', c.seed, c.view)).intent);
+            return out;
+        }""",
+        json.loads(json.dumps(cases)),
+    )
+    assert got == [decide("medium", c["seed"], c["view"]) for c in cases]
+
+
 def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online_again(open_page, shot, server_url):
     page = open_page("/", viewport=PHONE_TALL, name="Anna", expected=("ERR_INTERNET_DISCONNECTED",))
     page.evaluate(INSTALLED)  # the app installed: the service worker keeps the engine (a mere visit does not)
@@ -133,8 +161,10 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     again.evaluate("() => window.hartenjagen.offline.setDelay(20)")
     again.click("[data-action=offline_continue]")
     again.wait_for_selector(".hand .card", timeout=BOOT_MS)
-    # this start restored that interpreter, and the rest of the game below is played on it
+    # this start restored that interpreter, which decides as the server does, and the rest of the game below is
+    # played on it
     assert again.evaluate("() => window.hartenjagen.state.offline.facts.snapshot") == "used"
+    assert_decides_as_the_server(again)
     after = view(again)
     for key in ("hand", "hand_no", "tricks", "totals", "scores_so_far"):
         assert after.get(key) == before.get(key), key
@@ -216,29 +246,7 @@ def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_s
     assert sorted(offline_hand) == sorted(Game(rules).names(seeded_deal(rules, deal, hand_no)[0]))
 
     # The same medium decisions from the same seeds and views, in the worker and here.
-    rng = random.Random(7)
-    game = Game(rules)
-    game.deal(seeded_deal(rules, 99, 1))
-    cases = []
-    while len(cases) < 24 and not game.phase == "hand_over":
-        seat = game.to_act()[0]
-        v = view_for(game, seat)
-        seed = rng.randrange(2**32)
-        cases.append({"seed": seed, "view": v})
-        intent = decide("easy", seed, v)
-        if intent["type"] == "pass":
-            game.pass_cards(seat, [parse_card(c) for c in intent["cards"]])
-        else:
-            game.play(seat, parse_card(intent["card"]))
-    got = page.evaluate(
-        """async (cases) => {
-            const out = [];
-            for (const c of cases) out.push((await window.hartenjagen.offline.decide('medium', c.seed, c.view)).intent);
-            return out;
-        }""",
-        json.loads(json.dumps(cases)),
-    )
-    assert got == [decide("medium", c["seed"], c["view"]) for c in cases]
+    assert_decides_as_the_server(page)
 
 
 def test_a_kept_game_that_does_not_replay_is_dropped_with_a_notice(open_page, shot):
