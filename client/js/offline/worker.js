@@ -104,6 +104,8 @@ async function boot() {
     if (saved) {
       try {
         py = await loadPyodide({ indexURL: bundle.runtime.base, _loadSnapshot: saved });
+        // the snapshot holds the random module's state as it was: every start would draw the same numbers
+        py.runPython("import random; random.seed()");
         snapshot = "used";
       } catch {
         await dropSnapshot(bundle.runtime); // a snapshot that does not load is made again below
