@@ -90,17 +90,20 @@ async function boot() {
   const started = performance.now();
   const phases = {};
   progress("files");
-  const bundle = await (await fetch(ENGINE)).json();
+  const answer = await (await fetch(ENGINE)).text();
+  const bundle = JSON.parse(answer);
+  const key = await digest(answer); // names our Python and the runtime both: a snapshot holds them imported
   phases.bundle = performance.now() - started;
   progress("runtime");
   const plainFetch = self.fetch;
   const bytes = countBytes(plainFetch.bind(self), bundle.runtime);
   self.fetch = bytes.fetcher;
   let snapshot = "none";
+  let cache = null; // where this start keeps its snapshot, when it makes one
   try {
     const { loadPyodide } = await import(bundle.runtime.base + "pyodide.mjs");
     bytes.imported("pyodide.mjs");
-    const saved = await readSnapshot(bundle.runtime);
+    const saved = key && (await readSnapshot(bundle.runtime, key));
     if (saved) {
       try {
         py = await loadPyodide({ indexURL: bundle.runtime.base, _loadSnapshot: saved });
@@ -108,13 +111,13 @@ async function boot() {
         py.runPython("import random; random.seed()");
         snapshot = "used";
       } catch {
-        await dropSnapshot(bundle.runtime); // a snapshot that does not load is made again below
+        py = null;
+        await dropSnapshot(bundle.runtime, key); // a snapshot that does not load is made again below
       }
     }
     if (!py) {
-      const cache = await engineCache();
+      cache = key && (await engineCache());
       py = await loadPyodide({ indexURL: bundle.runtime.base, _makeSnapshot: Boolean(cache) });
-      if (cache && (await keepSnapshot(cache, bundle.runtime, py.makeMemorySnapshot()))) snapshot = "made";
     }
   } finally {
     self.fetch = plainFetch;
@@ -130,15 +133,22 @@ async function boot() {
     }
     py.FS.writeFile("/engine/" + path, text);
   }
+  // The hash is worked out from the files written just now, also when the modules came imported in a snapshot.
   const facts = JSON.parse(py.runPython(`
 import json, sys
-sys.path.insert(0, "/engine")
+if "/engine" not in sys.path:
+    sys.path.insert(0, "/engine")
 from hartenjagen.server.table import offline as _solo
-from hartenjagen.server.table.bundle import shared_hash
+from hartenjagen.server.table.bundle import files_hash, shared_files
 _loaded = sorted(n for n in sys.modules if n.startswith("hartenjagen.shared"))
 _outside = [n for n in _loaded if not (getattr(sys.modules[n], "__file__", "") or "").startswith("/engine/hartenjagen/shared/")]
-json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
+json.dumps({"hash": files_hash(shared_files()), "modules": len(_loaded), "outside": _outside, "python": sys.version.split()[0]})
 `));
+  if (cache) {
+    // taken now, before any object of ours is handed to the page, and kept before the engine says it is ready: a page
+    // closed at once would otherwise lose it (the first start takes that much longer, once)
+    if (await keepSnapshot(cache, bundle.runtime, key, py.makeMemorySnapshot())) snapshot = "made";
+  }
   solo = py.pyimport("hartenjagen.server.table.offline");
   clock = py.pyimport("time");
   phases.python = performance.now() - started - phases.bundle - phases.runtime;
@@ -147,14 +157,21 @@ json.dumps({"hash": shared_hash(), "modules": len(_loaded), "outside": _outside,
   };
 }
 
-// The runtime's started interpreter, as a memory snapshot (Pyodide's own): the next start restores it instead of
-// starting Python again (a tenth of the time). It is made right after the runtime's start, before any of our Python, so
-// it depends on the runtime's version alone, and kept gzipped beside the runtime's files, in the cache where the
-// service worker keeps the engine: only where the person asked for the engine (never while the browser saves data),
-// and dropped with the runtime's files when a new version comes.
+// The started interpreter with our Python imported, as a memory snapshot (Pyodide's own): the next start restores it
+// instead of starting Python and importing ours again. It is named by the hash of /engine/python.json (our files and
+// the runtime's version) and kept gzipped beside the runtime's files, in the cache where the service worker keeps the
+// engine: only where the person asked for the engine (never while the browser saves data). A new snapshot drops the
+// older one, and a new runtime's files drop it with the old runtime's.
 
-function snapshotPath(runtime) {
-  return `${runtime.base}snapshot.gz`;
+function snapshotPath(runtime, key) {
+  return `${runtime.base}snapshot-${key}.gz`;
+}
+
+/** The first 16 hex digits of the SHA-256 of ``text``, or null where the page is not a secure context. */
+async function digest(text) {
+  if (typeof crypto === "undefined" || !crypto.subtle) return null;
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The cache that keeps the engine on this device, or null (the engine is not kept, or no cache here). */
@@ -171,11 +188,11 @@ async function engineCache() {
   return null;
 }
 
-/** The kept snapshot of this runtime, or null. */
-async function readSnapshot(runtime) {
+/** The kept snapshot of this runtime and our Python, or null. */
+async function readSnapshot(runtime, key) {
   if (typeof caches === "undefined" || typeof DecompressionStream === "undefined") return null;
   try {
-    const kept = await caches.match(snapshotPath(runtime));
+    const kept = await caches.match(snapshotPath(runtime, key));
     if (!kept) return null;
     const plain = kept.body.pipeThrough(new DecompressionStream("gzip"));
     return new Uint8Array(await new Response(plain).arrayBuffer());
@@ -184,11 +201,17 @@ async function readSnapshot(runtime) {
   }
 }
 
-/** Keep ``bytes`` as this runtime's snapshot in the engine's cache; true once kept. */
-async function keepSnapshot(cache, runtime, bytes) {
+/** Keep ``bytes`` as the snapshot of this runtime and our Python in the engine's cache, dropping any older one; true
+ * once kept. */
+async function keepSnapshot(cache, runtime, key, bytes) {
   try {
     const packed = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
-    await cache.put(snapshotPath(runtime), new Response(packed));
+    const path = snapshotPath(runtime, key);
+    await cache.put(path, new Response(packed));
+    for (const request of await cache.keys()) {
+      const other = new URL(request.url).pathname;
+      if (other !== path && /\/snapshot-[0-9a-f]+\.gz$/.test(other)) await cache.delete(request);
+    }
     return true;
   } catch {
     return false; // no room on the device: the next start loads the runtime as this one did
@@ -196,9 +219,9 @@ async function keepSnapshot(cache, runtime, bytes) {
 }
 
 /** Forget a snapshot that did not load. */
-async function dropSnapshot(runtime) {
+async function dropSnapshot(runtime, key) {
   try {
-    for (const name of await caches.keys()) await (await caches.open(name)).delete(snapshotPath(runtime));
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(snapshotPath(runtime, key));
   } catch {
     // nothing kept
   }
