@@ -4,6 +4,7 @@ keeps its own token; the first can see and sign it out; the same code a second t
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 import pytest
@@ -226,8 +227,10 @@ def test_my_games_stays_put_while_the_statistics_and_this_devices_line_come(open
     expect(page.locator(button)).to_be_visible()
     expect(page.locator(".dialog-stats dt")).to_have_count(0)  # the figures have not come
     before = page.evaluate(where)
-    while not held:  # the request reaches the route once the page has sent it
+    asked_by = time.monotonic() + 15
+    while not held and time.monotonic() < asked_by:  # the request reaches the route once the page has sent it
         page.wait_for_timeout(20)
+    assert held, "the statistics dialog never asked for the figures"
     held[0].continue_()
     expect(page.locator(".dialog-stats dt").first).to_be_visible()
     expect(page.locator(".dialog-stats ul.devices li strong")).to_be_visible()
