@@ -5,7 +5,7 @@ from __future__ import annotations
 from hartenjagen.shared.deal import secure_deal, seeded_deal
 
 from .errors import ProtocolError
-from .parts import Runtime, check_host, check_waiting, seat_at
+from .parts import Runtime, check_host, check_waiting, held, seat_at
 from .presence import ConnectionId
 from .seat_kinds import SeatKind, computer_name
 from .seating import Seating
@@ -20,7 +20,7 @@ class Hosting:
     __slots__ = ("table", "runtime", "seating")
 
     def __init__(self, table: TableState, runtime: Runtime, seating: Seating) -> None:
-        self.table = table
+        self.table: TableState = held(table)
         self.runtime = runtime
         self.seating = seating  # a removed person's connection leaves the table's presence through it
 

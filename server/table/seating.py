@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from .errors import ProtocolError
-from .parts import check_waiting, seat_at
+from .parts import check_waiting, held, seat_at
 from .presence import ConnectionId, Presence
 from .seat_kinds import SeatKind
 from .state import PLAYING_STATUS, WAITING, Seat, TableState
@@ -25,7 +25,7 @@ class Seating:
     __slots__ = ("table", "presence")
 
     def __init__(self, table: TableState, presence: Presence) -> None:
-        self.table = table
+        self.table: TableState = held(table)
         self.presence = presence
 
     def seat_person(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hartenjagen.shared.game import MOON_CHOICE, PASSING, PLAYING
 
-from .parts import Runtime
+from .parts import Runtime, held
 from .seat_kinds import SeatKind
 from .state import PLAYING_STATUS, WAITING, TableState
 
@@ -18,7 +18,7 @@ class Turns:
     __slots__ = ("table", "runtime")
 
     def __init__(self, table: TableState, runtime: Runtime) -> None:
-        self.table = table
+        self.table: TableState = held(table)
         self.runtime = runtime
 
     def current_key(self) -> tuple | None:
