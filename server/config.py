@@ -38,6 +38,7 @@ class Config:
     bot_target: float = 1.0  # seconds within which queued hard decisions should be done (budgets shrink to fit)
     decision_timeout: float = 5.0  # a computer decision that takes longer gets a simple legal move instead
     compression: str = "large"  # large: only messages of 1 KiB or more, no state kept; all: library default; off
+    allocator: str = "pymalloc"  # Python's own; jemalloc (server.allocator); auto: jemalloc where installed
     redis: str = ""  # redis://... joins a cluster (needs a postgresql:// --db)
     node: str = ""  # this node's name in the cluster (default: hostname-pid)
     redis_prefix: str = "hearts:"  # every Redis key starts with it

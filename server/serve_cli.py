@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 
+from . import allocator
 from .net.addresses import parse_proxies
 from .net.security import parse_origins
 from .settings import add_arguments, config_from
@@ -24,8 +25,6 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> None:
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT."""
-    from .net.node import run
-
     if not 0 <= args.port <= 65535:
         print(f"--port {args.port}: choose 0..65535", file=sys.stderr)
         return 2
@@ -54,6 +53,13 @@ def serve_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"--origin: {exc}", file=sys.stderr)
         return 2
+    try:
+        allocator.adopt(args.allocator)  # may start this command again, on jemalloc
+    except ValueError as exc:
+        print(f"--allocator {args.allocator}: {exc}", file=sys.stderr)
+        return 2
+    from .net.node import run
+
     config = config_from(args, node=args.node or f"{socket.gethostname()}-{os.getpid()}")
     try:
         asyncio.run(run(config))

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .allocator import CHOICES as ALLOCATORS
 from .config import Config
 from .net.compression import MODES
 from .table.messages import TIMER_MAX
@@ -108,6 +109,11 @@ SETTINGS: tuple[Setting, ...] = (
         high=300.0,
     ),  # fmt: skip
     Setting("compression", "permessage-deflate: large (messages of 1 KiB or more), all, or off", choices=MODES),
+    Setting(
+        "allocator",
+        "memory allocator: pymalloc (Python's own), jemalloc (gives more freed memory back), or auto",
+        choices=ALLOCATORS,
+    ),  # fmt: skip
     Setting(
         "trusted_proxies",
         "reverse proxies (addresses or networks) whose X-Forwarded-For names the client",

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hartenjagen.server.allocator import live_figure
 from hartenjagen.server.config import Config
 from hartenjagen.server.settings import one_address_flags
 
@@ -355,7 +356,7 @@ def memory_rounds(pool: Pool, proc: Proc, s: Settings) -> dict[str, Any]:
 
     churn(min(50, s.memory_tables), 0)
     baseline = proc.rss_kib()
-    baseline_blocks = proc.health().get("allocated_blocks", 0)
+    baseline_live, unit = live_figure(proc.health())
     rounds = []
     for k in range(s.rounds):
         done = churn(s.memory_tables, (k + 1) * 100_000)
@@ -364,19 +365,21 @@ def memory_rounds(pool: Pool, proc: Proc, s: Settings) -> dict[str, Any]:
             {
                 "tables": done,
                 "rss_kib": proc.rss_kib(),
-                "allocated_blocks": health.get("allocated_blocks", 0),
+                "live": live_figure(health)[0],
                 "open_tables": health["tables"],
             }
         )
     first, last = rounds[0]["rss_kib"], rounds[-1]["rss_kib"]
-    last_blocks = rounds[-1]["allocated_blocks"]
+    last_live = rounds[-1]["live"]
     return {
         "baseline_rss_kib": baseline,
-        "baseline_blocks": baseline_blocks,
+        "allocator": proc.health().get("allocator", "pymalloc"),
+        "live_unit": unit,  # live memory as /healthz counts it: jemalloc's bytes, or the interpreter's blocks
+        "baseline_live": baseline_live,
         "rounds": rounds,
         "last_over_first_pct": round((last - first) * 100 / first, 1) if first else 0.0,
-        "blocks_over_baseline_pct": (
-            round((last_blocks - baseline_blocks) * 100 / baseline_blocks, 1) if baseline_blocks else None
+        "live_over_baseline_pct": (
+            round((last_live - baseline_live) * 100 / baseline_live, 1) if baseline_live else None
         ),
         "errors": _errors(errors),
     }
@@ -544,10 +547,10 @@ def format_server_report(res: dict[str, Any]) -> str:
     mem = res.get("memory")
     if mem:
         lines.append(
-            f"  memory: baseline {mem['baseline_rss_kib']:,} KiB ({mem['baseline_blocks']:,} live blocks), "
-            "after each round of "
+            f"  memory ({mem['allocator']}): baseline {mem['baseline_rss_kib']:,} KiB "
+            f"({mem['baseline_live']:,} live {mem['live_unit']}), after each round of "
             + ", ".join(
-                f"{r['tables']} tables: {r['rss_kib']:,} KiB, {r['allocated_blocks']:,} blocks "
+                f"{r['tables']} tables: {r['rss_kib']:,} KiB, {r['live']:,} {mem['live_unit']} "
                 f"({r['open_tables']} open)"
                 for r in mem["rounds"]
             )

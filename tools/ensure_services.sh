@@ -6,7 +6,8 @@
 # of real nodes). It starts no nginx service: on a machine with systemd the package itself starts one on port 80
 # (its default site; `systemctl disable --now nginx` stops it), where a policy-rc.d forbids it (containers) none runs.
 # And what `hearts bench chaos` (tests/server/test_chaos.py) runs of its own: PostgreSQL's server binaries, redis-server
-# and libfaketime (Debian's faketime), installed where missing; it starts none of them here.
+# and libfaketime (Debian's faketime), installed where missing; it starts none of them here. And Debian's jemalloc
+# (libjemalloc2), which `hearts serve --allocator jemalloc` preloads.
 set -euo pipefail
 
 PG_PORT="${HEARTS_PG_PORT:-5432}"
@@ -122,4 +123,12 @@ if command -v faketime >/dev/null; then
 else
     need faketime faketime
     say "faketime installed"
+fi
+
+# hearts serve --allocator jemalloc preloads Debian's jemalloc (tests/server/test_allocator.py runs a server on it)
+if compgen -G "/usr/lib/*/libjemalloc.so.2" >/dev/null; then
+    say "jemalloc is installed"
+else
+    need libjemalloc-so-2 libjemalloc2  # (no such command: the package is installed)
+    say "jemalloc installed"
 fi

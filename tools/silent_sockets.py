@@ -1,14 +1,16 @@
 """Waves of websockets that never say hello against a real ``hearts serve``: closed in time, others served, memory back.
 
-    .venv/bin/hearts bench silent [--sockets 1000] [--waves 5] [--hello-timeout 10] [--settle 1] [--json]
+    .venv/bin/hearts bench silent [--sockets 1000] [--waves 5] [--hello-timeout 10] [--settle 1] [--allocator pymalloc]
+                                  [--json]
 
 Starts ``hearts serve`` on a free loopback port with a database of its own (``--sockets-per-address`` raised to fit a
 wave, the computer players' workers off), reads its resident memory (VmRSS), then per wave: opens ``--sockets``
 websockets from 127.0.0.1, a batch at a time, and waits until the server has closed every one, while 127.0.0.2 asks
 ``/healthz`` every 0.1 s (from a process of its own, so that the time is the server's); once ``/healthz`` counts no
-connection it waits ``--settle`` seconds and reads VmRSS and ``allocated_blocks`` again. One line per wave: how long
-the longest socket lived, the close codes, the slowest ``/healthz``, the highest VmRSS during the wave and the VmRSS
-and live blocks after it. docs/benchmarks.md has this machine's figures.
+connection it waits ``--settle`` seconds and reads VmRSS and the live memory (``/healthz``) again. One line per
+wave: how long the longest socket lived, the close codes, the slowest ``/healthz``, the highest VmRSS during the wave
+and the VmRSS and live memory after it. ``--allocator`` is passed to the server (``server.allocator``).
+docs/benchmarks.md has this machine's figures.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from hartenjagen.server.allocator import CHOICES, live_figure
 from hartenjagen.server.net.sockets import raise_fd_limit
 
 from .bench_server import Proc
@@ -47,7 +50,7 @@ class Wave:
     healthz_worst_ms: float  # the slowest /healthz answer to the other address during the wave
     peak_mib: float  # the server's highest VmRSS seen during the wave (read with every /healthz)
     rss_mib: float  # the server's VmRSS once the wave is gone and ``settle`` seconds passed
-    allocated_blocks: int  # the interpreter's live memory blocks then (``/healthz``)
+    live: int  # live memory then, as ``/healthz`` counts it (jemalloc's bytes, or the interpreter's blocks)
 
 
 @dataclass
@@ -56,8 +59,10 @@ class Report:
 
     sockets: int
     hello_timeout: float
+    allocator: str  # what the server runs on (``server.allocator``)
+    live_unit: str  # ``bytes`` (jemalloc) or ``blocks`` (pymalloc)
     rss_before_mib: float
-    blocks_before: int
+    live_before: int
     waves: list[Wave] = field(default_factory=list)
 
 
@@ -163,16 +168,16 @@ async def wave(server: Proc, poller: Poller, sockets: int, settle: float) -> Wav
         healthz_worst_ms=round(worst, 1),
         peak_mib=round(peak, 1),
         rss_mib=round(server.rss_kib() / 1024, 1),
-        allocated_blocks=body["allocated_blocks"],
+        live=live_figure(body)[0],
     )
 
 
-async def run(sockets: int, waves: int, hello_timeout: float, settle: float, folder: Path) -> Report:
+async def run(sockets: int, waves: int, hello_timeout: float, settle: float, allocator: str, folder: Path) -> Report:
     """Start the server, measure it before and after every wave, stop it."""
     port = free_port()
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", HOST, "--port", str(port)]
     argv += ["--db", str(folder / "silent.db"), "--bot-workers", "0", "--hello-timeout", str(hello_timeout)]
-    argv += ["--sockets-per-address", str(max(32, 2 * sockets))]
+    argv += ["--sockets-per-address", str(max(32, 2 * sockets)), "--allocator", allocator]
     server = Proc(argv, port, folder / "server.log")
     poller = Poller(server)
     server.start()
@@ -180,7 +185,9 @@ async def run(sockets: int, waves: int, hello_timeout: float, settle: float, fol
         await asyncio.to_thread(server.wait_healthy)
         await asyncio.sleep(settle)
         body, _ = await healthz(port)
-        report = Report(sockets, hello_timeout, round(server.rss_kib() / 1024, 1), body["allocated_blocks"])
+        live, unit = live_figure(body)
+        rss = round(server.rss_kib() / 1024, 1)
+        report = Report(sockets, hello_timeout, body["allocator"], unit, rss, live)
         await poller.start()
         for _ in range(waves):
             report.waves.append(await wave(server, poller, sockets, settle))
@@ -194,14 +201,14 @@ async def run(sockets: int, waves: int, hello_timeout: float, settle: float, fol
 def format_report(report: Report) -> str:
     """One line for the start and one per wave."""
     lines = [
-        f"{report.sockets} silent sockets a wave, --hello-timeout {report.hello_timeout:g}: before the first wave "
-        f"RSS {report.rss_before_mib} MiB, {report.blocks_before} live blocks"
+        f"{report.sockets} silent sockets a wave, --hello-timeout {report.hello_timeout:g}, {report.allocator}: "
+        f"before the first wave RSS {report.rss_before_mib} MiB, {report.live_before} live {report.live_unit}"
     ]
     for n, w in enumerate(report.waves, 1):
         lines.append(
             f"wave {n}: longest socket {w.longest_s} s, closes {w.codes}, /healthz worst {w.healthz_worst_ms:.0f} ms, "
             f"RSS at most {w.peak_mib} MiB, then {w.rss_mib} MiB ({w.rss_mib - report.rss_before_mib:+.1f}), "
-            f"{w.allocated_blocks} live blocks ({w.allocated_blocks - report.blocks_before:+d})"
+            f"{w.live} live {report.live_unit} ({w.live - report.live_before:+d})"
         )
     return "\n".join(lines)
 
@@ -215,6 +222,7 @@ def add_silent_parser(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     silent.add_argument("--waves", type=int, default=5, help="waves, one after the other (default 5)")
     silent.add_argument("--hello-timeout", type=float, default=10.0, help="the server's --hello-timeout (default 10)")
     silent.add_argument("--settle", type=float, default=1.0, help="seconds from a wave gone to reading the memory")
+    silent.add_argument("--allocator", choices=CHOICES, default="pymalloc", help="the server's --allocator")
     silent.add_argument("--json", action="store_true", help="print one JSON object")
     silent.add_argument("--poll", type=int, help=argparse.SUPPRESS)  # the poller process: ``poll`` this port
     silent.set_defaults(func=bench_silent)
@@ -226,6 +234,8 @@ def bench_silent(args: argparse.Namespace) -> int:
         poll(args.poll)
     raise_fd_limit()  # a descriptor per socket, here as in the server
     with tempfile.TemporaryDirectory(prefix="hearts-silent-") as folder:
-        report = asyncio.run(run(args.sockets, args.waves, args.hello_timeout, args.settle, Path(folder)))
+        report = asyncio.run(
+            run(args.sockets, args.waves, args.hello_timeout, args.settle, args.allocator, Path(folder))
+        )
     print(json.dumps(asdict(report)) if args.json else format_report(report))
     return 0

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sys
 import time
 from collections.abc import Awaitable
 from typing import Any
 
+from .. import allocator
 from ..connection.client import Client
 from ..handlers import HANDLERS, finding, identity
 from ..handlers.services import Services
@@ -111,7 +111,7 @@ class Hub(Services):
         return finding.table_info(self, code, address, seat_token)
 
     def health(self) -> dict[str, Any]:
-        """Return the ``/healthz`` body (``allocated_blocks``: the interpreter's live memory blocks, for leak watch)."""
+        """Return the ``/healthz`` body (live memory, for leak watch: ``server.allocator.live_memory``)."""
         return {
             "status": "ok",
             "engine": shared_hash(),  # the shared/ files this server runs (the offline worker reports its own)
@@ -119,7 +119,8 @@ class Hub(Services):
             "node": self.cluster.node if self.cluster is not None else None,
             "tables": len(self.tables),
             "connections": len(self.clients),
-            "allocated_blocks": sys.getallocatedblocks(),
+            "allocator": allocator.in_use(),
+            **allocator.live_memory(),
             "hard_player": self.thinker.health(),
             "connection_limit": self.headroom.limit if self.headroom is not None else None,
             "under_way": self.tables.quiet(),

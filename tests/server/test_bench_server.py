@@ -31,8 +31,9 @@ def test_bench_server_small_run_reports_every_figure() -> None:
         for phase in ("ramp", "play", "restart", "idle"):
             assert res[phase]["errors"] == {}, (side, phase, res[phase]["errors"])
     memory = report["memory"]
-    assert memory["baseline_rss_kib"] > 0 and memory["baseline_blocks"] > 0 and len(memory["rounds"]) == 2
-    assert all(r["allocated_blocks"] > 0 for r in memory["rounds"])
+    assert memory["baseline_rss_kib"] > 0 and memory["baseline_live"] > 0 and len(memory["rounds"]) == 2
+    assert memory["allocator"] == "pymalloc" and memory["live_unit"] == "blocks"  # the default allocator
+    assert all(r["live"] > 0 for r in memory["rounds"])
     assert all(r["tables"] == 10 and r["open_tables"] == 0 for r in memory["rounds"])
     assert memory["errors"] == {}
     names = {g["goal"] for g in report["goals"]}

@@ -47,6 +47,7 @@ class TestHttp:
         assert status == 200 and headers["Content-Type"] == "application/json"
         health = json.loads(body)
         assert health.pop("allocated_blocks") > 0  # the interpreter's live blocks: an operator's leak watch
+        assert health.pop("allocator") == "pymalloc"  # this test's server runs in the tests' own interpreter
         store = "postgresql" if db_url.startswith("postgresql://") else "sqlite"
         hard = health.pop("hard_player")  # the hard player's queue: nothing waits, the full budget is next
         assert hard["waiting"] == 0 and hard["next_budget_ms"] == 80
