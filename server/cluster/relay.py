@@ -92,6 +92,17 @@ class RemoteClient(Client):
         if not self.relay.hub.at_table(self):
             self.relay.detach(self)
 
+    def refuse(self, message: dict[str, Any], why: Close) -> None:
+        """Send a refusal, then ask the edge to close the connection.
+
+        Not ``push``: a connection at no table here would be handed back to the edge with the refusal, and the edge
+        then drops the close that follows, for a connection it no longer relays; the person would wait on an open
+        connection for a close that never comes.
+        """
+        if self.closing is None:
+            self.relay.send(self.edge, "t" + self.cid + SEP + compact(message))
+            self.close_soon(why)
+
     def close_soon(self, why: Close) -> None:
         """Ask the edge to close the connection with ``code`` after what it was sent before."""
         if self.closing is None:
@@ -274,9 +285,10 @@ class Relay:
                 try:
                     await self.hub.handle(remote, parse_relayed(msg))
                 except ProtocolError as exc:
-                    remote.push(exc.to_message())
-                    if exc.code == "server_busy":
-                        remote.close_soon(Close.BUSY)
+                    if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
+                        remote.refuse(exc.to_message(), Close.BUSY)
+                    else:
+                        remote.push(exc.to_message())
                 except Exception:
                     log.exception("a relayed %s message failed", kind_of(msg))  # never its fields: tokens
                     remote.push(ProtocolError("server_error").to_message())

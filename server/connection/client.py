@@ -122,6 +122,11 @@ class Client:
         broadcast((self.socket,), text)
         self.frames_sent.inc()
 
+    def refuse(self, message: dict[str, Any], why: Close) -> None:
+        """Write a refusal, then close the connection for ``why`` (``server_busy``: the client comes back by itself)."""
+        self.push(message)
+        self.close_soon(why)
+
     def close_soon(self, why: Close) -> None:
         """Close the connection for ``why`` after the messages written before (and none after).
 

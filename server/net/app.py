@@ -362,9 +362,10 @@ class App:
                     msg = parse_message(frame)
                     await self.hub.handle(client, msg)
                 except ProtocolError as exc:
-                    client.push(exc.to_message())
                     if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
-                        client.close_soon(Close.BUSY)
+                        client.refuse(exc.to_message(), Close.BUSY)
+                    else:
+                        client.push(exc.to_message())
                 except Exception:  # a bug must cost one message, not the connection or the server
                     log.exception("a %s message failed", kind_of(frame))  # never the frame: it may hold tokens
                     client.push(ProtocolError("server_error").to_message())

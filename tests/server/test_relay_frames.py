@@ -182,3 +182,23 @@ async def test_a_malformed_frame_is_logged_by_its_kind_and_changes_nothing(frame
     await settle()
     assert "bad frame of kind" in caplog.text and "not json" not in caplog.text
     assert len(hub.handled) == 1 and anna.closed == [] and anna.remote == "owner"
+
+
+async def test_a_relayed_refusal_to_come_back_later_closes_the_person_even_at_no_table_of_the_owners(monkeypatch):
+    """The owner's database does not answer a relayed ``resume``: the person is told ``server_busy`` and closed
+    (1013), so that the browser comes back by itself. Before, the refusal handed the connection back to the edge (it
+    sat at no table of the owner's) and the edge dropped the close that followed: the person waited on an open
+    connection for good."""
+    from hartenjagen.server.table.errors import ProtocolError
+
+    edge, owner, hub = linked()
+
+    async def busy(client: Any, msg: ClientMessage) -> None:
+        raise ProtocolError("server_busy")
+
+    monkeypatch.setattr(hub, "handle", busy)
+    anna = Person()
+    edge.open(anna, "owner", Resume(code="ABCDEF", seat_token="s" * 20))
+    await settle()
+    assert [m["code"] for m in anna.pushed if m["type"] == "error"] == ["server_busy"]
+    assert anna.closed == [Close.BUSY] and anna.remote is None and not edge.relayed and not owner.remotes
