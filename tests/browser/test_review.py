@@ -47,15 +47,23 @@ def test_a_finished_game_is_reviewed_at_the_table_and_in_the_replay_viewer(open_
     assert items.count() >= 13  # every card Anna played (and her pass, when the last hand had one)
     shot(page, "table-review")
 
-    # The replay viewer: the review of hand 1 with its marks on the timeline.
+    # The replay viewer: the review of a hand with its marks on the timeline, the first hand in which the first card
+    # that stands up cost Anna points (nearly always hand 1; a deal where every such card was as good as the best is
+    # not this test's failure).
     scores.locator("[data-action=replay]").click()
     expect(page.locator(".replay .rp-seat")).to_have_count(4)
-    page.locator("[data-action=replay_review]").click()
     section = page.locator(".rp-review .review")
-    expect(section).to_be_visible(timeout=60_000)
-    expect(section.locator(".rv-item")).to_have_count(14)  # hand 1: the pass and thirteen cards
-    marked = int(section.get_attribute("data-marked"))
-    assert marked >= 1, "playing the first card that stands up should cost points somewhere"
+    marked = 0
+    for hand in range(page.locator("[data-action=replay_hand]").count()):
+        page.locator(f'[data-action=replay_hand][data-hand="{hand}"]').click()
+        page.locator("[data-action=replay_review]").click()
+        expect(section).to_be_visible(timeout=60_000)
+        passed = hand % 4 != 3  # left, right, across, then a hand without passing
+        expect(section.locator(".rv-item")).to_have_count(14 if passed else 13)  # the pass and thirteen cards
+        marked = int(section.get_attribute("data-marked"))
+        if marked:
+            break
+    assert marked >= 1, "playing the first card that stands up should cost points in some hand"
     expect(page.locator(".rv-timeline .rv-dot")).to_have_count(marked)
 
     # A marked decision opens its step: the better card stands out in Anna's hand, the one she chose is marked too.
