@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 import subprocess
 import sys
@@ -32,39 +31,3 @@ def pytest_configure(config: pytest.Config) -> None:
         for process in beside:
             process.wait()
     kernel.warm()
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Start the long tests (``@pytest.mark.long``) first, spread over the test processes, so none is left at the end.
-
-    pytest-xdist's worksteal hands each process an equal run of the collected tests, in order, and lets a process that
-    ran out take the later half of another's queue. The long tests (browser journeys, the chaos minute, the benches)
-    sat late in the collection, so whichever process drew them ran them one after another while the others idled:
-    with a busy core the run took minutes longer than its work. Here each process's run begins with its share of the
-    long tests, a module's long tests together (they may share a module-scoped fixture), the modules with the most
-    long tests first, each to the process with the fewest so far; the other tests keep their order.
-    """
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
-    if workers < 2:
-        return
-    groups: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        if item.get_closest_marker("long") is not None:
-            groups.setdefault(item.nodeid.split("::")[0], []).append(item)
-    if not groups:
-        return
-    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    for group in sorted(groups.values(), key=len, reverse=True):
-        min(shares, key=len).extend(group)
-    chosen = {id(item) for group in groups.values() for item in group}
-    rest = iter([item for item in items if id(item) not in chosen])
-    ordered: list[pytest.Item] = []
-    spill: list[pytest.Item] = []  # long tests past a process's whole run (never with today's few dozen)
-    left = len(items)
-    for k, share in enumerate(shares):
-        size = left // (workers - k)  # as worksteal deals its first runs: what is left, over the processes left
-        left -= size
-        ordered += share[:size]
-        spill += share[size:]
-        ordered += itertools.islice(rest, size - len(share[:size]))
-    items[:] = ordered + spill + list(rest)

@@ -370,7 +370,6 @@ HOLD = """([m, trick]) => {
 }"""
 
 
-@pytest.mark.long
 def test_cancelled_cards_the_kitty_waiting_cards_and_the_taker_cover_no_corner(open_page):
     names = [s["name"] for s in _table(core_view({"variant": "cancellation"}, full_trick), 6)["seats"]]
     page = open_page("/", viewport=LANDSCAPE)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from hartenjagen.server.table.presence import ConnectionId
 from hartenjagen.server.table.seat_view import Moment, seat_update
 from hartenjagen.server.table.table import Table
@@ -55,7 +53,6 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
     return out
 
 
-@pytest.mark.long
 def test_the_client_folds_every_update_into_the_full_table_message(open_page):
     page = open_page("/")
     for options in ({"variant": "classic", "end_score": 30}, {"variant": "dutch"}):

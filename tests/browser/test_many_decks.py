@@ -10,7 +10,6 @@ import json
 import random
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import (
@@ -349,7 +348,6 @@ SHOW_UNDECIDED = """([m, trick, before]) => {
 }"""
 
 
-@pytest.mark.long
 def test_an_undecided_tricks_cards_wait_in_the_middle_until_someone_takes_a_trick(open_page):
     after, waiting = undecided_views()
     page = open_page("/", viewport=PHONE_TALL)

@@ -60,7 +60,6 @@ def _news(page: Page) -> list[str]:
     return page.eval_on_selector_all("[data-area=news] p", "els => els.map(e => e.textContent)")
 
 
-@pytest.mark.long
 def test_after_game_over_the_host_has_a_next_step_and_a_new_game_starts_clean_for_everyone(
     open_page, quick_review_url, shot
 ):

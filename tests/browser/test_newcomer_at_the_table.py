@@ -195,7 +195,6 @@ def test_every_card_of_the_trick_says_who_played_it_also_while_its_taker_is_name
     shot(page, "finished-trick")
 
 
-@pytest.mark.long
 def test_between_hands_the_person_the_others_wait_for_is_told_so(open_page, shot):
     anna = open_page("/", viewport=DESKTOP, name="Anna")
     anna.fill("#opt-classic-end_score", "200")

@@ -104,7 +104,6 @@ def play_plan(pages: list[Page]) -> None:
         page.wait_for_function(f"() => !window.hartenjagen.state.table.view.hand.includes('{card}')")
 
 
-@pytest.mark.long
 def test_game_over_explains_each_topper_and_shows_each_person_their_own_next_step(open_page, shot):
     anna = open_page("/", viewport=DESKTOP, name="Anna")
     anna.fill("#opt-classic-end_score", "25")

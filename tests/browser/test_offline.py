@@ -96,7 +96,6 @@ def assert_decides_as_the_server(page: Page) -> None:
     assert got == [decide("medium", c["seed"], c["view"]) for c in cases]
 
 
-@pytest.mark.long
 def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online_again(open_page, shot, server_url):
     page = open_page("/", viewport=PHONE_TALL, name="Anna", expected=("ERR_INTERNET_DISCONNECTED",))
     page.evaluate(INSTALLED)  # the app installed: the service worker keeps the engine (a mere visit does not)
@@ -209,7 +208,6 @@ def test_offline_journey_on_a_phone_hint_last_trick_close_and_finish_then_online
     expect(again.locator("[data-offline-badge]")).to_have_count(0)
 
 
-@pytest.mark.long
 def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_server(open_page, shot, server_url):
     # Under the server's Content-Security-Policy, which comes with the worker's script too: the runtime compiles its
     # WebAssembly with 'wasm-unsafe-eval' alone (no 'unsafe-eval'); a refusal would be an error in the page.
@@ -251,7 +249,6 @@ def test_the_worker_runs_the_servers_shared_files_and_deals_and_decides_as_the_s
     assert_decides_as_the_server(page)
 
 
-@pytest.mark.long
 def test_a_kept_game_that_does_not_replay_is_dropped_with_a_notice(open_page, shot):
     page = open_page("/", viewport=PHONE_TALL, name="Cor")
     # A kept game whose log does not fold: its first entry does not say how the table was made.

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from .conftest import DESKTOP, create_table, fill_and_start, no_horizontal_scroll, resize
 from .test_offline import BOOT_MS, ENGINE_KEPT, INSTALLED, PHONE_TALL
 
-pytestmark = [pytest.mark.service_worker, pytest.mark.long]  # the offline engine: long (tests/conftest.py)
+pytestmark = pytest.mark.service_worker  # what the service worker keeps, and the offline engine, are the subject
 
 PHONE_SIDE = {"width": 844, "height": 390}
 OFFLINE_NOTES = ("Failed to load resource", "ERR_INTERNET_DISCONNECTED")

@@ -3,7 +3,6 @@ animation speed, playing the only legal card by itself, claiming the rest of the
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from hartenjagen.shared.cards import parse_card, rank_of
@@ -308,7 +307,6 @@ def test_the_claim_is_offered_only_once_it_holds_and_then_plays_the_hand_out(ope
     shot(anna, "claim-held-desktop-1280")
 
 
-@pytest.mark.long
 def test_play_again_with_the_same_people_when_everyone_agrees(open_page, shot):
     anna = open_page("/", viewport=WIDE, name="Anna")
     anna.fill("#opt-classic-end_score", "25")

@@ -4,7 +4,6 @@ reload), and when the next hand is dealt the score table closes for everyone."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, create_table, hand_cards, play_pages, view
@@ -25,7 +24,6 @@ def _has_played(page) -> bool:
     return any(c["seat"] == v["seat"] for t in tricks for c in t["cards"])
 
 
-@pytest.mark.long
 def test_passing_marks_names_and_exchange_lines_and_both_score_tables_close_on_the_next_deal(open_page, shot):
     anna = open_page("/", name="Anna")
     code = create_table(anna)  # the first hand passes to the left: Anna (South) to Bram (West)

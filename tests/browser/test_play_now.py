@@ -8,7 +8,6 @@ import json
 import re
 import time
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, STEP, no_horizontal_scroll, resize
@@ -43,7 +42,6 @@ def press_play_now(page: Page, name: str, *, end_score: int, wait: int, variant:
     page.wait_for_selector("[data-play-now-wait], .hand .card")
 
 
-@pytest.mark.long
 def test_four_people_meet_with_play_now_play_the_rated_game_out_and_see_their_rating(open_page, shot):
     sizes = [TALL, LANDSCAPE, SMALL, DESKTOP]
     pages = [open_page("/", viewport=size) for size in sizes]
@@ -198,7 +196,6 @@ def test_a_refused_name_is_said_at_the_name_field_and_another_name_plays(open_pa
     page.wait_for_selector("form[data-form=play_now]")
 
 
-@pytest.mark.long
 def test_strangers_at_a_play_now_table_have_no_host_and_queue_again_after_game_over(open_page, shot):
     gert, hanna = open_page("/", viewport=TALL), open_page("/", viewport=DESKTOP)
     press_play_now(gert, "Gert", end_score=25, wait=300, variant="black_maria")  # his own wait: five minutes

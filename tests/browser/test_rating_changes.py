@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import DESKTOP, no_horizontal_scroll
@@ -35,7 +34,6 @@ def _signed(change: int) -> str:
     return f"+{change}" if change >= 0 else f"−{-change}"
 
 
-@pytest.mark.long
 def test_a_rated_game_shows_ratings_beside_the_seats_and_every_rating_change_at_game_over(open_page, shot):
     people = [
         ("Eefje", DESKTOP, "en-GB"),

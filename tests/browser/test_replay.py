@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from .conftest import (
@@ -42,7 +41,6 @@ def _finished_game(open_page):
     return page, final
 
 
-@pytest.mark.long
 def test_a_finished_game_can_be_replayed_shared_and_started_over(open_page, shot):
     page, final = _finished_game(open_page)
     table = page.evaluate("window.hartenjagen.state.table")

@@ -29,7 +29,6 @@ def review_url() -> Iterator[str]:
         yield url
 
 
-@pytest.mark.long
 def test_a_finished_game_is_reviewed_at_the_table_and_in_the_replay_viewer(open_page, review_url, shot):
     page = open_page("/", name="Anna", server=review_url)
     page.fill("#opt-classic-end_score", "25")

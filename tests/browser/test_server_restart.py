@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import socket
 
-import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, create_table, hand_cards, play_one_legal, start_hearts, stop_hearts, view
@@ -26,7 +25,6 @@ def _record_sent(page) -> list[dict]:
     return sent
 
 
-@pytest.mark.long
 def test_a_restarting_server_shows_a_banner_and_everyone_comes_back_to_their_seat(open_page, tmp_path, shot):
     port = str(_free_port())
     db = str(tmp_path / "hearts.db")

@@ -4,7 +4,6 @@ score table does (a moon gives its shooter nothing)."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from hartenjagen.shared.variants import VARIANTS, make_rules
@@ -113,7 +112,6 @@ def test_the_sides_read_in_dutch(open_page, shot):
 # ------------------------------------------------------------------ watchers
 
 
-@pytest.mark.long
 def test_a_watcher_takes_a_seat_is_told_what_he_inherits_and_a_late_sitter_gets_only_the_share_link(open_page, shot):
     anna = open_page("/", viewport=WIDE, name="Anna")
     # a short game that the first hand cannot end: a hand gives one seat at most 26 points (a moon: 26 to each other)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
@@ -37,7 +36,6 @@ def start_watching(ws, code: str) -> None:
     assert "watching" in types, types
 
 
-@pytest.mark.long
 def test_a_watcher_after_game_over_gets_the_share_link_and_no_replay_button(open_page, shot):
     anna = open_page("/", name="Anna")
     anna.fill("#opt-classic-end_score", "25")

@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -257,7 +256,6 @@ def _check_hand_end(game: Game, totals_before: list[int], turned_before: bool) -
     assert game.winners == ([s for s in range(4) if game.totals[s] == low] if over else [])
 
 
-@pytest.mark.long
 @settings(max_examples=100, deadline=None)
 @given(options=st.one_of(CLASSIC_OPTIONS, DUTCH_OPTIONS), seed=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant_and_replay_to_the_same_state(options, seed):
@@ -344,7 +342,6 @@ def test_random_games_of_every_variant_keep_every_invariant_and_replay_to_the_sa
     _play_variant_game(options, seed)
 
 
-@pytest.mark.long
 @settings(max_examples=40, deadline=None)
 @given(options=SEAT_OPTIONS, seed=st.integers(0, 2**32))
 def test_random_games_at_three_and_five_seats_keep_every_invariant_and_replay_to_the_same_state(options, seed):

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,7 +21,6 @@ def bench(*extra: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])  # the last line is the JSON object
 
 
-@pytest.mark.long
 def test_through_the_proxy_every_person_plays_on_the_table_s_node() -> None:
     report = bench()
     runs = {r["nodes"]: r for r in report["runs"]}
@@ -40,7 +37,6 @@ def test_through_the_proxy_every_person_plays_on_the_table_s_node() -> None:
     assert report["cpu_ratio_vs_one_node"] == round(runs[2]["cpu_us_per_message"] / runs[1]["cpu_us_per_message"], 3)
 
 
-@pytest.mark.long
 def test_bench_server_nodes_reports_each_node_count_with_crossing_moves() -> None:
     report = bench("--no-proxy")
     runs = {r["nodes"]: r for r in report["runs"]}

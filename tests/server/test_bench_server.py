@@ -7,12 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.long
 def test_bench_server_small_run_reports_every_figure() -> None:
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--tables", "4", "--seconds", "3"]
     argv += ["--warmup", "1", "--idle-connections", "50", "--memory-tables", "10", "--rounds", "2"]
@@ -64,7 +61,6 @@ def test_bench_server_bots_plays_the_variant_and_seat_count_asked_for() -> None:
     assert ignored.returncode == 2 and "--bots" in ignored.stderr, ignored.stderr
 
 
-@pytest.mark.long
 def test_bench_server_idle_connections_say_hello_and_stay_through_play_and_restart() -> None:
     """``--idle``: more connections that got ``welcome`` stay open on both servers; memory per idle connection."""
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "server", "--tables", "1", "--idle", "20"]

@@ -9,14 +9,11 @@ people were shown against the PostgreSQL log, and every finished game against it
 
 from __future__ import annotations
 
-import pytest
-
 from hartenjagen.tools.bench_chaos import KINDS, Settings, format_report, run
 from hartenjagen.tools.chaos_services import missing
 from hartenjagen.tools.nginx import nginx_binary
 
 
-@pytest.mark.long
 def test_a_minute_of_every_fault_loses_nothing_forks_nothing_and_everyone_gets_their_seat_back(tmp_path):
     assert missing() is None and nginx_binary() is not None, "run tools/ensure_services.sh"
     settings = Settings(seconds=45, seed=7, lease_ms=3000, each=1, logs=str(tmp_path), progress=False)

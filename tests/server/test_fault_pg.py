@@ -12,7 +12,6 @@ import asyncio
 from pathlib import Path
 
 import asyncpg
-import pytest
 
 from . import pg
 from .crashkit import ServerProcess
@@ -31,7 +30,6 @@ async def stored_logs_pg(url: str) -> dict[str, tuple]:
     return out
 
 
-@pytest.mark.long
 async def test_a_15_s_lock_on_postgresql_loses_no_table_and_every_shown_event_is_stored(tmp_path: Path):
     url = await pg.create_database()
     srv = ServerProcess(url, tmp_path, "faults-pg", extra=["--bot-delay", "0.02"]).start()

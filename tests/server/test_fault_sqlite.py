@@ -14,8 +14,6 @@ import os
 import signal
 from pathlib import Path
 
-import pytest
-
 from .crashkit import ServerProcess
 from .faultkit import (
     Person,
@@ -51,7 +49,6 @@ def busy_closes(people: list[Person]) -> int:
     return sum(p.closes.count(1013) for p in people)
 
 
-@pytest.mark.long
 async def test_a_15_s_lock_and_a_full_disk_lose_no_table_and_every_shown_event_is_stored(tmp_path: Path):
     assert os.geteuid() == 0, "this test mounts a small tmpfs: run the suite as root (as CI does)"
     with small_disk(tmp_path / "disk") as disk:

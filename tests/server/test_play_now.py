@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 from openskill.models import BradleyTerryFull
 
 from hartenjagen.tools.wsclient import next_intent
@@ -281,7 +280,6 @@ def expected_ratings(db: str) -> dict[str, tuple[float, float, int]]:
 
 
 class TestLeaderboard:
-    @pytest.mark.long
     async def test_after_twenty_rated_games_the_board_equals_the_model_over_the_stored_games(self, server, tmp_path):
         names = ["Anna", "Bram", "Carla", "Daan", "Eva", "Frits"]
         tokens: dict[str, str] = {}

@@ -23,8 +23,6 @@ from hartenjagen.tools.wsclient import next_intent
 
 from .crashkit import SERVING, Client, close_all
 
-pytestmark = pytest.mark.long  # the wheel is built once for the module: its tests start first, together
-
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith(("HEARTS_", "PYTHON", "VIRTUAL_ENV"))}
 
