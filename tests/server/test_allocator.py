@@ -37,7 +37,7 @@ async def wait_until(cond, what: str, timeout: float = 60.0) -> None:
 async def test_on_jemalloc_healthz_counts_live_bytes_and_they_come_back_when_silent_sockets_are_closed(tmp_path):
     assert JEMALLOC is not None, "the tests' install step puts Debian's libjemalloc2 on the machine"
     server = ServerProcess(tmp_path / "j.db", tmp_path, "jemalloc", extra=["--allocator", "jemalloc"])
-    server.extra += ["--hello-timeout", "0.5"]
+    server.extra += ["--hello-timeout", "3"]  # time to open them all before the first is closed, on a busy machine
     try:
         server.start()
         maps = Path(f"/proc/{server.pid}/maps").read_text()
@@ -46,7 +46,9 @@ async def test_on_jemalloc_healthz_counts_live_bytes_and_they_come_back_when_sil
         assert health["allocator"] == "jemalloc" and "allocated_blocks" not in health
         baseline = health["allocated_bytes"]
         assert baseline > 1_000_000  # the interpreter's start-up alone holds megabytes: a real count, not a zero
-        sockets = [await connect(server.url, ping_interval=None) for _ in range(200)]
+        sockets = []
+        for _ in range(4):
+            sockets += await asyncio.gather(*(connect(server.url, ping_interval=None) for _ in range(50)))
         grown = (await asyncio.to_thread(healthz, server.port))["allocated_bytes"]
         assert grown > baseline + 200 * 1024  # each open connection holds some KiB
         await asyncio.gather(*(ws.wait_closed() for ws in sockets))
