@@ -14,6 +14,7 @@ jemalloc's own count of live bytes instead (``allocated_bytes``); under pymalloc
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 import sysconfig
@@ -35,6 +36,7 @@ def jemalloc_path() -> str | None:
     return None
 
 
+@functools.cache  # the allocator is chosen at start and never changes
 def _mallctl() -> Any:
     """The control function of jemalloc where this process runs on jemalloc, else None."""
     if os.environ.get("PYTHONMALLOC") != "malloc":
