@@ -6,11 +6,17 @@
 # them with --no-deps. By default the versions stay as constraints.txt has them (a new dependency gets its newest);
 # --upgrade moves every package to its newest version (then run the tests). Needs pip-tools, installed here into a
 # throwaway venv: it is a tool for this script, not a dependency of the project.
+# It resolves under the oldest Python the project runs on, Debian bookworm's 3.11.2 (/usr/bin/python3; LOCK_PYTHON
+# names another): a package that only older 3.11 releases need is then pinned too (redis needs async-timeout below
+# 3.11.3), where a newer interpreter would leave it out and the install on Debian's Python would fail its hashes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=$(mktemp -d /tmp/hearts-lock.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-python3 -m venv "$WORK/venv"
+LOCK_PYTHON=${LOCK_PYTHON:-/usr/bin/python3}
+"$LOCK_PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' || {
+  echo "tools/lock.sh: $LOCK_PYTHON is not a Python 3.11 (set LOCK_PYTHON)" >&2; exit 2; }
+"$LOCK_PYTHON" -m venv "$WORK/venv"
 "$WORK/venv/bin/pip" install -q pip-tools
 KEEP=(-c "$WORK/pins.txt")
 if [[ ${1:-} == --upgrade ]]; then KEEP=(--upgrade); fi
