@@ -188,7 +188,13 @@ def _helpers_changed() -> bool:
 
 
 def _stamp_helpers() -> None:
-    """Write the helpers' digest beside the cache just compiled or loaded (where numba can write, else nowhere)."""
+    """Write the helpers' digest beside the cache just compiled or loaded (where numba can write, else nowhere).
+
+    A stamp that names these helpers already is left as it is: loading a cache writes nothing (a read-only image
+    layer, or a cache shared by many processes, stays untouched).
+    """
+    if _helpers_fresh():
+        return
     try:
         _helpers_stamp().write_text(helpers_digest() + "\n")
     except OSError:

@@ -146,6 +146,18 @@ def test_a_cache_compiled_from_other_helpers_does_not_count_as_cached(tmp_path, 
     assert not kernel.cached()  # warm forgets it and compiles afresh, where numba would load it as it is
 
 
+def test_a_process_that_loads_the_cache_writes_nothing_in_its_folder() -> None:
+    """The image's cache is compiled at build time and only loaded at run time: no file of it is written again."""
+    kernel.warm()
+    folder = kernel.cache_folder()
+    before = {p.name: p.stat().st_mtime_ns for p in folder.glob("kernel_impl.*")}
+    assert "kernel_impl.helpers.sha256" in before and kernel.cached()
+    code = "from hartenjagen.shared.bots import kernel; assert kernel.warm() and kernel._impl is not None"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("kernel_impl.*")} == before
+
+
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_the_review_search_gives_the_same_points_compiled_and_in_pure_python(options: dict, monkeypatch) -> None:
     """The hand review plays its deals through the compiled look-ahead where it can, to the same points."""
