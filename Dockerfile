@@ -43,7 +43,12 @@ ENV PATH=/opt/hearts/bin:$PATH \
     HEARTS_PORT=8000 \
     HEARTS_DB=/data/hearts.db \
     NUMBA_CACHE_DIR=/var/cache/hartenjagen/numba \
-    NUMBA_CPU_NAME=generic
+    NUMBA_CPU_NAME=generic \
+    HEARTS_ALLOCATOR=jemalloc
+# Debian's jemalloc, which the server runs on here (HEARTS_ALLOCATOR above; docs/server.md, Memory): after a burst of
+# connections it hands more than half of their memory back to the system, where Python's own allocator keeps it all
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libjemalloc2 \
+    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/hearts /opt/hearts
 RUN useradd --create-home --uid 10001 hearts && mkdir -p /data "$NUMBA_CACHE_DIR" \
     && chown hearts:hearts /data "$NUMBA_CACHE_DIR"

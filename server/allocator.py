@@ -3,7 +3,7 @@
 Python's own allocator (pymalloc, the default) hands memory back to the system only in whole arenas of 1 MiB, and a
 few objects made while a burst of connections came and went keep most of them: after 1,000 sockets that never said
 hello the server stays about 10 MiB above where it was (the next bursts reuse it). Debian's jemalloc
-(``libjemalloc2``), with the interpreter asking it for every allocation (``PYTHONMALLOC=malloc``), keeps about 6 MiB
+(``libjemalloc2``), with the interpreter asking it for every allocation (``PYTHONMALLOC=malloc``), keeps 4 to 6 MiB
 of it, at no CPU cost the capacity bench could see (docs/benchmarks.md). ``--allocator jemalloc`` starts the server
 again once with the library preloaded; ``auto`` does so where it is installed.
 

@@ -247,6 +247,13 @@ else
   docker logs "$GAME" 2>&1 | tail -20
   die "/healthz did not answer within 60 s"
 fi
+# the image runs the server on Debian's jemalloc (HEARTS_ALLOCATOR=jemalloc), which counts live memory in bytes
+allocator=$(json_field allocator <<<"$health")
+if [[ $allocator == jemalloc ]] && [[ $health == *'"allocated_bytes"'* ]]; then
+  ok "the server runs on jemalloc: /healthz allocator $allocator, $(json_field allocated_bytes <<<"$health") live bytes"
+else
+  fail "the server does not run on jemalloc: /healthz allocator $allocator"
+fi
 # the browser client came inside the installed package (index, a module, an icon)
 page=$(get "http://127.0.0.1:$port/" 2>/dev/null || true)
 if [[ $page == *'src="/js/main.js"'* ]] && get "http://127.0.0.1:$port/js/main.js" >/dev/null 2>&1 &&

@@ -182,6 +182,8 @@ class TestDockerfile:
         assert "pip install --require-hashes -r constraints-server.txt" in build and "pip install --no-deps ." in build
         assert re.findall(r"^COPY .*", run, re.M) == ["COPY --from=build /opt/hearts /opt/hearts"]  # no second copy
         assert "kernel.warm() and kernel.cached()" in run and "NUMBA_CACHE_DIR" in run
+        # the server runs on Debian's jemalloc (tools/image_check.sh sees /healthz say so in a container)
+        assert "HEARTS_ALLOCATOR=jemalloc" in run and "install -y --no-install-recommends libjemalloc2" in run
         assert re.search(r'^CMD \["hearts", "serve"\]$', run, re.M)  # HEARTS_HOST and the others are not overridden
 
     async def test_the_healthcheck_asks_the_port_in_hearts_port(self, server):
