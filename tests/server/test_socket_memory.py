@@ -14,6 +14,9 @@ import subprocess
 import sys
 import urllib.parse
 
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 from websockets.server import ServerProtocol
 
 from .conftest import Server, wait_for
@@ -49,6 +52,44 @@ async def test_sockets_closed_for_no_hello_and_answered_requests_are_freed_witho
         assert answer.startswith(b"HTTP/1.1 200 ")
         await wait_for(lambda: left_behind(server) == (1, 1))  # only the greeted one, open
         await greeted.close()
+        await wait_for(lambda: left_behind(server) == (0, 0))
+    finally:
+        gc.enable()
+
+
+async def test_sockets_refused_at_the_handshake_are_freed_without_the_collector(make_server):
+    """A flood past the per-address cap (429) or from another site's page (403) leaves nothing behind either."""
+    server = await make_server(sockets_per_address=1)
+    held = await server.connect("Anna")  # the address's one socket: every other one is refused
+    gc.collect()
+    gc.disable()
+    try:
+        await wait_for(lambda: left_behind(server) == (1, 1))
+        for _ in range(5):
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(server.url, open_timeout=10)
+            assert refused.value.response.status_code == 429
+        await held.close()
+        for _ in range(5):
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(server.url, open_timeout=10, origin="https://evil.example")
+            assert refused.value.response.status_code == 403
+        await wait_for(lambda: left_behind(server) == (0, 0))
+    finally:
+        gc.enable()
+
+
+async def test_sockets_whose_client_vanishes_without_a_closing_handshake_are_freed_without_the_collector(make_server):
+    """A tab killed or a phone gone: the TCP connection ends with no websocket close, greeted or not."""
+    server = await make_server()
+    gc.collect()
+    gc.disable()
+    try:
+        greeted = [await server.connect(name) for name in ("Anna", "Bram")]
+        silent = [await connect(server.url, open_timeout=10) for _ in range(3)]
+        await wait_for(lambda: left_behind(server) == (5, 5))
+        for ws in [p.ws for p in greeted] + silent:
+            ws.transport.close()  # the end of the TCP stream (FIN), no websocket close frame
         await wait_for(lambda: left_behind(server) == (0, 0))
     finally:
         gc.enable()
