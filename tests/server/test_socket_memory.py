@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import socket
 import subprocess
 import sys
 import urllib.parse
@@ -80,7 +81,8 @@ async def test_sockets_refused_at_the_handshake_are_freed_without_the_collector(
 
 
 async def test_sockets_whose_client_vanishes_without_a_closing_handshake_are_freed_without_the_collector(make_server):
-    """A tab killed or a phone gone: the TCP connection ends with no websocket close, greeted or not."""
+    """A tab killed or a phone gone: the TCP connection ends with no websocket close, greeted, silent or halfway
+    through the opening handshake."""
     server = await make_server()
     gc.collect()
     gc.disable()
@@ -90,6 +92,14 @@ async def test_sockets_whose_client_vanishes_without_a_closing_handshake_are_fre
         await wait_for(lambda: left_behind(server) == (5, 5))
         for ws in [p.ws for p in greeted] + silent:
             ws.transport.close()  # the end of the TCP stream (FIN), no websocket close frame
+        await wait_for(lambda: left_behind(server) == (0, 0))
+        port = urllib.parse.urlsplit(server.http).port
+        halfway = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+        for sock in halfway:
+            sock.sendall(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the opening handshake, cut off
+        await wait_for(lambda: left_behind(server)[0] == 3)
+        for sock in halfway:
+            sock.close()
         await wait_for(lambda: left_behind(server) == (0, 0))
     finally:
         gc.enable()
