@@ -94,7 +94,7 @@ async def test_prune_deletes_only_what_was_never_played_and_is_old_enough(db_url
 
 
 async def test_each_node_prunes_by_itself_now_and_then_keeping_who_is_connected(make_server, tmp_path):
-    server = await make_server(prune_days=1e-9, prune_every=0.05)  # everything is old at once: prune often
+    server = await make_server(prune_days=1, prune_every=0.05)  # prune often; nobody is a day old yet
     db = str(tmp_path / "hearts.db")
     gone = await server.connect("Gone")
     await gone.send("create", options={"variant": "classic"})  # a table never started, closed when Gone leaves
@@ -106,6 +106,15 @@ async def test_each_node_prunes_by_itself_now_and_then_keeping_who_is_connected(
     stays = await server.connect("Stays")  # connected the whole time
     stays_id = next(c.player_id for c in server.app.hub.clients if c.name == "Stays")
 
+    async def closed() -> bool:
+        return await raw(db, "SELECT id FROM tables WHERE closed_at IS NULL") == []
+
+    await until(closed)
+    # two days on for the database: both players last seen then, the table closed then (a clock of the test's own:
+    # moved only once both are in, a pass never meets a player stored but not yet counted as connected)
+    await raw(db, f"UPDATE players SET last_seen = last_seen - {2 * DAY} WHERE id IN ({gone_id}, {stays_id})")
+    await raw(db, f"UPDATE tables SET closed_at = closed_at - {2 * DAY}")
+
     async def pruned() -> bool:
         return (
             await raw(db, f"SELECT id FROM players WHERE id = {gone_id}") == []
@@ -113,6 +122,8 @@ async def test_each_node_prunes_by_itself_now_and_then_keeping_who_is_connected(
         )
 
     await until(pruned)
+    passes = server.app.pruner.passes
+    await until(lambda: asyncio.sleep(0, server.app.pruner.passes > passes))  # one more whole pass
     assert await raw(db, f"SELECT id FROM players WHERE id = {stays_id}") == [(stays_id,)]
     await stays.send("create", options={"variant": "classic"})  # Stays plays on as ever
     await stays.expect("joined")
