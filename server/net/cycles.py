@@ -26,7 +26,7 @@ def let_go(connection: Connection) -> None:
     protocol = connection.protocol
     protocol.parser.close()  # finished or not: its frame and the protocol it holds are let go
     # how the parser ended (EOFError: the client vanished), and the handshake with it where that was not done yet
-    for failure in (protocol.parser_exc, getattr(protocol, "handshake_exc", None)):
+    for failure in (protocol.parser_exc, protocol.handshake_exc):
         seen: set[int] = set()
         while failure is not None and id(failure) not in seen:
             seen.add(id(failure))
