@@ -26,7 +26,8 @@ def let_go(connection: Connection) -> None:
     protocol = connection.protocol
     protocol.parser.close()  # finished or not: its frame and the protocol it holds are let go
     # how the parser ended (EOFError: the client vanished), and the handshake with it where that was not done yet
-    for failure in (protocol.parser_exc, protocol.handshake_exc):
+    ended: tuple[BaseException | None, ...] = (protocol.parser_exc, protocol.handshake_exc)
+    for failure in ended:
         seen: set[int] = set()
         while failure is not None and id(failure) not in seen:
             seen.add(id(failure))
