@@ -1,7 +1,7 @@
 """Waves of websockets that never say hello against a real ``hearts serve``: closed in time, others served, memory back.
 
     .venv/bin/hearts bench silent [--sockets 1000] [--waves 5] [--hello-timeout 10] [--settle 1] [--allocator pymalloc]
-                                  [--json]
+                                  [--vanish] [--json]
 
 Starts ``hearts serve`` on a free loopback port with a database of its own (``--sockets-per-address`` raised to fit a
 wave, the computer players' workers off), reads its resident memory (VmRSS), then per wave: opens ``--sockets``
@@ -9,7 +9,9 @@ websockets from 127.0.0.1, a batch at a time, and waits until the server has clo
 ``/healthz`` every 0.1 s (from a process of its own, so that the time is the server's); once ``/healthz`` counts no
 connection it waits ``--settle`` seconds and reads VmRSS and the live memory (``/healthz``) again. One line per
 wave: how long the longest socket lived, the close codes, the slowest ``/healthz``, the highest VmRSS during the wave
-and the VmRSS and live memory after it. ``--allocator`` is passed to the server (``server.allocator``).
+and the VmRSS and live memory after it. ``--allocator`` is passed to the server (``server.allocator``). With
+``--vanish`` the sockets do not wait to be closed: once a wave is open, each one's TCP stream is ended with no
+websocket close frame (a tab killed, a phone out of reach), and the wave is over when the server counts none.
 docs/benchmarks.md has this machine's figures.
 """
 
@@ -45,8 +47,8 @@ POLL = 0.1  # seconds between two /healthz of the other address
 class Wave:
     """What one wave of silent sockets saw."""
 
-    longest_s: float  # the longest a socket lived, from its handshake to the server's close
-    codes: dict[str, int]  # close codes: how many sockets got each
+    longest_s: float  # the longest a socket lived, from its handshake to the server's close (or to its own end)
+    codes: dict[str, int]  # close codes: how many sockets got each (``1006`` for every one with ``--vanish``)
     healthz_worst_ms: float  # the slowest /healthz answer to the other address during the wave
     peak_mib: float  # the server's highest VmRSS seen during the wave (read with every /healthz)
     rss_mib: float  # the server's VmRSS once the wave is gone and ``settle`` seconds passed
@@ -59,6 +61,7 @@ class Report:
 
     sockets: int
     hello_timeout: float
+    vanish: bool  # the sockets end their TCP streams themselves, with no close frame
     allocator: str  # what the server runs on (``server.allocator``)
     live_unit: str  # ``bytes`` (jemalloc) or ``blocks`` (pymalloc)
     rss_before_mib: float
@@ -143,8 +146,11 @@ def poll(port: int) -> None:
         time.sleep(POLL)
 
 
-async def wave(server: Proc, poller: Poller, sockets: int, settle: float) -> Wave:
-    """Open ``sockets`` silent sockets, wait until the server closed them all and let go of them; read its memory."""
+async def wave(server: Proc, poller: Poller, sockets: int, settle: float, vanish: bool) -> Wave:
+    """Open ``sockets`` silent sockets, wait until they are closed and the server let go of them; read its memory.
+
+    The server closes them (no hello), or with ``vanish`` each ends its own stream once all are open.
+    """
     url = f"ws://{HOST}:{server.port}/ws"
     lifetimes: list[float] = []
     codes: Counter[str] = Counter()
@@ -153,6 +159,9 @@ async def wave(server: Proc, poller: Poller, sockets: int, settle: float) -> Wav
     for start in range(0, sockets, BATCH):
         batch = range(start, min(sockets, start + BATCH))
         opened += await asyncio.gather(*(silent(url, lifetimes, codes) for _ in batch))
+    if vanish:
+        for ws in opened:
+            ws.transport.close()  # the end of the stream, no close frame
     await asyncio.gather(*(ws.wait_closed() for ws in opened))
     del opened
     while len(lifetimes) < sockets:  # the last close callbacks
@@ -172,7 +181,9 @@ async def wave(server: Proc, poller: Poller, sockets: int, settle: float) -> Wav
     )
 
 
-async def run(sockets: int, waves: int, hello_timeout: float, settle: float, allocator: str, folder: Path) -> Report:
+async def run(
+    sockets: int, waves: int, hello_timeout: float, settle: float, allocator: str, vanish: bool, folder: Path
+) -> Report:
     """Start the server, measure it before and after every wave, stop it."""
     port = free_port()
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", HOST, "--port", str(port)]
@@ -187,10 +198,10 @@ async def run(sockets: int, waves: int, hello_timeout: float, settle: float, all
         body, _ = await healthz(port)
         live, unit = live_figure(body)
         rss = round(server.rss_kib() / 1024, 1)
-        report = Report(sockets, hello_timeout, body["allocator"], unit, rss, live)
+        report = Report(sockets, hello_timeout, vanish, body["allocator"], unit, rss, live)
         await poller.start()
         for _ in range(waves):
-            report.waves.append(await wave(server, poller, sockets, settle))
+            report.waves.append(await wave(server, poller, sockets, settle, vanish))
             server.check()
         return report
     finally:
@@ -201,7 +212,8 @@ async def run(sockets: int, waves: int, hello_timeout: float, settle: float, all
 def format_report(report: Report) -> str:
     """One line for the start and one per wave."""
     lines = [
-        f"{report.sockets} silent sockets a wave, --hello-timeout {report.hello_timeout:g}, {report.allocator}: "
+        f"{report.sockets} silent sockets a wave{', each ending its stream itself' if report.vanish else ''}, "
+        f"--hello-timeout {report.hello_timeout:g}, {report.allocator}: "
         f"before the first wave RSS {report.rss_before_mib} MiB, {report.live_before} live {report.live_unit}"
     ]
     for n, w in enumerate(report.waves, 1):
@@ -223,6 +235,9 @@ def add_silent_parser(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     silent.add_argument("--hello-timeout", type=float, default=10.0, help="the server's --hello-timeout (default 10)")
     silent.add_argument("--settle", type=float, default=1.0, help="seconds from a wave gone to reading the memory")
     silent.add_argument("--allocator", choices=CHOICES, default="pymalloc", help="the server's --allocator")
+    silent.add_argument(
+        "--vanish", action="store_true", help="each socket ends its stream itself (no close frame) once all are open"
+    )
     silent.add_argument("--json", action="store_true", help="print one JSON object")
     silent.add_argument("--poll", type=int, help=argparse.SUPPRESS)  # the poller process: ``poll`` this port
     silent.set_defaults(func=bench_silent)
@@ -235,7 +250,7 @@ def bench_silent(args: argparse.Namespace) -> int:
     raise_fd_limit()  # a descriptor per socket, here as in the server
     with tempfile.TemporaryDirectory(prefix="hearts-silent-") as folder:
         report = asyncio.run(
-            run(args.sockets, args.waves, args.hello_timeout, args.settle, args.allocator, Path(folder))
+            run(args.sockets, args.waves, args.hello_timeout, args.settle, args.allocator, args.vanish, Path(folder))
         )
     print(json.dumps(asdict(report)) if args.json else format_report(report))
     return 0

@@ -116,3 +116,15 @@ def test_hearts_bench_silent_sees_every_wave_closed_for_no_hello_and_the_server_
         assert wave["codes"] == {"1008": 30}
         assert wave["longest_s"] < 0.5 + 3  # the sweep looks every second; the closing handshake on a busy machine
         assert wave["healthz_worst_ms"] > 0 and wave["peak_mib"] >= report["rss_before_mib"] - 1
+
+
+def test_hearts_bench_silent_vanish_ends_every_stream_without_a_close_frame_and_the_server_lets_go():
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--sockets", "30", "--waves", "2"]
+    argv += ["--settle", "0", "--vanish", "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["vanish"] is True and len(report["waves"]) == 2
+    for wave in report["waves"]:
+        assert wave["codes"] == {"1006": 30}  # no close frame either way: the stream just ended
+        assert wave["longest_s"] < 10  # well before the server's own 10 s hello timeout would have closed them
