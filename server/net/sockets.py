@@ -107,6 +107,11 @@ class Headroom:
                 super().connection_lost(exc)
                 let_go(self)
 
+            def set_connection_exc(self, exc: BaseException | None) -> None:
+                super().set_connection_exc(exc)
+                if self.connection_lost_waiter.done():  # lost already (a download's write failed): let go again
+                    let_go(self)
+
         return Counted
 
     def exception_handler(self, fallback: ExceptionHandler | None) -> ExceptionHandler:

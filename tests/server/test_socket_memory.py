@@ -20,6 +20,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.server import ServerProtocol
 
+from hartenjagen.server.config import client_dir
+
 from .conftest import Server, wait_for
 from .test_http_db_cli import raw_request
 from .test_limits import closed
@@ -100,6 +102,28 @@ async def test_sockets_whose_client_vanishes_without_a_closing_handshake_are_fre
         await wait_for(lambda: left_behind(server)[0] == 3)
         for sock in halfway:
             sock.close()
+        await wait_for(lambda: left_behind(server) == (0, 0))
+    finally:
+        gc.enable()
+
+
+async def test_a_download_whose_reader_goes_away_is_freed_without_the_collector(make_server):
+    """A reader of the offline runtime's largest file who closes the page halfway: its connection goes at once."""
+    server = await make_server()
+    port = urllib.parse.urlsplit(server.http).port
+    runtime = next(p for p in client_dir().glob("runtime/*/*.wasm"))
+    path = "/" + runtime.relative_to(client_dir()).as_posix()
+    gc.collect()
+    gc.disable()
+    try:
+        readers = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
+        for reader, writer in readers:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200 ")
+            await reader.read(65536)  # a first part of the body, then the reader is gone
+        await wait_for(lambda: server.app.downloads.counts()["sending"] == 3)
+        for _, writer in readers:
+            writer.close()
         await wait_for(lambda: left_behind(server) == (0, 0))
     finally:
         gc.enable()
