@@ -1,7 +1,7 @@
 """Waves of websockets that never say hello against a real ``hearts serve``: closed in time, others served, memory back.
 
     .venv/bin/hearts bench silent [--sockets 1000] [--waves 5] [--hello-timeout 10] [--settle 1] [--allocator pymalloc]
-                                  [--vanish] [--json]
+                                  [--vanish | --abandon] [--json]
 
 Starts ``hearts serve`` on a free loopback port with a database of its own (``--sockets-per-address`` raised to fit a
 wave, the computer players' workers off), reads its resident memory (VmRSS), then per wave: opens ``--sockets``
@@ -11,7 +11,9 @@ connection it waits ``--settle`` seconds and reads VmRSS and the live memory (``
 wave: how long the longest socket lived, the close codes, the slowest ``/healthz``, the highest VmRSS during the wave
 and the VmRSS and live memory after it. ``--allocator`` is passed to the server (``server.allocator``). With
 ``--vanish`` the sockets do not wait to be closed: once a wave is open, each one's TCP stream is ended with no
-websocket close frame (a tab killed, a phone out of reach), and the wave is over when the server counts none.
+websocket close frame (a tab killed, a phone out of reach), and the wave is over when the server counts none. With
+``--abandon`` a wave is plain HTTP readers instead: each asks for the offline runtime's largest file, reads its first
+64 KiB and closes (a page closed halfway through a download); the wave is over when the server sends none.
 docs/benchmarks.md has this machine's figures.
 """
 
@@ -32,6 +34,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from hartenjagen.server.allocator import CHOICES, live_figure
+from hartenjagen.server.config import client_dir
+from hartenjagen.server.net.files import CHUNK
 from hartenjagen.server.net.sockets import raise_fd_limit
 
 from .bench_server import Proc
@@ -48,7 +52,8 @@ class Wave:
     """What one wave of silent sockets saw."""
 
     longest_s: float  # the longest a socket lived, from its handshake to the server's close (or to its own end)
-    codes: dict[str, int]  # close codes: how many sockets got each (``1006`` for every one with ``--vanish``)
+    codes: dict[str, int]  # close codes: how many sockets got each (``1006`` with ``--vanish``; the HTTP status
+    # of each download with ``--abandon``)
     healthz_worst_ms: float  # the slowest /healthz answer to the other address during the wave
     peak_mib: float  # the server's highest VmRSS seen during the wave (read with every /healthz)
     rss_mib: float  # the server's VmRSS once the wave is gone and ``settle`` seconds passed
@@ -62,6 +67,7 @@ class Report:
     sockets: int
     hello_timeout: float
     vanish: bool  # the sockets end their TCP streams themselves, with no close frame
+    abandon: bool  # downloads given up halfway instead of websockets
     allocator: str  # what the server runs on (``server.allocator``)
     live_unit: str  # ``bytes`` (jemalloc) or ``blocks`` (pymalloc)
     rss_before_mib: float
@@ -146,17 +152,42 @@ def poll(port: int) -> None:
         time.sleep(POLL)
 
 
-async def wave(server: Proc, poller: Poller, sockets: int, settle: float, vanish: bool) -> Wave:
+def largest_download() -> str:
+    """The path of the largest file the server sends in chunks: one of the offline runtime's."""
+    root = client_dir()
+    biggest = max((p for p in root.glob("runtime/**/*") if p.is_file()), key=lambda p: p.stat().st_size)
+    return "/" + biggest.relative_to(root).as_posix()
+
+
+async def abandoned(port: int, path: str, lifetimes: list[float], codes: Counter[str]) -> None:
+    """Ask for ``path``, read the answer's first ``CHUNK`` bytes after its headers, and close: a reader gone."""
+    began = time.monotonic()
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    codes[head.split(b" ", 2)[1].decode()] += 1
+    await reader.read(CHUNK)
+    writer.close()
+    lifetimes.append(time.monotonic() - began)
+
+
+async def wave(server: Proc, poller: Poller, sockets: int, settle: float, vanish: bool, abandon: bool) -> Wave:
     """Open ``sockets`` silent sockets, wait until they are closed and the server let go of them; read its memory.
 
-    The server closes them (no hello), or with ``vanish`` each ends its own stream once all are open.
+    The server closes them (no hello), or with ``vanish`` each ends its own stream once all are open; with
+    ``abandon`` they are downloads, each given up after its first chunk.
     """
     url = f"ws://{HOST}:{server.port}/ws"
     lifetimes: list[float] = []
     codes: Counter[str] = Counter()
     poller.take()
+    if abandon:
+        path = largest_download()
+        for start in range(0, sockets, BATCH):
+            batch = range(start, min(sockets, start + BATCH))
+            await asyncio.gather(*(abandoned(server.port, path, lifetimes, codes) for _ in batch))
     opened: list[ClientConnection] = []
-    for start in range(0, sockets, BATCH):
+    for start in range(0, 0 if abandon else sockets, BATCH):
         batch = range(start, min(sockets, start + BATCH))
         opened += await asyncio.gather(*(silent(url, lifetimes, codes) for _ in batch))
     if vanish:
@@ -166,23 +197,34 @@ async def wave(server: Proc, poller: Poller, sockets: int, settle: float, vanish
     del opened
     while len(lifetimes) < sockets:  # the last close callbacks
         await asyncio.sleep(0.01)
-    while (await healthz(server.port))[0]["connections"]:
+    while True:  # until the server holds none of them: no websocket, no download being sent
+        body, _ = await healthz(server.port)
+        if not body["connections"] and not body["downloads"]["sending"]:
+            break
         await asyncio.sleep(POLL)
     await asyncio.sleep(settle)
     worst, peak = poller.take()
     body, _ = await healthz(server.port)
+    rss = server.rss_kib() / 1024
     return Wave(
         longest_s=round(max(lifetimes), 1),
         codes=dict(codes),
         healthz_worst_ms=round(worst, 1),
-        peak_mib=round(peak, 1),
-        rss_mib=round(server.rss_kib() / 1024, 1),
+        peak_mib=round(max(peak, rss), 1),  # a wave quicker than the poller's first answer: the RSS after it
+        rss_mib=round(rss, 1),
         live=live_figure(body)[0],
     )
 
 
 async def run(
-    sockets: int, waves: int, hello_timeout: float, settle: float, allocator: str, vanish: bool, folder: Path
+    sockets: int,
+    waves: int,
+    hello_timeout: float,
+    settle: float,
+    allocator: str,
+    vanish: bool,
+    abandon: bool,
+    folder: Path,
 ) -> Report:
     """Start the server, measure it before and after every wave, stop it."""
     port = free_port()
@@ -198,10 +240,10 @@ async def run(
         body, _ = await healthz(port)
         live, unit = live_figure(body)
         rss = round(server.rss_kib() / 1024, 1)
-        report = Report(sockets, hello_timeout, vanish, body["allocator"], unit, rss, live)
+        report = Report(sockets, hello_timeout, vanish, abandon, body["allocator"], unit, rss, live)
         await poller.start()
         for _ in range(waves):
-            report.waves.append(await wave(server, poller, sockets, settle, vanish))
+            report.waves.append(await wave(server, poller, sockets, settle, vanish, abandon))
             server.check()
         return report
     finally:
@@ -212,13 +254,15 @@ async def run(
 def format_report(report: Report) -> str:
     """One line for the start and one per wave."""
     lines = [
-        f"{report.sockets} silent sockets a wave{', each ending its stream itself' if report.vanish else ''}, "
+        f"{report.sockets} {'downloads given up after their first chunk' if report.abandon else 'silent sockets'} a "
+        f"wave{', each ending its stream itself' if report.vanish else ''}, "
         f"--hello-timeout {report.hello_timeout:g}, {report.allocator}: "
         f"before the first wave RSS {report.rss_before_mib} MiB, {report.live_before} live {report.live_unit}"
     ]
+    kind, codes = ("download", "statuses") if report.abandon else ("socket", "closes")
     for n, w in enumerate(report.waves, 1):
         lines.append(
-            f"wave {n}: longest socket {w.longest_s} s, closes {w.codes}, /healthz worst {w.healthz_worst_ms:.0f} ms, "
+            f"wave {n}: longest {kind} {w.longest_s} s, {codes} {w.codes}, /healthz worst {w.healthz_worst_ms:.0f} ms, "
             f"RSS at most {w.peak_mib} MiB, then {w.rss_mib} MiB ({w.rss_mib - report.rss_before_mib:+.1f}), "
             f"{w.live} live {report.live_unit} ({w.live - report.live_before:+d})"
         )
@@ -235,8 +279,12 @@ def add_silent_parser(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     silent.add_argument("--hello-timeout", type=float, default=10.0, help="the server's --hello-timeout (default 10)")
     silent.add_argument("--settle", type=float, default=1.0, help="seconds from a wave gone to reading the memory")
     silent.add_argument("--allocator", choices=CHOICES, default="pymalloc", help="the server's --allocator")
-    silent.add_argument(
+    how = silent.add_mutually_exclusive_group()
+    how.add_argument(
         "--vanish", action="store_true", help="each socket ends its stream itself (no close frame) once all are open"
+    )
+    how.add_argument(
+        "--abandon", action="store_true", help="downloads of the runtime's largest file, each closed after 64 KiB"
     )
     silent.add_argument("--json", action="store_true", help="print one JSON object")
     silent.add_argument("--poll", type=int, help=argparse.SUPPRESS)  # the poller process: ``poll`` this port
@@ -250,7 +298,16 @@ def bench_silent(args: argparse.Namespace) -> int:
     raise_fd_limit()  # a descriptor per socket, here as in the server
     with tempfile.TemporaryDirectory(prefix="hearts-silent-") as folder:
         report = asyncio.run(
-            run(args.sockets, args.waves, args.hello_timeout, args.settle, args.allocator, args.vanish, Path(folder))
+            run(
+                args.sockets,
+                args.waves,
+                args.hello_timeout,
+                args.settle,
+                args.allocator,
+                args.vanish,
+                args.abandon,
+                Path(folder),
+            )
         )
     print(json.dumps(asdict(report)) if args.json else format_report(report))
     return 0

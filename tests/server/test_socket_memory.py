@@ -152,3 +152,14 @@ def test_hearts_bench_silent_vanish_ends_every_stream_without_a_close_frame_and_
     for wave in report["waves"]:
         assert wave["codes"] == {"1006": 30}  # no close frame either way: the stream just ended
         assert wave["longest_s"] < 10  # well before the server's own 10 s hello timeout would have closed them
+
+
+def test_hearts_bench_silent_abandon_gives_up_downloads_after_their_first_chunk_and_the_server_lets_go():
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--sockets", "20", "--waves", "2"]
+    argv += ["--settle", "0", "--abandon", "--json"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["abandon"] is True and len(report["waves"]) == 2
+    for wave in report["waves"]:
+        assert wave["codes"] == {"200": 20}  # each download began, and was given up after its first chunk
