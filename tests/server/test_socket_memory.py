@@ -129,13 +129,18 @@ async def test_a_download_whose_reader_goes_away_is_freed_without_the_collector(
         gc.enable()
 
 
-def test_hearts_bench_silent_sees_every_wave_closed_for_no_hello_and_the_server_answering():
-    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--sockets", "30", "--waves", "2"]
-    argv += ["--hello-timeout", "0.5", "--settle", "0", "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+def bench_silent(*flags: str) -> dict:
+    """Run ``hearts bench silent`` with ``flags`` (two waves, no settling) and return its JSON report."""
+    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--waves", "2", "--settle", "0"]
+    done = subprocess.run([*argv, *flags, "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["rss_before_mib"] > 0 and len(report["waves"]) == 2
+    return report
+
+
+def test_hearts_bench_silent_sees_every_wave_closed_for_no_hello_and_the_server_answering():
+    report = bench_silent("--sockets", "30", "--hello-timeout", "0.5")
     for wave in report["waves"]:
         assert wave["codes"] == {"1008": 30}
         assert wave["longest_s"] < 0.5 + 3  # the sweep looks every second; the closing handshake on a busy machine
@@ -143,23 +148,15 @@ def test_hearts_bench_silent_sees_every_wave_closed_for_no_hello_and_the_server_
 
 
 def test_hearts_bench_silent_vanish_ends_every_stream_without_a_close_frame_and_the_server_lets_go():
-    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--sockets", "30", "--waves", "2"]
-    argv += ["--settle", "0", "--vanish", "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["vanish"] is True and len(report["waves"]) == 2
+    report = bench_silent("--sockets", "30", "--vanish")
+    assert report["vanish"] is True
     for wave in report["waves"]:
         assert wave["codes"] == {"1006": 30}  # no close frame either way: the stream just ended
         assert wave["longest_s"] < 10  # well before the server's own 10 s hello timeout would have closed them
 
 
 def test_hearts_bench_silent_abandon_gives_up_downloads_after_their_first_chunk_and_the_server_lets_go():
-    argv = [sys.executable, "-m", "hartenjagen.server.cli", "bench", "silent", "--sockets", "20", "--waves", "2"]
-    argv += ["--settle", "0", "--abandon", "--json"]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["abandon"] is True and len(report["waves"]) == 2
+    report = bench_silent("--sockets", "20", "--abandon")
+    assert report["abandon"] is True
     for wave in report["waves"]:
         assert wave["codes"] == {"200": 20}  # each download began, and was given up after its first chunk
