@@ -229,6 +229,31 @@ def seat_view(game: Game, seat: int) -> SeatFields:
     }
 
 
+def seat_key(game: Game, seat: int) -> tuple[Any, ...] | None:
+    """Return what ``seat_view`` reads of ``game`` for ``seat`` while it is not to play: equal keys, equal fields.
+
+    None while the seat is to play a card (its legal cards, reasons and claim are then read afresh). Between two
+    moments with the same key the seat's own fields are the same, so a step may keep those it made before.
+    """
+    phase = game.phase
+    if phase == PLAYING and game.turn == seat:
+        return None
+    passed = game.passes[seat] if game.hand_no >= 0 else None
+    return (
+        seat,
+        game.hand_no,
+        phase,
+        game.hands[seat],
+        passed,
+        game.received[seat],
+        game.kitty_taken[seat],
+        bool(game.kitty),
+        game.moon_seat == seat,
+        game.pass_offset,
+        game.pass_targets,
+    )
+
+
 def _pass_refusals(game: Game, seat: int) -> dict[str, dict[str, Any]]:
     """A reason for every card of the hand that may not be passed (gentleman's rule 4)."""
     kept = game.hands[seat] & game.rules.no_pass & LAYER0

@@ -39,11 +39,14 @@ class Shared(Protocol):
 
 @dataclass(slots=True)
 class Sight:
-    """What one connection at a table was shown: the last public event, the last table message, its moment."""
+    """What one connection at a table was shown: the last public event, its moment, its seat and own view fields."""
 
     seen: int = 0  # the last public event it was shown
-    shown: dict[str, Any] | None = None  # the last table message it was shown (its updates are cut against it)
-    moment: Shared | None = None  # the table moment that message was built from
+    shown: dict[str, Any] | None = None  # the whole table message it holds, once built (``seat_view.shown_message``)
+    moment: Shared | None = None  # the table moment it was last shown (None: shown nothing yet)
+    you: int | None = None  # the seat it was shown as (None: watching)
+    fields: Any = None  # its seat's own view fields then (``shared.view.SeatFields``; None: watching, or no game)
+    key: tuple[Any, ...] | None = None  # what those fields were made from (``shared.view.seat_key``)
 
 
 @dataclass

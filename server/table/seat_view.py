@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hartenjagen.shared.view import SEAT_FIELDS, common_view, spectator_view, view_for
+from hartenjagen.shared.view import SeatFields, common_view, seat_key, seat_view
 
 from . import outgoing
 from .changes import changed_fields, diff_parts
@@ -152,17 +152,62 @@ _NOTHING: dict[str, Any] = {}  # no fields changed (shared by cuts, never change
 
 @dataclass(slots=True)
 class Shown:
-    """What a connection was shown once a cut is sent: the last event it has, the table it folds to, its moment."""
+    """What a connection is shown once a cut is sent: the last event it has, its seat and own fields, its moment.
+
+    The whole ``table`` message it then holds is built only when asked for (``shown``): an update cut from the
+    previous moment needs no more than the seat's own fields.
+    """
 
     sight: Sight  # the connection's in the table's presence
     seen: int
-    shown: dict[str, Any]
+    you: int | None  # the seat (None: watching)
+    fields: SeatFields | None  # the seat's own view fields (None: watching, or no game)
+    key: tuple[Any, ...] | None  # what ``fields`` were made from (``seat_key``; None: made afresh next time)
     moment: Moment
+    events: list[Any]  # the public events sent with it
+    message: dict[str, Any] | None = None  # the whole message, when it was built
+
+    @property
+    def shown(self) -> dict[str, Any]:
+        """The whole ``table`` message the connection holds once this is sent (built on first use)."""
+        if self.message is None:
+            self.message = _whole(self.moment, self.you, self.fields, self.events)
+        return self.message
 
     def apply(self) -> None:
         """Remember in the table's presence what the connection was shown (the next cut is made against it)."""
         sight = self.sight
-        sight.seen, sight.shown, sight.moment = self.seen, self.shown, self.moment
+        sight.seen, sight.moment, sight.you, sight.fields, sight.key = (
+            self.seen,
+            self.moment,
+            self.you,
+            self.fields,
+            self.key,
+        )
+        sight.shown = self.message
+
+
+def shown_message(sight: Sight) -> dict[str, Any] | None:
+    """The whole ``table`` message ``sight``'s connection holds (None: shown nothing yet), built on first use."""
+    if sight.moment is None:
+        return None
+    if sight.shown is None:
+        sight.shown = _whole(sight.moment, sight.you, sight.fields, [])  # type: ignore[arg-type]
+    return sight.shown
+
+
+def _whole(moment: Moment, you: int | None, fields: SeatFields | None, events: list[Any]) -> dict[str, Any]:
+    """The whole ``table`` message of a seat's ``fields`` (or a watcher's) at ``moment``, with ``events``."""
+    common = moment.common
+    view: dict[str, Any] | None = None
+    if common is not None:
+        view = dict(common)  # a watcher sees the shared fields alone (``shared.view.spectator_view``)
+        if you is not None and fields is not None:
+            view.update(fields)
+    message = outgoing.table(moment.public, you, view, events, None)
+    if you is None:
+        message["deal"] = None
+    return message
 
 
 @dataclass(slots=True)
@@ -196,62 +241,77 @@ def table_message(
 
     ``seat`` None is someone watching: the view has no seat fields (no hand) and no deal number (it names every card).
     """
+    return _table_message(Sight(since), table, seat, moment, resumed).shown
+
+
+def _table_message(sight: Sight, table: Table, seat: int | None, moment: Moment, resumed: str | None = None) -> Shown:
+    """The whole ``table`` message for ``seat`` after what ``sight`` has seen, as what its connection is shown."""
+    since = sight.seen
     events = table.events_since(since)
     if events is None:
         events, resumed = [], "snapshot"
-    if table.game is None:
-        view = None
-    elif seat is None:
-        view = spectator_view(table.game, moment.common)
-    else:
-        view = view_for(table.game, seat, moment.common)
-    message = outgoing.table(moment.public, seat, view, events, resumed)
-    if seat is None:
-        message["deal"] = None
-    return message
+    game = table.game
+    fields = None if game is None or seat is None else seat_view(game, seat)
+    key = None if game is None or seat is None else seat_key(game, seat)
+    shown = Shown(sight, table.seq, seat, fields, key, moment, events)
+    message = shown.shown
+    message["resumed"] = resumed
+    return shown
 
 
 def full_message(table: Table, connection: ConnectionId, moment: Moment, resumed: str | None = None) -> dict[str, Any]:
     """Return the full ``table`` message for ``connection``'s seat and remember it as what it was shown."""
     sight = table.presence.sight(connection)
-    message = table_message(table, table.presence.seat_of(connection), sight.seen, moment, resumed)
-    Shown(sight, table.seq, message, moment).apply()
-    return message
+    made = _table_message(sight, table, table.presence.seat_of(connection), moment, resumed)
+    made.apply()
+    return made.shown
 
 
 def cut(table: Table, connection: ConnectionId, moment: Moment) -> Cut:
     """Return what brings ``connection`` up to date after a change, and what it is shown then (marked by ``Shown``).
 
-    The full message first, then the parts of ``update``s. The update is cut from the full message, so this module
-    stays the one place that decides what a seat may see. A seat that was shown the table's previous moment takes
-    the shared changes computed once for all seats.
+    The full message first, then the parts of ``update``s. The update is cut from what the full message would be,
+    so this module stays the one place that decides what a seat may see. A seat that was shown the table's previous
+    moment takes the shared changes computed once for all seats, and only its own fields are compared: kept as
+    they were while what they are made of is the same (``shared.view.seat_key``).
     """
     sight = table.presence.sight(connection)
-    shown, shown_moment = sight.shown, sight.moment
-    message = table_message(table, table.presence.seat_of(connection), sight.seen, moment)
-    mark = Shown(sight, table.seq, message, moment)
-    if shown is None:
-        return Cut(mark, message, _NOTHING, _NOTHING, _NOTHING, [])
-    view, old_view = message["view"], shown["view"]
+    seat = table.presence.seat_of(connection)
+    shown_moment = sight.moment
+    if shown_moment is None:
+        made = _table_message(sight, table, seat, moment)
+        return Cut(made, made.shown, _NOTHING, _NOTHING, _NOTHING, [])
+    game, before = table.game, moment.before
+    events = table.events_since(sight.seen)
     if (
-        shown_moment is not moment.before
-        or shown_moment is None
-        or view is None
-        or old_view is None
+        before is None
+        or shown_moment is not before
+        or game is None
         or moment.common is None
-        or shown_moment.common is None
+        or before.common is None
+        or events is None
+        or (seat is not None and sight.fields is None)
     ):
-        changed, view_changes, events = diff_parts(shown, message)
-        return Cut(mark, None, changed, view_changes, _NOTHING, events)
-    changed = moment.public_changes(shown_moment)
-    if message["you"] != shown["you"]:
-        changed = {**changed, "you": message["you"]}
-    if message["you"] is None:  # watching: the shared fields are the whole view, and never the deal number
+        old = shown_message(sight)
+        made = _table_message(sight, table, seat, moment)
+        changed, view_changes, news = diff_parts(old or {}, made.shown)
+        return Cut(made, None, changed, view_changes, _NOTHING, news)
+    changed = moment.public_changes(before)
+    if seat != sight.you:
+        changed = {**changed, "you": seat}
+    if seat is None:  # watching: the shared fields are the whole view, and never the deal number
         if "deal" in changed:
             changed = {k: v for k, v in changed.items() if k != "deal"}
-        return Cut(mark, None, changed, moment.common_changes(shown_moment), _NOTHING, message["events"])
-    seat = changed_fields(old_view, view, SEAT_FIELDS)
-    return Cut(mark, None, changed, moment.common_changes(shown_moment), seat, message["events"])
+        made = Shown(sight, table.seq, None, None, None, moment, events)
+        return Cut(made, None, changed, moment.common_changes(before), _NOTHING, events)
+    key = seat_key(game, seat)
+    fields: SeatFields = sight.fields
+    own: dict[str, Any] = _NOTHING
+    if key is None or key != sight.key:
+        fields, was = seat_view(game, seat), fields
+        own = changed_fields(was, fields)
+    made = Shown(sight, table.seq, seat, fields, key, moment, events)
+    return Cut(made, None, changed, moment.common_changes(before), own, events)
 
 
 def seat_update(table: Table, connection: ConnectionId, moment: Moment) -> dict[str, Any] | None:

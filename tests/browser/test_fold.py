@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from hartenjagen.server.table.presence import ConnectionId
-from hartenjagen.server.table.seat_view import Moment, seat_update
+from hartenjagen.server.table.seat_view import Moment, cut
 from hartenjagen.server.table.table import Table
 from hartenjagen.shared.bots.choice import fallback
 from hartenjagen.shared.variants import make_rules
@@ -30,9 +30,11 @@ def recorded_game(options: dict) -> list[list[tuple[dict, dict]]]:
         table.finish(0.0)
         moments.append(Moment(table, 0.0, moments[-1] if moments else None))  # as the server does after a change
         for c in clients:
-            message = seat_update(table, c, moments[-1])
+            made = cut(table, c, moments[-1])  # as seat_update: the message, and what the connection then holds
+            made.shown.apply()
+            message = made.message()
             if message is not None:
-                out[table.presence.seat_of(c)].append((message, table.presence.sight(c).shown))
+                out[table.presence.seat_of(c)].append((message, made.shown.shown))
 
     broadcast()
     table.hosting.start(0, 0.0)

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from hartenjagen.shared.cards import CARD_NAMES, mask_names, parse_card
-from hartenjagen.shared.game import Game
-from hartenjagen.shared.variants import CLASSIC, make_rules
-from hartenjagen.shared.view import view_for
+from hartenjagen.shared.game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, Game
+from hartenjagen.shared.variants import CLASSIC, VARIANTS, make_rules
+from hartenjagen.shared.view import seat_key, seat_view, view_for
 
 from .hands import CLASSIC_MOON, CLASSIC_VOID_HANDS
 from .scripts import deal_and_play, deal_of, hand, names, play_script, random_step
@@ -206,3 +206,41 @@ def test_seat_fields_are_exactly_the_keys_of_the_seats_own_part_of_the_view_in_e
         else:
             game.choose_moon(seat, view["moon_choices"][0])
     assert {"passing", "playing"} <= seen_phases
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_seat_s_own_fields_are_the_same_while_what_they_are_made_of_is(variant):
+    """A step keeps a seat's own view fields while their key is unchanged: they must then be exactly what it would
+    make afresh, through whole hands of every variant (passing, play, the moon choice, the hand's end)."""
+    rng = random.Random(variant)
+    game = Game(make_rules({"variant": variant}))
+    kept: dict[int, tuple] = {}
+    reused = 0
+    for hand_no in range(3):
+        if game.phase == GAME_OVER:
+            break
+        game.deal_seeded(rng.randrange(2**32))
+        while True:
+            for seat in range(game.seats):
+                key, fields = seat_key(game, seat), seat_view(game, seat)
+                if key is not None and seat in kept and kept[seat][0] == key:
+                    assert kept[seat][1] == fields, f"hand {hand_no}, seat {seat}: kept fields went stale"
+                    reused += 1
+                kept[seat] = (key, fields)
+            if game.phase not in (PASSING, PLAYING, MOON_CHOICE):
+                break
+            step_from_view(game, rng)
+    assert reused > 20 * game.seats  # most moments keep most seats' fields
+
+
+def step_from_view(game: Game, rng: random.Random) -> None:
+    """Take one random action a seat the game waits for may take, chosen from its own view."""
+    seat = rng.choice(game.to_act())
+    view = view_for(game, seat)
+    if game.phase == PASSING:
+        allowed = [c for c in view["hand"] if c not in view["pass_refusals"]]
+        game.pass_cards(seat, [parse_card(c) for c in rng.sample(allowed, view["pass_count"])])
+    elif game.phase == PLAYING:
+        game.play(seat, parse_card(rng.choice(view["legal"])))
+    else:
+        game.choose_moon(seat, rng.choice(view["moon_choices"]))

@@ -64,11 +64,12 @@ class TestOverTheWire:
     async def test_every_update_of_a_whole_game_folds_into_the_full_message_it_was_cut_from(self, server, monkeypatch):
         cut: list[tuple[dict, dict | None, dict]] = []
         real = table_step.cut
+        from hartenjagen.server.table.seat_view import shown_message
 
         def recording(table, client, moment):
             made = real(table, client, moment)
             text = moment.text(made)  # what the step sends; ``made.shown`` is what the connection is then shown
-            was = table.presence.sight(client).shown  # what the connection was shown before (kept by the table)
+            was = shown_message(table.presence.sight(client))  # what the connection was shown before
             cut.append((was, None if text is None else json.loads(text), made.shown.shown))
             return made
 
