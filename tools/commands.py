@@ -380,6 +380,9 @@ def add_tool_parsers(sub: argparse._SubParsersAction) -> None:
     from .silent_sockets import add_silent_parser
 
     add_silent_parser(bench_sub)
+    from .bench_step import add_step_parser
+
+    add_step_parser(bench_sub)
     from . import runtime_fetch
 
     fetch = sub.add_parser("fetch-runtime", help="fetch the offline game's Python runtime (Pyodide) once, checked")
