@@ -171,9 +171,15 @@ class Game:
         if whole is not None:
             return {c: whole for c in mask_cards(hand)}
         led, first, best = self._context()
-        broken = self.hearts_broken
-        legal = legal_mask(self.rules, hand, led, first, broken, best)
-        return {c: refusal(self.rules, hand, led, first, broken, c, best) for c in mask_cards(hand & ~legal)}
+        broken, rules = self.hearts_broken, self.rules
+        legal = legal_mask(rules, hand, led, first, broken, best)
+        suit = rules.suit_masks[led] if led >= 0 else 0
+        # a card off the suit led while the hand holds that suit: always the first reason (``refusal``), one copy
+        follow = ("must_follow_suit", {"suit": led}) if hand & suit else None
+        return {
+            c: follow if follow is not None and not suit >> c & 1 else refusal(rules, hand, led, first, broken, c, best)
+            for c in mask_cards(hand & ~legal)
+        }
 
     def points_taken(self) -> list[int]:
         """Return the points each seat has taken in tricks so far this hand (doubled tricks and the queens' effects in).

@@ -93,8 +93,25 @@ class View(CommonView, SeatFields):
 SEAT_FIELDS = tuple(SeatFields.__annotations__)
 
 
-@lru_cache(maxsize=64)
+_SCORING_BY_RULES: dict[int, tuple[Rules, dict[str, Any]]] = {}  # by the rules' id: asked at every change of a table
+
+
 def scoring_table(rules: Rules) -> dict[str, Any]:
+    """Return the variant's scoring as data (``make_scoring_table``), one shared copy per rules, found by identity.
+
+    Every table has rules of its own; hashing them (every field) at each change cost more than the lookup.
+    """
+    found = _SCORING_BY_RULES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(_SCORING_BY_RULES) >= 4096:
+        _SCORING_BY_RULES.clear()
+    table = _SCORING_BY_RULES[id(rules)] = (rules, make_scoring_table(rules))
+    return table[1]
+
+
+@lru_cache(maxsize=64)
+def make_scoring_table(rules: Rules) -> dict[str, Any]:
     """Return the variant's scoring as data for the rules page and the score table (one shared copy per rules).
 
     Cards appear only as keys (a value is never a card name, so no scan for hidden cards trips on rules):
@@ -207,8 +224,13 @@ def seat_view(game: Game, seat: int) -> SeatFields:
     names = game.names
     whole = game.hand_refusal(seat)
     refusals = {}
-    if whole is None:  # the seat's turn: a reason for each card it may not play
-        refusals = {CARD_NAMES[c]: _reason(code, params) for c, (code, params) in game.refusals(seat).items()}
+    if whole is None:  # the seat's turn: a reason for each card it may not play (one copy of each reason given)
+        made: dict[int, dict[str, Any]] = {}
+        for c, why in game.refusals(seat).items():
+            given = made.get(id(why))
+            if given is None:
+                given = made[id(why)] = _reason(*why)
+            refusals[CARD_NAMES[c]] = given
     return {
         "seat": seat,
         "kitty": names(game.kitty_taken[seat]) if game.kitty else None,
