@@ -93,25 +93,8 @@ class View(CommonView, SeatFields):
 SEAT_FIELDS = tuple(SeatFields.__annotations__)
 
 
-_SCORING_BY_RULES: dict[int, tuple[Rules, dict[str, Any]]] = {}  # by the rules' id: asked at every change of a table
-
-
-def scoring_table(rules: Rules) -> dict[str, Any]:
-    """Return the variant's scoring as data (``make_scoring_table``), one shared copy per rules, found by identity.
-
-    Every table has rules of its own; hashing them (every field) at each change cost more than the lookup.
-    """
-    found = _SCORING_BY_RULES.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
-    if len(_SCORING_BY_RULES) >= 4096:
-        _SCORING_BY_RULES.clear()
-    table = _SCORING_BY_RULES[id(rules)] = (rules, make_scoring_table(rules))
-    return table[1]
-
-
 @lru_cache(maxsize=64)
-def make_scoring_table(rules: Rules) -> dict[str, Any]:
+def scoring_table(rules: Rules) -> dict[str, Any]:
     """Return the variant's scoring as data for the rules page and the score table (one shared copy per rules).
 
     Cards appear only as keys (a value is never a card name, so no scan for hidden cards trips on rules):
