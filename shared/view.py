@@ -151,14 +151,18 @@ def spectator_view(game: Game, common: CommonView | None = None) -> CommonView:
     return (common if common is not None else common_view(game)).copy()
 
 
-def common_view(game: Game) -> CommonView:
-    """Return the fields of the view that every seat shares: public by nature (no hand, no passed card)."""
+def common_view(game: Game, same_rules: CommonView | None = None) -> CommonView:
+    """Return the fields of the view that every seat shares: public by nature (no hand, no passed card).
+
+    ``same_rules`` is an earlier common view made under this very rules object: its rules and scoring are taken as
+    they are (shared, read-only), not made again.
+    """
     rules = game.rules
     phase = game.phase
     over = phase in (HAND_OVER, GAME_OVER) and game.hand_no >= 0  # every card of the hand is open now
     return {
         "version": VIEW_VERSION,
-        "rules": rules.to_json(),
+        "rules": same_rules["rules"] if same_rules is not None else rules.to_json(),
         "seats": rules.seats,
         "kitty_size": rules.kitty,
         "kitty_takers": list(game.kitty_takers) if rules.kitty else None,
@@ -190,7 +194,8 @@ def common_view(game: Game) -> CommonView:
         "teams": list(rules.teams) or None,
         "chips": list(game.chips) if rules.start_chips else None,
         "pot": game.pot if rules.start_chips else None,
-        "scoring": scoring_table(rules),  # the same object for every view of these rules: shared, read-only
+        # the same object for every view of these rules: shared, read-only
+        "scoring": same_rules["scoring"] if same_rules is not None else scoring_table(rules),
     }
 
 

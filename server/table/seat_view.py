@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hartenjagen.shared.view import SeatFields, common_view, seat_key, seat_view
+from hartenjagen.shared.rules import Rules
+from hartenjagen.shared.view import CommonView, SeatFields, common_view, seat_key, seat_view
 
 from . import outgoing
 from .changes import changed_fields, diff_parts
@@ -15,15 +16,18 @@ from .table import SeatKind, Table
 from .update import update_dict, update_parts, update_text
 
 
-def public_part(table: Table, now: float) -> dict[str, Any]:
-    """Return the fields of the ``table`` message that every seat shares (built once per change, at ``now``)."""
+def public_part(table: Table, now: float, same_rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the fields of the ``table`` message that every seat shares (built once per change, at ``now``).
+
+    ``same_rules`` is an earlier moment's, under this very rules object: its options are taken as they are.
+    """
     return {
         "seq": table.seq,
         "code": table.code,
         "link": f"/t/{table.code}",
         "host": table.host,
         "status": table.status,
-        "options": table.rules.to_json(),
+        "options": same_rules["options"] if same_rules is not None else table.rules.to_json(),
         "teams": list(table.rules.teams) or None,  # each seat's side in a team game (before the game's view exists)
         "claims": not table.rules.counted,  # whether a claim is taken in this variant (one deck, no jokers)
         "computer_level": table.computer_level,
@@ -93,11 +97,16 @@ def public_table(table: Table) -> dict[str, Any]:
 class Moment:
     """What every seat shares at one moment of a table: built once per change, then cut per seat."""
 
-    __slots__ = ("public", "common", "before", "_public_changes", "_common_changes", "_texts")
+    __slots__ = ("rules", "public", "common", "before", "_public_changes", "_common_changes", "_texts")
 
     def __init__(self, table: Table, now: float, before: Moment | None = None) -> None:
-        self.public = public_part(table, now)
-        self.common = common_view(table.game) if table.game is not None else None
+        self.rules: Rules = table.rules
+        same = before is not None and before.rules is table.rules  # the previous moment's options are taken as they are
+        public: dict[str, Any] | None = before.public if same and before is not None else None
+        common: CommonView | None = before.common if same and before is not None else None
+        self.public: dict[str, Any] = public_part(table, now, public)
+        game = table.game
+        self.common: CommonView | None = common_view(game, common) if game is not None else None
         self.before = before  # the table's previous moment: seats shown that one share its changes
         self._public_changes: dict[str, Any] | None = None
         self._common_changes: dict[str, Any] | None = None
