@@ -143,12 +143,20 @@ def view_for(game: Game, seat: int, common: CommonView | None = None) -> View:
     ``common`` is ``common_view(game)`` of this very moment, when the caller builds views for
     several seats at once (it is then built once, not once per seat).
     """
-    return {**(common if common is not None else common_view(game)), **seat_view(game, seat)}
+    return view_of(common if common is not None else common_view(game), seat_view(game, seat))  # type: ignore[return-value]
 
 
 def spectator_view(game: Game, common: CommonView | None = None) -> CommonView:
     """Return what someone watching without a seat may know: the shared fields only, no hand, no ``SEAT_FIELDS``."""
-    return (common if common is not None else common_view(game)).copy()
+    return view_of(common if common is not None else common_view(game))  # type: ignore[return-value]
+
+
+def view_of(common: CommonView, fields: SeatFields | None = None) -> dict[str, Any]:
+    """Return a view from its parts: the shared fields and a seat's own (``seat_view``), or a watcher's (none)."""
+    view: dict[str, Any] = dict(common)
+    if fields is not None:
+        view.update(fields)
+    return view
 
 
 def common_view(game: Game, same_rules: CommonView | None = None) -> CommonView:

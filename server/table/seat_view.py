@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hartenjagen.shared.rules import Rules
-from hartenjagen.shared.view import CommonView, SeatFields, common_view, seat_key, seat_view
+from hartenjagen.shared.view import CommonView, SeatFields, common_view, seat_key, seat_view, view_of
 
 from . import outgoing
 from .changes import changed_fields, diff_parts
@@ -208,11 +208,7 @@ def shown_message(sight: Sight) -> dict[str, Any] | None:
 def _whole(moment: Moment, you: int | None, fields: SeatFields | None, events: list[Any]) -> dict[str, Any]:
     """The whole ``table`` message of a seat's ``fields`` (or a watcher's) at ``moment``, with ``events``."""
     common = moment.common
-    view: dict[str, Any] | None = None
-    if common is not None:
-        view = dict(common)  # a watcher sees the shared fields alone (``shared.view.spectator_view``)
-        if you is not None and fields is not None:
-            view.update(fields)
+    view = None if common is None else view_of(common, fields if you is not None else None)
     message = outgoing.table(moment.public, you, view, events, None)
     if you is None:
         message["deal"] = None
