@@ -1,10 +1,11 @@
 """Waves of websockets that never say hello against a real ``hearts serve``: closed in time, others served, memory back.
 
     .venv/bin/hearts bench silent [--sockets 1000] [--waves 5] [--hello-timeout 10] [--settle 1] [--allocator pymalloc]
-                                  [--vanish | --abandon] [--json]
+                                  [--keep-limits] [--vanish | --abandon] [--json]
 
 Starts ``hearts serve`` on a free loopback port with a database of its own (``--sockets-per-address`` raised to fit a
-wave, the computer players' workers off), reads its resident memory (VmRSS), then per wave: opens ``--sockets``
+wave, as if each socket came from an address of its own, unless ``--keep-limits``; the computer players' workers
+off), reads its resident memory (VmRSS), then per wave: opens ``--sockets``
 websockets from 127.0.0.1, a batch at a time, and waits until the server has closed every one, while 127.0.0.2 asks
 ``/healthz`` every 0.1 s (from a process of its own, so that the time is the server's); once ``/healthz`` counts no
 connection it waits ``--settle`` seconds and reads VmRSS and the live memory (``/healthz``) again. One line per
@@ -13,7 +14,9 @@ and the VmRSS and live memory after it. ``--allocator`` is passed to the server 
 ``--vanish`` the sockets do not wait to be closed: once a wave is open, each one's TCP stream is ended with no
 websocket close frame (a tab killed, a phone out of reach), and the wave is over when the server counts none. With
 ``--abandon`` a wave is plain HTTP readers instead: each asks for the offline runtime's largest file, reads its first
-64 KiB and closes (a page closed halfway through a download); the wave is over when the server sends none.
+64 KiB and closes (a page closed halfway through a download); the wave is over when the server sends none. With
+``--keep-limits`` the server keeps its own cap on sockets per address, so a wave is what one address can do: the
+sockets past the cap are refused at the upgrade, and their HTTP status (429) is counted with the close codes.
 docs/benchmarks.md has this machine's figures.
 """
 
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
 
 from hartenjagen.server.allocator import CHOICES, live_figure
 from hartenjagen.server.config import client_dir
@@ -67,6 +71,7 @@ class Report:
     sockets: int
     hello_timeout: float
     vanish: bool  # the sockets end their TCP streams themselves, with no close frame
+    keep_limits: bool  # the server's own cap on sockets per address held (those past it: refused at the upgrade)
     abandon: bool  # downloads given up halfway instead of websockets
     allocator: str  # what the server runs on (``server.allocator``)
     live_unit: str  # ``bytes`` (jemalloc) or ``blocks`` (pymalloc)
@@ -88,9 +93,17 @@ async def healthz(port: int) -> tuple[dict[str, Any], float]:
     return json.loads(answer.partition(b"\r\n\r\n")[2]), took
 
 
-async def silent(url: str, lifetimes: list[float], codes: Counter[str]) -> ClientConnection:
-    """One socket that says nothing; its lifetime and close code are noted when the server closes it."""
-    ws = await connect(url, open_timeout=60, ping_interval=None, close_timeout=30)
+async def silent(url: str, lifetimes: list[float], codes: Counter[str]) -> ClientConnection | None:
+    """One socket that says nothing; its lifetime and close code are noted when the server closes it.
+
+    An upgrade the server refuses is noted at once, with its HTTP status as the code, and gives None.
+    """
+    try:
+        ws = await connect(url, open_timeout=60, ping_interval=None, close_timeout=30)
+    except InvalidStatus as refused:
+        lifetimes.append(0.0)
+        codes[str(refused.response.status_code)] += 1
+        return None
     opened = time.monotonic()
 
     def closed(_: object) -> None:
@@ -189,7 +202,7 @@ async def wave(server: Proc, poller: Poller, sockets: int, settle: float, vanish
     opened: list[ClientConnection] = []
     for start in range(0, 0 if abandon else sockets, BATCH):
         batch = range(start, min(sockets, start + BATCH))
-        opened += await asyncio.gather(*(silent(url, lifetimes, codes) for _ in batch))
+        opened += [ws for ws in await asyncio.gather(*(silent(url, lifetimes, codes) for _ in batch)) if ws]
     if vanish:
         for ws in opened:
             ws.transport.close()  # the end of the stream, no close frame
@@ -225,12 +238,15 @@ async def run(
     vanish: bool,
     abandon: bool,
     folder: Path,
+    keep_limits: bool = False,
 ) -> Report:
     """Start the server, measure it before and after every wave, stop it."""
     port = free_port()
     argv = [sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", HOST, "--port", str(port)]
     argv += ["--db", str(folder / "silent.db"), "--bot-workers", "0", "--hello-timeout", str(hello_timeout)]
-    argv += ["--sockets-per-address", str(max(32, 2 * sockets)), "--allocator", allocator]
+    argv += ["--allocator", allocator]
+    if not keep_limits:
+        argv += ["--sockets-per-address", str(max(32, 2 * sockets))]
     server = Proc(argv, port, folder / "server.log")
     poller = Poller(server)
     server.start()
@@ -240,7 +256,7 @@ async def run(
         body, _ = await healthz(port)
         live, unit = live_figure(body)
         rss = round(server.rss_kib() / 1024, 1)
-        report = Report(sockets, hello_timeout, vanish, abandon, body["allocator"], unit, rss, live)
+        report = Report(sockets, hello_timeout, vanish, keep_limits, abandon, body["allocator"], unit, rss, live)
         await poller.start()
         for _ in range(waves):
             report.waves.append(await wave(server, poller, sockets, settle, vanish, abandon))
@@ -255,7 +271,8 @@ def format_report(report: Report) -> str:
     """One line for the start and one per wave."""
     lines = [
         f"{report.sockets} {'downloads given up after their first chunk' if report.abandon else 'silent sockets'} a "
-        f"wave{', each ending its stream itself' if report.vanish else ''}, "
+        f"wave{', each ending its stream itself' if report.vanish else ''}"
+        f"{', one address under the server cap' if report.keep_limits else ''}, "
         f"--hello-timeout {report.hello_timeout:g}, {report.allocator}: "
         f"before the first wave RSS {report.rss_before_mib} MiB, {report.live_before} live {report.live_unit}"
     ]
@@ -279,6 +296,11 @@ def add_silent_parser(bench_sub: argparse._SubParsersAction[argparse.ArgumentPar
     silent.add_argument("--hello-timeout", type=float, default=10.0, help="the server's --hello-timeout (default 10)")
     silent.add_argument("--settle", type=float, default=1.0, help="seconds from a wave gone to reading the memory")
     silent.add_argument("--allocator", choices=CHOICES, default="pymalloc", help="the server's --allocator")
+    silent.add_argument(
+        "--keep-limits",
+        action="store_true",
+        help="keep the server's cap on sockets per address (the rest refused with 429), not raise it to fit a wave",
+    )
     how = silent.add_mutually_exclusive_group()
     how.add_argument(
         "--vanish", action="store_true", help="each socket ends its stream itself (no close frame) once all are open"
@@ -307,6 +329,7 @@ def bench_silent(args: argparse.Namespace) -> int:
                 args.vanish,
                 args.abandon,
                 Path(folder),
+                args.keep_limits,
             )
         )
     print(json.dumps(asdict(report)) if args.json else format_report(report))

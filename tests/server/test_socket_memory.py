@@ -20,7 +20,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.server import ServerProtocol
 
-from hartenjagen.server.config import client_dir
+from hartenjagen.server.config import Config, client_dir
 
 from .conftest import Server, wait_for
 from .test_http_db_cli import raw_request
@@ -145,6 +145,15 @@ def test_hearts_bench_silent_sees_every_wave_closed_for_no_hello_and_the_server_
         assert wave["codes"] == {"1008": 30}
         assert wave["longest_s"] < 0.5 + 3  # the sweep looks every second; the closing handshake on a busy machine
         assert wave["healthz_worst_ms"] > 0 and wave["peak_mib"] >= report["rss_before_mib"] - 1
+
+
+def test_hearts_bench_silent_keep_limits_is_one_address_held_to_the_servers_cap():
+    cap = Config().sockets_per_address
+    report = bench_silent("--sockets", str(cap + 8), "--hello-timeout", "0.5", "--keep-limits")
+    assert report["keep_limits"] is True
+    for wave in report["waves"]:
+        assert wave["codes"] == {"429": 8, "1008": cap}  # past the cap refused at the upgrade, the rest closed unheard
+        assert wave["longest_s"] < 0.5 + 3
 
 
 def test_hearts_bench_silent_vanish_ends_every_stream_without_a_close_frame_and_the_server_lets_go():
