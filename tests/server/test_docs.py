@@ -90,9 +90,9 @@ def all_flags() -> set[str]:
 
 def test_every_flag_the_docs_name_is_a_flag_of_the_hearts_command():
     named = {f for text in DOCS.values() for f in re.findall(r"(?<![\w-])--[a-z][a-z-]+", text)}
-    outside = {  # docker, image_check.sh, pytest, pip, tools/lock.sh, valgrind
+    outside = {  # docker, image_check.sh, pytest, pip, tools/lock.sh, valgrind, py-spy
         "--build", "--network", "--clean", "--dist", "--exclude-editable", "--require-hashes", "--no-deps", "--upgrade",
-        "--tool", "--callgrind-out-file",
+        "--tool", "--callgrind-out-file", "--rate", "--format", "--threads",
     }  # fmt: skip
     assert named - outside <= all_flags(), sorted(named - outside - all_flags())
     assert {s.flag for s in settings.SETTINGS} <= named  # and every setting is documented
