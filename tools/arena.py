@@ -37,6 +37,9 @@ HARD_TRIALS: dict[str, dict[str, Any]] = {
 #: one or two cards inside each playout by a small search from their own view there.
 CEILINGS: dict[str, dict[str, Any]] = {
     "hard-oracle": {},
+    "hard-oracle-queen": {"told": "queen"},  # told only where Q♠ lies
+    "hard-oracle-spades": {"told": "spades"},  # where Q♠, K♠ and A♠ lie
+    "hard-oracle-hearts": {"told": "hearts"},  # where the hearts lie
     "hard-own1": {"depth": 1},
     "hard-own2": {"depth": 2},
 }
@@ -105,8 +108,8 @@ def _ceiling(name: str, seed: int, options: dict[str, Any]) -> Any:
     """One of the ceiling players (tools/ceilings.py, arena only)."""
     from .ceilings import OracleHard, OwnFutureHard
 
-    if name == "hard-oracle":
-        return OracleHard(seed, **options)
+    if name.startswith("hard-oracle"):
+        return OracleHard(seed, **CEILINGS[name], **options)
     return OwnFutureHard(seed, **CEILINGS[name], **options)
 
 
@@ -307,7 +310,8 @@ def add_arena_parser(sub: Any) -> None:
         "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
         "the learned rollout policy), hard-pass-search (the search-based pass) "
         "and hard-read (each deal weighed by how well the learned policy explains the others' plays), to measure them; "
-        "and the ceilings (arena only): hard-oracle (told the true deal), hard-own1 and hard-own2 (their own next "
+        "and the ceilings (arena only): hard-oracle (told the true deal; hard-oracle-queen, -spades and -hearts told "
+        "only where Q♠, the spades above the jack or the hearts lie), hard-own1 and hard-own2 (their own next "
         "one or two cards in each playout chosen by a small search from their own view there); a hard player's name "
         "may end in @MS for its own budget (hard0@20)",
     )

@@ -3,6 +3,9 @@
 - ``hard-oracle`` (the information ceiling) is told the true deal: every sampled deal is the real one, so its
   look-ahead knows every hand. It bounds what any inference or sampling work can gain. It is a cheat, and lives
   here in tools/ only: the arena hands it the game (``peek``); no server or browser ever builds it.
+  ``hard-oracle-queen``, ``hard-oracle-spades`` and ``hard-oracle-hearts`` are told only where some cards lie (Q♠;
+  the spades above the jack; the hearts), the rest sampled as today: they split that ceiling by what a reader
+  would have to find out.
 - ``hard-own1`` and ``hard-own2`` (the own-future ceiling) keep today's sampling, but in each playout the player's
   own next one (or two) cards are not the rule of thumb's: each is chosen by a small search from the player's own
   information at that point (its view there: the deal re-sampled, a few dozen playouts a card, cached per
@@ -34,7 +37,7 @@ from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.rollout import big_bits, first_shooter, moon_threat, rollout, thumb_follow, thumb_lead
 from hartenjagen.shared.bots.sampling import Sampler, floats
 from hartenjagen.shared.bots.value import value_spec, valuer
-from hartenjagen.shared.cards import SUIT_MASKS, mask_names
+from hartenjagen.shared.cards import HEARTS_MASK, QS_BIT, SUIT_MASKS, Mask, mask_names, parse_mask
 from hartenjagen.shared.game import Game
 from hartenjagen.shared.view import View, view_for
 
@@ -42,13 +45,22 @@ from hartenjagen.shared.view import View, view_for
 #: playouts a candidate over its two or three halving rounds).
 SUB_MS = 3.0
 
+#: What a partial oracle is told: where these cards lie (every card, for the whole information ceiling).
+TOLD: dict[str, Mask] = {
+    "all": (1 << 64) - 1,
+    "queen": QS_BIT,
+    "spades": parse_mask(["QS", "KS", "AS"]),
+    "hearts": HEARTS_MASK,
+}
+
 
 class OracleHard(HardComputerPlayer):
     """The hard player told the true deal: an arena-only cheat that bounds what inference or sampling can gain."""
 
-    def __init__(self, seed: int | None = None, **options: Any) -> None:
+    def __init__(self, seed: int | None = None, told: str = "all", **options: Any) -> None:
         super().__init__(seed, **options)
         self.game: Game | None = None
+        self.cards = TOLD[told]  # the cards whose places it is told; the others are sampled as today
 
     def peek(self, game: Game) -> None:
         """Take the game before each decision (the arena calls it): its hidden hands are this player's cheat."""
@@ -61,7 +73,7 @@ class OracleHard(HardComputerPlayer):
         if not k.rules.counted:
             for s in range(k.seats):
                 if s != k.seat:
-                    k.known[s] = self.game.hands[s] & k.unseen
+                    k.known[s] |= self.game.hands[s] & k.unseen & self.cards
         return k
 
     def choose_play(self, view: View) -> str:

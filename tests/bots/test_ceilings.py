@@ -8,6 +8,7 @@ from hartenjagen.server.cli import main
 from hartenjagen.shared.bots import make_player
 from hartenjagen.shared.bots.knowledge import Knowledge
 from hartenjagen.shared.bots.sampling import Sampler
+from hartenjagen.shared.cards import QS_BIT
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import PLAYING, Game
 from hartenjagen.shared.variants import make_rules
@@ -41,6 +42,20 @@ def test_the_oracle_deals_only_the_true_hands():
     assert any(plain.sample(rng) != game.hands for _ in range(20))
 
 
+def test_a_partial_oracle_is_told_where_only_its_cards_lie():
+    game = _midhand(4, 5)
+    seat = game.turn
+    queen = next(s for s in range(4) if game.hands[s] & QS_BIT)
+    assert queen != seat  # another seat holds Q♠, unseen yet
+    oracle = OracleHard(1, told="queen", budget_ms=2)
+    oracle.peek(game)
+    sampler = Sampler(oracle.told(view_for(game, seat)))
+    rng = random.Random(5)
+    deals = [sampler.sample(rng) for _ in range(20)]
+    assert all(d[queen] & QS_BIT for d in deals)  # Q♠ always where it lies
+    assert any(d != game.hands for d in deals)  # the rest sampled as today
+
+
 def test_the_own_future_search_reads_only_its_own_view():
     """Two copies of the game that differ in the others' hidden cards give the small search the same card."""
     game = _midhand(4, 6)
@@ -64,8 +79,9 @@ def test_the_own_future_search_reads_only_its_own_view():
 
 
 def test_the_ceiling_players_play_whole_hands_in_the_arena():
-    res = run_arena(["hard-oracle@1", "hard-own1@1", "hard0@1", "hard-own2@1"], 4, seed=2, keep_log=True)
-    assert [p["name"] for p in res["players"]] == ["hard-oracle@1", "hard-own1@1", "hard0@1", "hard-own2@1"]
+    players = ["hard-oracle@1", "hard-own1@1", "hard-oracle-queen@1", "hard-own2@1"]
+    res = run_arena(players, 4, seed=2, keep_log=True)
+    assert [p["name"] for p in res["players"]] == players
     assert all(sum(d["scores"]) in (26, 78) for d in res["log"])
 
 
