@@ -4,8 +4,10 @@ The hard player's own sampler and rollout work on single bits; here hands are la
 (``multiset``), a trick is the core's ``CountedTrick`` (identical cards cancel or the first ranks
 higher, jokers rank by order), and an undecided trick's cards wait for the next decided one. The
 rollout policy is the same rule of thumb: lead low, duck under the winner, dump Q♠ and high hearts
-when void. Slower per card than the one-deck path; ``kernel.CountedPlan`` is its compiled twin (the same deals
-from the same seeds, the same cards played).
+when void, and stop a possible moon as the one-deck rollouts do (``rollout.moon_threat``: once the only seat that
+has taken points has a third of the moon's, the others take a trick with points from it and give it none).
+Slower per card than the one-deck path; ``kernel.CountedPlan`` is its compiled twin (the same deals from the same
+seeds, the same cards played).
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ import random
 from collections.abc import Callable
 
 from .. import multiset
-from ..cards import JOKER, QS, SUIT_MASKS, SUIT_OF, Mask
+from ..cards import HEARTS, JOKER, QS, SUIT_MASKS, SUIT_OF, Mask
 from ..legal import legal_mask
 from ..multiset import LAYER0
 from ..rules import Rules
 from ..trick import CountedTrick
-from .knowledge import Knowledge
+from .knowledge import Knowledge, moon_threat_points
 from .sampling import ATTEMPTS, INV32, M32, RELAX_AT, seed_from, shuffle_from
 
 
@@ -114,11 +116,16 @@ def _pick(legal: Mask, rand: Callable[[], float]) -> int:
     return cards[int(rand() * len(cards))]
 
 
+def _ranked_top(legal: Mask) -> int:
+    """The highest-ranked card of a one-layer mask (the higher suit on equal rank)."""
+    return max(multiset.cards(legal), key=lambda c: (c % 13, c))
+
+
 def _choose(
     rules: Rules, hand: Mask, trick: CountedTrick, first: bool, broken: bool, rand: Callable[[], float],
-    greedy: bool, whim: float,
+    greedy: bool, whim: float, threat: int = -1,
 ) -> int:  # fmt: skip
-    """The rule-of-thumb card for one seat of a rollout."""
+    """The rule-of-thumb card for one seat of a rollout (``threat``: the possible moon shooter to stop, or -1)."""
     layer = hand & LAYER0
     led = trick.led if trick.cards else -1
     legal = legal_mask(rules, layer, led, first, broken, trick.top)
@@ -142,9 +149,15 @@ def _choose(
         return _pick(legal, rand)
     follow = legal & suits[led]
     top = trick.top
+    taking = (trick.leader + trick.top_at) % trick.seats if trick.top_at >= 0 else -1
+    stop = threat >= 0 and taking == threat and not greedy  # the trick goes to a possible moon shooter
     if follow:
         if greedy:
             return follow.bit_length() - 1
+        if stop and (trick.bits & rules.penalty_mask or led == HEARTS):
+            above = follow & ~((2 << top) - 1) & ~(1 << JOKER)
+            if above:  # take this trick from it with the lowest card that does
+                return (above & -above).bit_length() - 1
         below = follow & ((1 << top) - 1) & ~(1 << JOKER) if top >= 0 else 0
         if below:  # duck under the winner with the highest card that stays under
             return below.bit_length() - 1
@@ -156,13 +169,14 @@ def _choose(
     if greedy:
         x = legal & ~rules.penalty_mask or legal
         return (x & -x).bit_length() - 1
+    if stop and legal & ~rules.penalty_mask:
+        return _ranked_top(legal & ~rules.penalty_mask)  # give a possible moon shooter nothing
     if legal >> QS & 1:
         return QS
     hearts = legal & rules.hearts_mask
     if hearts:
         return hearts.bit_length() - 1  # the joker first: it is the highest heart there is
-    ranked = max(multiset.cards(legal), key=lambda c: (c % 13, c))
-    return ranked
+    return _ranked_top(legal)
 
 
 def counted_rollout(
@@ -186,9 +200,18 @@ def counted_rollout(
         trick.add(c)
     seat = (leader + len(trick_cards)) % n
     hearts = rules.hearts_mask
+    penalty = rules.penalty_mask & LAYER0
+    need = moon_threat_points(rules)
+    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon rule (``first_shooter``);
+    # the threat once it has a third of the moon's points (``moon_threat``)
+    shooter = -2 if rules.moon == "none" else -1
+    for s in range(n):
+        if taken[s] & penalty:
+            shooter = s if shooter == -1 else -2
+    threat = shooter if shooter >= 0 and rules.points_of(taken[shooter] & rules.penalty_mask) >= need else -1
     while True:
         while len(trick.cards) < n:
-            c = _choose(rules, hands[seat], trick, first_trick, hearts_broken, rand, greedy, whim)
+            c = _choose(rules, hands[seat], trick, first_trick, hearts_broken, rand, greedy, whim, threat)
             hands[seat] = multiset.remove_card(hands[seat], c)
             trick.add(c)
             if hearts >> c & 1 or (c == QS and rules.queen_breaks_hearts):
@@ -200,8 +223,15 @@ def counted_rollout(
             leader = trick.leader
         else:
             leader = (trick.leader + trick.top_at) % n
-            taken[leader] = multiset.add(taken[leader], multiset.add(trick.bits, pending))
+            got = multiset.add(trick.bits, pending)
+            taken[leader] = multiset.add(taken[leader], got)
             pending = 0
+            if got & penalty and shooter != leader:
+                shooter = leader if shooter == -1 else -2
+            if shooter >= 0 and threat < 0:
+                threat = shooter if rules.points_of(taken[shooter] & rules.penalty_mask) >= need else -1
+            elif shooter < 0:
+                threat = -1
         first_trick = False
         if not hands[leader]:
             return taken

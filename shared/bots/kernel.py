@@ -270,6 +270,11 @@ def _first_call(kernel_impl: ModuleType, parts: tuple[str, ...] = ("batch", "cou
             np.zeros(0, dtype=np.int64), False, False, z3, 0, False, 0.08, True, np.zeros(6, dtype=np.int64), z3,
             np.zeros((1, 3), np.int64), one, np.zeros(3), z4, np.zeros(6, dtype=np.int64), np.zeros(0, dtype=np.int64),
         )  # fmt: skip
+        clubs = np.array([[1 << s, 0, 0] for s in range(4)], dtype=np.int64)  # a card each: one trick
+        kernel_impl.counted_playout(
+            flags, kernel_impl.SUITS, kernel_impl.HM, True, clubs, z43.copy(), 0, np.zeros(0, dtype=np.int64), False,
+            False, np.zeros(1), False, 0.08,
+        )  # fmt: skip
     if "playouts" in parts:
         z14 = np.zeros((1, 4), dtype=np.int64)
         kernel_impl.playouts(
@@ -542,6 +547,41 @@ def _layers(m: Mask) -> list[int]:
     return [m & LAYER0, m >> LAYER & LAYER0, m >> (2 * LAYER) & LAYER0]
 
 
+def counted_flags(rules: Rules) -> Ints:
+    """The kernel's rule flags where a card may appear more than once: the penalty mask's first layer only."""
+    flags = list(rule_flags(rules))
+    flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
+    return np.array(flags, dtype=np.int64)
+
+
+def counted_play_out(
+    rules: Rules,
+    hands: list[Mask],
+    taken: list[Mask],
+    leader: int,
+    trick: list[int],
+    first_trick: bool,
+    hearts_broken: bool,
+    draws: list[float],
+    greedy: bool,
+    whim: float,
+) -> list[Mask]:
+    """Play one position to the hand's end as ``counted_rollout`` does, with these draws in a cycle; the cards taken.
+
+    Hands and taken cards are layered masks (``multiset``), the trick's cards are card numbers.
+    """
+    warm()
+    n = rules.seats
+    hs = np.array([_layers(h) for h in hands], dtype=np.int64).reshape(n, 3)
+    got = np.array([_layers(t) for t in taken], dtype=np.int64).reshape(n, 3)
+    _impl.counted_playout(
+        counted_flags(rules), np.array(rules.suit_masks, dtype=np.int64), rules.hearts_mask,
+        rules.identical == "cancel", hs, got, leader, np.array(trick, dtype=np.int64), first_trick, hearts_broken,
+        np.array(draws, dtype=np.float64), greedy, whim,
+    )  # fmt: skip
+    return [int(got[s, 0]) | int(got[s, 1]) << LAYER | int(got[s, 2]) << (2 * LAYER) for s in range(n)]
+
+
 class CountedPlan:
     """``Plan`` where a card may appear more than once: layered hands, the counted trick, scored on layers."""
 
@@ -550,9 +590,7 @@ class CountedPlan:
         rules = k.rules
         n = k.seats
         self.draws, self.whim, self.seat = draws, whim, k.seat
-        flags = list(rule_flags(rules))
-        flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
-        self.flags = np.array(flags, dtype=np.int64)
+        self.flags = counted_flags(rules)
         self.suits = np.array(rules.suit_masks, dtype=np.int64)
         self.hm = rules.hearts_mask
         self.cancel = rules.identical == "cancel"

@@ -947,8 +947,14 @@ def _choose_c(
     di: Ints,
     greedy: bool,
     whim: float,
+    taking: int,
+    threat: int,
 ) -> int:
-    """``counted._choose``: the rule-of-thumb card for one seat (``di[0]`` is the next draw's index)."""
+    """``counted._choose``: the rule-of-thumb card for one seat (``di[0]`` is the next draw's index).
+
+    ``taking`` is the seat the trick goes to so far (-1: none yet, or undecided), ``threat`` the possible moon
+    shooter to stop or -1.
+    """
     nd = draws.shape[0]
     penalty = flags[PENALTY]
     led = _suit_of(cards[0]) if nc else -1
@@ -979,9 +985,14 @@ def _choose_c(
         di[0] += 1
         return _nth_bit(legal, k)
     follow = legal & suits[led]
+    stop = threat >= 0 and taking == threat and not greedy  # the trick goes to a possible moon shooter
     if follow:
         if greedy:
             return _msb(follow)
+        if stop and ((tbits & penalty) != 0 or led == 3):
+            above = follow & ~((2 << top) - 1) & ~jb
+            if above:  # take this trick from it with the lowest card that does
+                return _msb(above & -above)
         below = follow & ((1 << top) - 1) & ~jb if top >= 0 else 0
         if below:
             return _msb(below)
@@ -996,12 +1007,14 @@ def _choose_c(
         if not x:
             x = legal
         return _msb(x & -x)
-    if legal & QB:
+    m = legal
+    if stop and legal & ~penalty:
+        m = legal & ~penalty  # give a possible moon shooter nothing: its highest-ranked card
+    elif legal & QB:
         return QS
-    if legal & hm:
+    elif legal & hm:
         return _msb(legal & hm)
     best, pick = -1, -1
-    m = legal
     while m:
         c = _msb(m & -m)
         m &= m - 1
@@ -1010,6 +1023,15 @@ def _choose_c(
             best = key
             pick = c
     return pick
+
+
+@njit(cache=True)
+def _points_c(flags: Ints, taken: Ints, s: int) -> int:
+    """``rules.points_of`` of row ``s``'s penalty cards, every copy counted (``counted.counted_rollout``)."""
+    v = 0
+    for k in range(3):
+        v += _points(flags, taken[s, k] & flags[PENALTY])
+    return v
 
 
 @njit(cache=True)
@@ -1064,8 +1086,17 @@ def _counted_rollout(
         tbits |= 1 << trick[i]
         _judge(cards, nc, cancel, jokers_played, judged, cancelled)
     seat = (leader + ntrick) % n
+    penalty = flags[PENALTY]  # the penalty cards' first layer
+    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon rule (``first_shooter``);
+    # the threat once it has a third of the moon's points (``moon_threat``)
+    shooter = -2 if flags[NO_MOON] else -1
+    for s in range(n):
+        if taken[s, 0] & penalty:
+            shooter = s if shooter == -1 else -2
+    threat = shooter if shooter >= 0 and _points_c(flags, taken, shooter) >= flags[THREAT] else -1
     while True:
         while nc < n:
+            taking = (leader + judged[1]) % n if judged[1] >= 0 else -1
             c = _choose_c(
                 flags,
                 suits,
@@ -1082,6 +1113,8 @@ def _counted_rollout(
                 di,
                 greedy,
                 whim,
+                taking,
+                threat,
             )
             _remove_card(hands, seat, c)
             cards[nc] = c
@@ -1099,6 +1132,7 @@ def _counted_rollout(
                 _add_card(pend, 0, cards[i])
         else:
             leader = (leader + judged[1]) % n
+            got = tbits | pend[0, 0]  # the different cards it takes (the first layers)
             for i in range(nc):
                 _add_card(taken, leader, cards[i])
             for k in range(3):
@@ -1107,6 +1141,12 @@ def _counted_rollout(
                     _add_card(taken, leader, _msb(m & -m))
                     m &= m - 1
                 pend[0, k] = 0
+            if got & penalty and shooter != leader:
+                shooter = leader if shooter == -1 else -2
+            if shooter >= 0 and threat < 0:
+                threat = shooter if _points_c(flags, taken, shooter) >= flags[THREAT] else -1
+            elif shooter < 0:
+                threat = -1
         first_trick = False
         if not (hands[leader, 0] | hands[leader, 1] | hands[leader, 2]):
             return
@@ -1115,6 +1155,30 @@ def _counted_rollout(
         judged[0] = -1
         judged[1] = -1
         seat = leader
+
+
+@njit(cache=True)
+def counted_playout(
+    flags: Ints,
+    suits: Ints,
+    hm: int,
+    cancel: bool,
+    hands: Ints,
+    taken: Ints,
+    leader: int,
+    trick: Ints,
+    first_trick: bool,
+    broken: bool,
+    draws: Floats,
+    greedy: bool,
+    whim: float,
+) -> None:
+    """One ``_counted_rollout`` from a position (``kernel.counted_play_out``): ``taken`` gets the cards taken."""
+    pending = np.zeros(3, dtype=np.int64)
+    _counted_rollout(
+        flags, suits, hm, cancel, hands, taken, leader, trick, trick.shape[0], first_trick, broken, pending, 0,
+        draws, greedy, whim, _work(hands.shape[0]),
+    )
 
 
 @njit(cache=True)
