@@ -4,8 +4,9 @@ The hard player's own sampler and rollout work on single bits; here hands are la
 (``multiset``), a trick is the core's ``CountedTrick`` (identical cards cancel or the first ranks
 higher, jokers rank by order), and an undecided trick's cards wait for the next decided one. The
 rollout policy is the same rule of thumb: lead low, duck under the winner, dump Q♠ and high hearts
-when void, and stop a possible moon as the one-deck rollouts do (``rollout.moon_threat``: once the only seat that
-has taken points has a third of the moon's, the others take a trick with points from it and give it none).
+when void, and, with one deck and jokers, stop a possible moon as the one-deck rollouts do (``rollout.moon_threat``:
+once the only seat that has taken points has a third of the moon's, the others take a trick with points from it and
+give it none; with two or three decks nobody takes every point card, and nobody is stopped).
 Slower per card than the one-deck path; ``kernel.CountedPlan`` is its compiled twin (the same deals from the same
 seeds, the same cards played).
 """
@@ -202,9 +203,9 @@ def counted_rollout(
     hearts = rules.hearts_mask
     penalty = rules.penalty_mask & LAYER0
     need = moon_threat_points(rules)
-    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon rule (``first_shooter``);
-    # the threat once it has a third of the moon's points (``moon_threat``)
-    shooter = -2 if rules.moon == "none" else -1
+    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon to stop (``first_shooter``;
+    # with two or three decks nobody takes every point card); the threat once it has a third of the moon's points
+    shooter = -2 if rules.moon == "none" or rules.decks > 1 else -1
     for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2

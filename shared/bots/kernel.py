@@ -548,9 +548,11 @@ def _layers(m: Mask) -> list[int]:
 
 
 def counted_flags(rules: Rules) -> Ints:
-    """The kernel's rule flags where a card may appear more than once: the penalty mask's first layer only."""
+    """The kernel's rule flags where a card may appear more than once (``counted.counted_rollout``'s reading)."""
     flags = list(rule_flags(rules))
     flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
+    if rules.decks > 1:  # nobody takes every point card of two or three decks: the rollouts stop no moon
+        flags[NO_MOON] = 1
     return np.array(flags, dtype=np.int64)
 
 

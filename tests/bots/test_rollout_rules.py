@@ -56,35 +56,48 @@ def test_a_void_seat_stops_a_moon_only_once_a_third_of_it_is_taken(east_took, qs
     assert compiled[0][0] == out
 
 
-SHOOTING = ["QS", "2H", "3H", "4H", "5H", "6H"]  # 18 points: a third of the 52 a moon takes at six seats
-# seat 5 has led; the hands of seats 0 to 5 after its lead
-AFTER_KC = [["QS", "4D"], ["2C", "AH"], ["3C", "6D"], ["4C", "7D"], ["5C", "8D"], ["5D"]]
-AFTER_9H = [["TH", "2H"], ["3H", "4C"], ["4H", "5C"], ["5H", "6C"], ["6H", "7C"], ["3C"]]
+SHOOTING = ["4H", "5H", "6H", "7H", "8H", "JH", "QH", "KH", "AH", "JK"]  # 10 points: a third of the 30 of a moon
+# seat 2 has led; the hands of seats 0, 1 and 2 after its lead
+AFTER_KC = [["QS", "4D"], ["2C", "6D"], ["5D"]]
+AFTER_9H = [["TH", "2H"], ["3H", "4C"], ["3C"]]
 
 
 @pytest.mark.parametrize(
     ("shooter_took", "lead", "hands", "card", "taker"),
     [
-        (["2H"], "KC", AFTER_KC, "QS", 5),
-        (SHOOTING, "KC", AFTER_KC, "QS", 4),
-        (["2H"], "9H", AFTER_9H, "9H", 5),
+        (["2H"], "KC", AFTER_KC, "QS", 2),
+        (SHOOTING, "KC", AFTER_KC, "QS", 1),
+        (["2H"], "9H", AFTER_9H, "9H", 2),
         (SHOOTING, "9H", AFTER_9H, "9H", 0),
     ],
 )
-def test_where_a_card_appears_twice_the_rollouts_stop_a_moon_only_once_a_third_of_it_is_taken(
+def test_with_jokers_the_rollouts_stop_a_moon_only_once_a_third_of_it_is_taken(
     shooter_took, lead, hands, card, taker
 ):
-    # Six seats, two decks. Seat 5, the only one that has taken points, leads. On K♣ seat 0, void in clubs, holds
-    # Q♠ and 4♦: with one heart taken there is no moon yet and Q♠ goes on the lead; with 18 points (a third of 52)
-    # she throws 4♦, and Q♠ falls on the next trick, which seat 2 takes from the shooter and seat 4 ends up with. On
-    # 9♥ seat 0 ducks with 2♥, or takes the trick from the shooter with 10♥. The compiled twin plays the same.
-    rules = make_rules({"variant": "cancellation"})
+    # Three seats, one deck and two jokers. Seat 2, the only one that has taken points, leads. On K♣ seat 0, void in
+    # clubs, holds Q♠ and 4♦: with one heart taken there is no moon yet and Q♠ goes on the lead; with 10 points (a
+    # third of 30) she throws 4♦, and Q♠ falls on the next trick, which seat 1 takes from the shooter. On 9♥ seat 0
+    # ducks with 2♥, or takes the trick from the shooter with 10♥. The compiled twin plays the same.
+    rules = make_rules({"variant": "three_jokers"})
     hs = [multiset.parse(h) for h in hands]
-    taken = [0] * 5 + [multiset.parse(shooter_took)]
+    taken = [0, 0, multiset.parse(shooter_took)]
     trick = [parse_card(lead)]
-    out = counted_rollout(rules, list(hs), list(taken), 5, trick, False, True, cycle([0.5]).__next__, whim=0.0)
+    out = counted_rollout(rules, list(hs), list(taken), 2, trick, False, True, cycle([0.5]).__next__, whim=0.0)
     assert multiset.count(out[taker], parse_card(card)) == 1
     assert kernel.AVAILABLE
+    assert kernel.counted_play_out(rules, hs, taken, 2, trick, False, True, [0.5], False, 0.0) == out
+
+
+def test_with_two_decks_the_rollouts_stop_no_moon():
+    # Cancellation at six: the seat that alone has taken Q♠ and five hearts (18 points, a third of 52) leads K♣, and
+    # the next seat, void in clubs, still dumps the second Q♠ on it: nobody takes every point card of two decks.
+    rules = make_rules({"variant": "cancellation"})
+    hands = [["QS", "4D"], ["2C", "AH"], ["3C", "6D"], ["4C", "7D"], ["5C", "8D"], ["5D"]]
+    hs = [multiset.parse(h) for h in hands]
+    taken = [0] * 5 + [multiset.parse(["QS", "2H", "3H", "4H", "5H", "6H"])]
+    trick = [parse_card("KC")]
+    out = counted_rollout(rules, list(hs), list(taken), 5, trick, False, True, cycle([0.5]).__next__, whim=0.0)
+    assert multiset.count(out[5], parse_card("QS")) == 2
     assert kernel.counted_play_out(rules, hs, taken, 5, trick, False, True, [0.5], False, 0.0) == out
 
 
