@@ -59,7 +59,8 @@ DRAWS = 64
 #: The chance of a random legal card at each play of a rollout, at the tables of one deck. With the moon threshold
 #: (``rollout.moon_threat``) 0.16 leads medium by about 0.16 a hand more than 0.08 at five and at classic.
 WHIM = 0.16
-#: The same where a card may appear twice (two or three decks, jokers): measured at 0.08, and kept there.
+#: The same where a card may appear twice (two or three decks, jokers): measured at 0.08, and kept there (again with
+#: the moon rule of the rollouts with jokers: docs/players.md).
 COUNTED_WHIM = 0.08
 #: Taken off the mean of a candidate dropped in an early round (below any real outcome).
 DROPPED = 1000.0
