@@ -31,6 +31,7 @@ HARD_TRIALS: dict[str, dict[str, Any]] = {
     "hard-learned": {"learned": True},  # with the learned rollout policy (``hearts train``)
     "hard-pass-search": {"pass_search": True},
     "hard-read": {"read": True},  # deals weighed by how well the learned policy explains the others' plays
+    "hard-counted-nomoon": {"counted_moon": False},  # with jokers, rollouts that stop no moon (as before they did)
 }
 #: The hard player's ceilings (tools/ceilings.py): arena-only players that the arena hands the game before each
 #: decision. ``hard-oracle`` is told the true deal (a cheat); ``hard-own1`` and ``hard-own2`` choose their own next
@@ -309,7 +310,8 @@ def add_arena_parser(sub: Any) -> None:
         help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
         "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
         "the learned rollout policy), hard-pass-search (the search-based pass) "
-        "and hard-read (each deal weighed by how well the learned policy explains the others' plays), to measure them; "
+        "hard-read (each deal weighed by how well the learned policy explains the others' plays) and "
+        "hard-counted-nomoon (with jokers, rollouts that stop no moon, as before they did), to measure them; "
         "and the ceilings (arena only): hard-oracle (told the true deal; hard-oracle-queen, -spades and -hearts told "
         "only where Q♠, the spades above the jack or the hearts lie), hard-own1 and hard-own2 (their own next "
         "one or two cards in each playout chosen by a small search from their own view there); a hard player's name "

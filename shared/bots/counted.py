@@ -193,8 +193,12 @@ def counted_rollout(
     jokers_played: int = 0,
     greedy: bool = False,
     whim: float = 0.08,
+    moon: bool = True,
 ) -> list[Mask]:
-    """Finish a hand with the rule of thumb; return the cards each seat took (layered; ``hands`` changes)."""
+    """Finish a hand with the rule of thumb; return the cards each seat took (layered; ``hands`` changes).
+
+    Without ``moon`` the rule of thumb stops no moon, whatever the table (the arena's measure of that rule).
+    """
     n = len(hands)
     trick = CountedTrick(leader, n, rules.identical, jokers_played)
     for c in trick_cards:
@@ -205,7 +209,7 @@ def counted_rollout(
     need = moon_threat_points(rules)
     # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon to stop (``first_shooter``;
     # with two or three decks nobody takes every point card); the threat once it has a third of the moon's points
-    shooter = -2 if rules.moon == "none" or rules.decks > 1 else -1
+    shooter = -2 if rules.moon == "none" or rules.decks > 1 or not moon else -1
     for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2

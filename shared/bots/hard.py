@@ -84,6 +84,7 @@ class HardComputerPlayer(ComputerPlayer):
         use_kernel: bool = True,
         learned: bool = False,
         read: bool = False,
+        counted_moon: bool = True,
     ) -> None:
         super().__init__(seed)
         model = policy.learned_weights() if learned or read else None
@@ -93,6 +94,7 @@ class HardComputerPlayer(ComputerPlayer):
         self.max_ms = max_ms
         self.pass_search = pass_search
         self.kernel = use_kernel
+        self.counted_moon = counted_moon  # the counted rollouts' moon rule (off: as before it, for the arena)
 
     def choose_pass(self, view: View) -> list[str]:
         """Pass by the tips, or (``pass_search``) search the likely passes on sampled deals.
@@ -201,7 +203,7 @@ class HardComputerPlayer(ComputerPlayer):
         spec = value_spec(k)
         value = valuer(k, spec)
         if kernel.AVAILABLE and self.kernel:
-            plan = kernel.CountedPlan(k, sampler, spec, DRAWS, COUNTED_WHIM)
+            plan = kernel.CountedPlan(k, sampler, spec, DRAWS, COUNTED_WHIM, self.counted_moon)
             return CompiledRounds(plan.run, cands, lambda taken: value(taken, [0] * n), 2)
         played = [c for _, c in k.trick]
 
@@ -211,7 +213,7 @@ class HardComputerPlayer(ComputerPlayer):
             hs[seat] = multiset.remove_card(hs[seat], card)
             got = counted_rollout(
                 rules, hs, list(taken), k.leader, played + [card], k.first_trick, k.hearts_broken,
-                cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, COUNTED_WHIM,
+                cycle(draws).__next__, k.pending, k.jokers_played, k.counting_down, COUNTED_WHIM, self.counted_moon,
             )  # fmt: skip
             return value(got, [0] * n)
 

@@ -547,11 +547,11 @@ def _layers(m: Mask) -> list[int]:
     return [m & LAYER0, m >> LAYER & LAYER0, m >> (2 * LAYER) & LAYER0]
 
 
-def counted_flags(rules: Rules) -> Ints:
+def counted_flags(rules: Rules, moon: bool = True) -> Ints:
     """The kernel's rule flags where a card may appear more than once (``counted.counted_rollout``'s reading)."""
     flags = list(rule_flags(rules))
     flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
-    if rules.decks > 1:  # nobody takes every point card of two or three decks: the rollouts stop no moon
+    if rules.decks > 1 or not moon:  # nobody takes every point card of two or three decks: the rollouts stop no moon
         flags[NO_MOON] = 1
     return np.array(flags, dtype=np.int64)
 
@@ -567,6 +567,7 @@ def counted_play_out(
     draws: list[float],
     greedy: bool,
     whim: float,
+    moon: bool = True,
 ) -> list[Mask]:
     """Play one position to the hand's end as ``counted_rollout`` does, with these draws in a cycle; the cards taken.
 
@@ -577,7 +578,7 @@ def counted_play_out(
     hs = np.array([_layers(h) for h in hands], dtype=np.int64).reshape(n, 3)
     got = np.array([_layers(t) for t in taken], dtype=np.int64).reshape(n, 3)
     _impl.counted_playout(
-        counted_flags(rules), np.array(rules.suit_masks, dtype=np.int64), rules.hearts_mask,
+        counted_flags(rules, moon), np.array(rules.suit_masks, dtype=np.int64), rules.hearts_mask,
         rules.identical == "cancel", hs, got, leader, np.array(trick, dtype=np.int64), first_trick, hearts_broken,
         np.array(draws, dtype=np.float64), greedy, whim,
     )  # fmt: skip
@@ -587,12 +588,14 @@ def counted_play_out(
 class CountedPlan:
     """``Plan`` where a card may appear more than once: layered hands, the counted trick, scored on layers."""
 
-    def __init__(self, k: Knowledge, sampler: CountedSampler, spec: ValueSpec, draws: int, whim: float) -> None:
+    def __init__(
+        self, k: Knowledge, sampler: CountedSampler, spec: ValueSpec, draws: int, whim: float, moon: bool = True
+    ) -> None:
         warm()
         rules = k.rules
         n = k.seats
         self.draws, self.whim, self.seat = draws, whim, k.seat
-        self.flags = counted_flags(rules)
+        self.flags = counted_flags(rules, moon)
         self.suits = np.array(rules.suit_masks, dtype=np.int64)
         self.hm = rules.hearts_mask
         self.cancel = rules.identical == "cancel"

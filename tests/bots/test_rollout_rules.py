@@ -15,6 +15,7 @@ from hartenjagen.shared.bots.knowledge import big_card
 from hartenjagen.shared.bots.rollout import rollout
 from hartenjagen.shared.cards import parse_card, parse_mask
 from hartenjagen.shared.variants import make_rules
+from hartenjagen.tools.arena import run_arena
 
 
 @pytest.mark.parametrize(
@@ -86,6 +87,22 @@ def test_with_jokers_the_rollouts_stop_a_moon_only_once_a_third_of_it_is_taken(
     assert multiset.count(out[taker], parse_card(card)) == 1
     assert kernel.AVAILABLE
     assert kernel.counted_play_out(rules, hs, taken, 2, trick, False, True, [0.5], False, 0.0) == out
+
+
+def test_the_arenas_player_without_the_counted_moon_rule_plays_as_before_it():
+    # hard-counted-nomoon: with jokers, the shooter of 10 points gets Q♠ thrown to it, as before the rule
+    rules = make_rules({"variant": "three_jokers"})
+    hs = [multiset.parse(h) for h in AFTER_KC]
+    taken = [0, 0, multiset.parse(SHOOTING)]
+    trick = [parse_card("KC")]
+    draws = cycle([0.5]).__next__
+    out = counted_rollout(rules, list(hs), list(taken), 2, trick, False, True, draws, whim=0.0, moon=False)
+    assert multiset.count(out[2], parse_card("QS")) == 1
+    assert kernel.counted_play_out(rules, hs, taken, 2, trick, False, True, [0.5], False, 0.0, moon=False) == out
+    players = ["hard-counted-nomoon@1", "hard@1", "medium"]
+    res = run_arena(players, 3, variant="three_jokers", keep_log=True)  # the arena seats it, and it plays hands out
+    assert [p["name"] for p in res["players"]] == players
+    assert res["log"] and all(len(d["scores"]) == 3 for d in res["log"])
 
 
 def test_with_two_decks_the_rollouts_stop_no_moon():
