@@ -117,6 +117,11 @@ def _pick(legal: Mask, rand: Callable[[], float]) -> int:
     return cards[int(rand() * len(cards))]
 
 
+def stops_moon(rules: Rules, moon: bool = True) -> bool:
+    """Whether the rollouts stop a possible moon here: with a moon rule and one deck (``moon`` off: never)."""
+    return moon and rules.moon != "none" and rules.decks == 1  # nobody takes every point card of two or three decks
+
+
 def _ranked_top(legal: Mask) -> int:
     """The highest-ranked card of a one-layer mask (the higher suit on equal rank)."""
     return max(multiset.cards(legal), key=lambda c: (c % 13, c))
@@ -207,9 +212,9 @@ def counted_rollout(
     hearts = rules.hearts_mask
     penalty = rules.penalty_mask & LAYER0
     need = moon_threat_points(rules)
-    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon to stop (``first_shooter``;
-    # with two or three decks nobody takes every point card); the threat once it has a third of the moon's points
-    shooter = -2 if rules.moon == "none" or rules.decks > 1 or not moon else -1
+    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon to stop (``first_shooter``);
+    # the threat once it has a third of the moon's points (``moon_threat``)
+    shooter = -1 if stops_moon(rules, moon) else -2
     for s in range(n):
         if taken[s] & penalty:
             shooter = s if shooter == -1 else -2

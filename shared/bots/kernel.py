@@ -26,7 +26,7 @@ from ..multiset import LAYER, LAYER0
 from ..rules import Rules
 from ..sim import doubler_mask
 from .compiled import sources
-from .counted import CountedSampler
+from .counted import CountedSampler, stops_moon
 from .inference import PLAY_FIELDS, Play
 from .kernel_flags import (
     BIG,
@@ -551,8 +551,7 @@ def counted_flags(rules: Rules, moon: bool = True) -> Ints:
     """The kernel's rule flags where a card may appear more than once (``counted.counted_rollout``'s reading)."""
     flags = list(rule_flags(rules))
     flags[PENALTY] &= LAYER0  # the penalty mask's first layer: a second joker's point sits in its next layer
-    if rules.decks > 1 or not moon:  # nobody takes every point card of two or three decks: the rollouts stop no moon
-        flags[NO_MOON] = 1
+    flags[NO_MOON] = int(not stops_moon(rules, moon))
     return np.array(flags, dtype=np.int64)
 
 
