@@ -309,7 +309,7 @@ def add_arena_parser(sub: Any) -> None:
         default=None,
         help="one level per seat of the variant, comma-separated (default: hard, then medium in every other seat); "
         "also hard0 (the hard player with the rule-of-thumb rollouts, as the default one plays), hard-learned (with "
-        "the learned rollout policy), hard-pass-search (the search-based pass) "
+        "the learned rollout policy), hard-pass-search (the search-based pass), "
         "hard-read (each deal weighed by how well the learned policy explains the others' plays) and "
         "hard-counted-nomoon (with jokers, rollouts that stop no moon, as before they did), to measure them; "
         "and the ceilings (arena only): hard-oracle (told the true deal; hard-oracle-queen, -spades and -hearts told "

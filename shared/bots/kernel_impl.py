@@ -1009,7 +1009,7 @@ def _choose_c(
         return _msb(x & -x)
     m = legal
     if stop and legal & ~penalty:
-        m = legal & ~penalty  # give a possible moon shooter nothing: its highest-ranked card
+        m = legal & ~penalty  # give a possible moon shooter nothing: the highest-ranked card without points
     elif legal & QB:
         return QS
     elif legal & hm:
@@ -1087,8 +1087,8 @@ def _counted_rollout(
         _judge(cards, nc, cancel, jokers_played, judged, cancelled)
     seat = (leader + ntrick) % n
     penalty = flags[PENALTY]  # the penalty cards' first layer
-    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon rule (``first_shooter``);
-    # the threat once it has a third of the moon's points (``moon_threat``)
+    # the only seat that has taken points so far, -1 for nobody, -2 for several or no moon to stop (``first_shooter``;
+    # ``counted.stops_moon``); the threat once it has a third of the moon's points (``moon_threat``)
     shooter = -2 if flags[NO_MOON] else -1
     for s in range(n):
         if taken[s, 0] & penalty:
