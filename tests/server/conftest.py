@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from hartenjagen.server.config import Config
 from hartenjagen.server.net.app import App
 from hartenjagen.server.net.node import build_node
-from hartenjagen.server.settings import ONE_ADDRESS
+from hartenjagen.server.settings import MACHINE_PACE, ONE_ADDRESS
 from hartenjagen.server.storage.opening import open_store
 from hartenjagen.tools.wsclient import ClientClosed, ScriptedClient
 
@@ -100,8 +100,7 @@ class Server:
 
 async def start_server(tmp_path, **overrides: Any) -> Server:
     settings = {"port": 0, "db": str(tmp_path / "hearts.db"), "bot_delay": 0.0, "grace": 30.0, "bot_workers": 0}
-    # scripted clients answer at machine speed; the flood limit has its own test with the default rate
-    settings["msg_rate"] = 100_000.0
+    settings.update(MACHINE_PACE)
     # every client comes from loopback: the limits per address have their own tests with the defaults
     settings.update(ONE_ADDRESS)
     settings.update(overrides)
