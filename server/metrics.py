@@ -100,6 +100,8 @@ class Metrics:
         self.tables_adopted: Counting = IDLE  # an orphaned table (its node died or let go) restored here
         self._decisions: dict[str, Timing] = {}  # by level: the children of hearts_computer_decision_seconds
         self._decision_family: Any = None
+        self._refusals: dict[str, Counting] = {}  # by limit: the children of hearts_refused_total
+        self._refused_family: Any = None
         self._connections: Any = None
         self._tables: _TablesByStatus | None = None
         self.registry: Any = None  # the CollectorRegistry (None: idle)
@@ -150,6 +152,12 @@ class Metrics:
         self.tables_adopted = Counter(
             "hearts_tables_adopted_total", "Orphaned tables this node adopted", registry=registry
         )
+        self._refused_family = Counter(
+            "hearts_refused_total",
+            "Messages, connections and requests a limit refused, by limit",
+            ["limit"],
+            registry=registry,
+        )
         self._connections = Gauge("hearts_connections", "Websocket connections on this node", registry=registry)
         self._tables = _TablesByStatus()
         registry.register(cast("Collector", self._tables))
@@ -161,6 +169,15 @@ class Metrics:
         child = self._decisions.get(level)
         if child is None:
             child = self._decisions[level] = self._decision_family.labels(level=level)
+        return child
+
+    def refused(self, limit: str) -> Counting:
+        """The counter of what ``limit`` refused: a limit's error code, close reason or refused upgrade."""
+        if self._refused_family is None:
+            return IDLE
+        child = self._refusals.get(limit)
+        if child is None:
+            child = self._refusals[limit] = self._refused_family.labels(limit=limit)
         return child
 
     def watch(self, connections: Callable[[], int], tables: Callable[[], dict[str, int]]) -> None:

@@ -252,6 +252,7 @@ class Relay:
             info = json.loads(body)
             opened = RemoteClient(self, edge, cid, info["a"], self.hub.config)
             opened.player_id, opened.name = info["p"], info["n"]
+            opened.metrics = self.metrics  # a limit's refusal counts on the node that answers it
             self.remotes[key] = opened
             self._enqueue(opened, info["m"])
         elif kind == "m":
@@ -285,10 +286,7 @@ class Relay:
                 try:
                     await self.hub.handle(remote, parse_relayed(msg))
                 except ProtocolError as exc:
-                    if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
-                        remote.refuse(exc.to_message(), Close.BUSY)
-                    else:
-                        remote.push(exc.to_message())
+                    remote.tell_error(exc)
                 except Exception:
                     log.exception("a relayed %s message failed", kind_of(msg))  # never its fields: tokens
                     remote.push(ProtocolError("server_error").to_message())

@@ -16,7 +16,8 @@ from typing import Any, Literal
 from websockets.asyncio.server import ServerConnection, broadcast
 
 from ..config import Config
-from ..metrics import IDLE, Counting
+from ..metrics import IDLE, NO_METRICS, Counting, Metrics
+from ..table.errors import LIMITED, ProtocolError
 from ..table.jsontext import compact
 from ..table.presence import ConnectionId
 from .closing import Close
@@ -75,6 +76,7 @@ class Client:
         self.gone: Callable[[Client], None] | None = None  # the hub's ``disconnected``: at once when cut off
         self.token_hash: str | None = None  # the hash of the player token it greeted with (which device this is)
         self.frames_sent: Counting = IDLE  # the node's hearts_frames_sent_total (set by the app)
+        self.metrics: Metrics = NO_METRICS  # the node's, for the limits' refusals (set by the app and the relay)
 
     def budgets(self) -> Budgets:
         """The limits this connection seldom spends, made the first time one is asked for."""
@@ -127,6 +129,20 @@ class Client:
         self.push(message)
         self.close_soon(why)
 
+    def tell_error(self, exc: ProtocolError) -> None:
+        """Answer a message the server refused; ``server_busy`` also closes (the client comes back by itself)."""
+        if exc.code in LIMITED:
+            self.count_refusal(exc.code)
+        if exc.code == "server_busy":  # the database does not answer
+            self.refuse(exc.to_message(), Close.BUSY)
+        else:
+            self.push(exc.to_message())
+
+    def count_refusal(self, limit: str | None) -> None:
+        """Count one refusal by ``limit`` (a limit's error code or close) in the node's metrics; None counts nothing."""
+        if limit is not None:
+            self.metrics.refused(limit).inc()
+
     def close_soon(self, why: Close) -> None:
         """Close the connection for ``why`` after the messages written before (and none after).
 
@@ -134,6 +150,7 @@ class Client:
         would otherwise hold the seat for the library's close timeout.
         """
         if self.closing is None:
+            self.count_refusal(why.limit)
             loop = asyncio.get_running_loop()
             if why is Close.NO_HELLO:  # silent so far: it may never answer the close either (1,000 such held 20 s)
                 self.socket.close_timeout = SILENT_CLOSE_TIMEOUT

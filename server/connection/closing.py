@@ -22,6 +22,11 @@ class Close(Enum):
     SIGNED_OUT = (4001, "signed out")  # the player signed this device out (on another device): do not come back
 
     @property
+    def limit(self) -> str | None:
+        """The limit this close enforces, as ``hearts_refused_total`` names it (``flooding``...), or None."""
+        return self.name.lower() if self in LIMIT_CLOSES else None
+
+    @property
     def code(self) -> int:
         """The websocket close code."""
         return int(self.value[0])
@@ -30,3 +35,7 @@ class Close(Enum):
     def reason(self) -> str:
         """The close frame's reason text."""
         return self.value[1]
+
+
+#: The closes that enforce a limit on the connection (counted in ``hearts_refused_total{limit}``).
+LIMIT_CLOSES = frozenset({Close.FLOODING, Close.NOT_READING, Close.NO_HELLO})

@@ -71,7 +71,7 @@ async def _send_review(client: Client, job: Awaitable[dict[str, Any] | None], ha
     try:
         review = await job
     except ReviewRefused as exc:
-        client.push(ProtocolError(exc.code).to_message())
+        client.tell_error(ProtocolError(exc.code))
     except StoreBusy:  # the answer comes later, past the dispatch: said here
         client.push(ProtocolError("server_busy").to_message())
     except Exception:

@@ -259,13 +259,16 @@ class App:
         if trusted_peer(connection.remote_address, self.proxies) and "X-Forwarded-Host" in request.headers:
             host = request.headers.get_all("X-Forwarded-Host")[-1].split(",")[-1]  # what the nearest proxy saw
         if not origin_allowed(request.headers.get("Origin"), host, self.origins):  # another site's page
+            self.metrics.refused("origin").inc()
             return _response(HTTPStatus.FORBIDDEN, b"origin not allowed\n", "text/plain; charset=utf-8")
         if self.headroom.full():  # keep descriptors for answering: come back in a moment (or another node)
+            self.metrics.refused("server_full").inc()
             return _response(
                 HTTPStatus.SERVICE_UNAVAILABLE, b"server full\n", "text/plain; charset=utf-8", {"Retry-After": "5"}
             )
         key = address_key(client_address(connection.remote_address, request.headers, self.proxies))
         if not self.sockets.admit(key):  # refused before anything of the connection is made
+            self.metrics.refused("sockets_per_address").inc()
             retry = {"Retry-After": str(SOCKETS_RETRY_AFTER)}
             return _response(HTTPStatus.TOO_MANY_REQUESTS, TOO_MANY_SOCKETS, "text/plain; charset=utf-8", retry)
         connection.connection_lost_waiter.add_done_callback(lambda _: self.sockets.release(key))
@@ -280,7 +283,13 @@ class App:
         address = client_address(connection.remote_address, request.headers, self.proxies)
         seat_token = request.headers.get("X-Seat-Token", "").strip()[:64]
         status, body = await self.hub.table_info_anywhere(path[len(TABLE_INFO) :], address, seat_token)
-        return json_response(HTTPStatus(status), body)
+        return self.api_response(HTTPStatus(status), body)
+
+    def api_response(self, status: HTTPStatus, body: dict[str, Any]) -> Response:
+        """An answer of the JSON API; a limit's 429 counts in ``hearts_refused_total`` by its error code."""
+        if status == HTTPStatus.TOO_MANY_REQUESTS:
+            self.metrics.refused(body["error"]).inc()
+        return json_response(status, body)
 
     async def bundle(self, connection: ServerConnection, request: Request, path: str) -> Response:
         """``GET /engine/python.json``: the offline game's Python, the project's own files, built once."""
@@ -310,7 +319,7 @@ class App:
             status, body = await self.api.answer(path, request.headers.get("X-Player-Token", "").strip()[:64])
         except StoreBusy:
             status, body = HTTPStatus.SERVICE_UNAVAILABLE, {"error": "server_busy"}
-        return json_response(status, body)
+        return self.api_response(status, body)
 
     async def static(self, connection: ServerConnection, request: Request, path: str) -> Response:
         """The client's files; under ``/api/`` a path that is no endpoint is a JSON 404."""
@@ -340,6 +349,7 @@ class App:
         client.origin = (headers.get("Origin", "") or "") if headers is not None else ""
         client.gone = self.hub.disconnected
         client.frames_sent = self.metrics.frames_sent
+        client.metrics = self.metrics
         if headers is not None:
             headers.clear()  # read
         ws.response = None  # sent
@@ -356,16 +366,14 @@ class App:
                 if closing is not None:
                     continue  # keep reading (and dropping) so the closing handshake gets through
                 if not client.bucket.take():
+                    client.count_refusal(Close.FLOODING.limit)
                     closing = asyncio.create_task(ws.close(Close.FLOODING.code, Close.FLOODING.reason))
                     continue
                 try:
                     msg = parse_message(frame)
                     await self.hub.handle(client, msg)
                 except ProtocolError as exc:
-                    if exc.code == "server_busy":  # the database does not answer: come back (the client retries)
-                        client.refuse(exc.to_message(), Close.BUSY)
-                    else:
-                        client.push(exc.to_message())
+                    client.tell_error(exc)
                 except Exception:  # a bug must cost one message, not the connection or the server
                     log.exception("a %s message failed", kind_of(frame))  # never the frame: it may hold tokens
                     client.push(ProtocolError("server_error").to_message())

@@ -10,6 +10,13 @@ from typing import Any
 
 from . import outgoing
 
+#: The error codes a limit answers with: each refusal counts in ``hearts_refused_total{limit}`` (server/metrics.py).
+LIMITED = frozenset({
+    "players_limited", "device_codes_limited", "rate_limited", "tables_limited", "play_now_limited",
+    "chat_limited", "chat_limited_address", "chat_busy", "reports_limited", "review_limited", "review_busy",
+    "no_watching_full",
+})  # fmt: skip
+
 #: Every error code the server sends, with the names of its parameters (``field`` and ``reason`` come apart).
 CODES: dict[str, tuple[str, ...]] = {
     # the frame and its fields

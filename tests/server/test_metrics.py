@@ -15,9 +15,12 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.asyncio.client import connect
 from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from hartenjagen.server import metrics as metrics_module
 from hartenjagen.server.net.addresses import from_inside, parse_proxies
@@ -193,6 +196,35 @@ async def test_a_refused_move_is_not_timed(server):
     after = await scrape(server)
     assert value(after, "hearts_move_seconds_count") == value(before, "hearts_move_seconds_count")
     assert value(after, "hearts_frames_sent_total") == value(before, "hearts_frames_sent_total") + 1  # the error
+
+
+async def test_each_limit_s_refusals_are_counted_by_limit_and_a_normal_journey_counts_none(make_server):
+    server = await make_server(sockets_per_address=3, new_tables_per_minute=1, msg_rate=1.0, msg_burst=6.0)
+    anna = await table_with_computers(server)  # hello, create, fill, start: within the burst
+    await move_once(anna)
+    assert not [k for k in await scrape(server) if k[0] == "hearts_refused_total"]  # a normal journey: none
+
+    bram = await server.connect("Bram")  # from the same address: its one table a minute is Anna's
+    assert (await bram.error("create", options={"variant": "classic"}))["code"] == "tables_limited"
+    with pytest.raises(InvalidStatus) as refused:  # another site's page
+        await connect(server.url, origin="https://evil.example", open_timeout=10)
+    assert refused.value.response.status_code == 403
+    flood = await connect(server.url, open_timeout=10)  # the address's third socket
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(server.url, open_timeout=10)
+    assert refused.value.response.status_code == 429
+    for _ in range(10):  # far past the burst, at once
+        await flood.send(json.dumps({"type": "ping"}))
+    with pytest.raises(ConnectionClosed):
+        while True:
+            await flood.recv()
+    assert flood.close_code == 1008 and flood.close_reason == "too many messages"
+    await flood.close()
+
+    samples = await scrape(server)
+    refusals = {dict(labels)["limit"]: n for (name, labels), n in samples.items() if name == "hearts_refused_total"}
+    assert refusals == {"tables_limited": 1, "origin": 1, "sockets_per_address": 1, "flooding": 1}
+    await bram.ws.close()
 
 
 async def test_every_store_commit_is_timed(server):
