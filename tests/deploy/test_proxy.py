@@ -266,6 +266,7 @@ METRICS = (
     "hearts_computer_decision_seconds",
     "hearts_leases_lost_total",
     "hearts_tables_adopted_total",
+    "hearts_refused_total",
 )
 
 
