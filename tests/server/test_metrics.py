@@ -227,6 +227,17 @@ async def test_each_limit_s_refusals_are_counted_by_limit_and_a_normal_journey_c
     await bram.ws.close()
 
 
+async def test_a_socket_that_never_says_hello_is_closed_and_counted_as_no_hello(make_server):
+    server = await make_server(hello_timeout=0.1)
+    silent = await connect(server.url, open_timeout=10)
+    with pytest.raises(ConnectionClosed):
+        await silent.recv()  # nothing comes but the close, at the server's next look
+    assert silent.close_code == 1008 and silent.close_reason == "no hello"
+    refusals = {dict(labels)["limit"]: n for (name, labels), n in (await scrape(server)).items()
+                if name == "hearts_refused_total"}  # fmt: skip
+    assert refusals == {"no_hello": 1}
+
+
 async def test_every_store_commit_is_timed(server):
     before = await scrape(server)
     await server.host("Anna")  # her hello (a new player) and the new table's first entries are stored
