@@ -1,5 +1,6 @@
 """``GET /metrics``: each node's Prometheus metrics, for loopback and the trusted proxies only; every series moves when
-its event happens (a move, a commit, a computer decision, a relayed connection, a lease lost, a table adopted).
+its event happens (a move, a commit, a computer decision, a relayed connection, a lease lost, a table adopted, a
+limit's refusal).
 
 In-process servers for one node; real ``hearts serve`` processes on PostgreSQL and Redis (``test_cluster.Cluster``,
 leases of 1.5 s) for the cluster's series. Every wait is for a state, read from ``/metrics`` or the table.
