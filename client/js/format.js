@@ -1,6 +1,6 @@
 // Numbers, dates and plural forms in the language of the moment (Intl, for English and Dutch alike):
 // "1,0" and "16,7%" in Dutch, "1.0" and "16.7%" in English, "1 ronde" beside "2 rondes", "1 december 2026".
-import { language } from "./i18n.js";
+import { language } from "./language.js";
 
 const cache = new Map();
 

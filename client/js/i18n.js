@@ -2,11 +2,10 @@
 import en from "./i18n/en.js";
 import nl from "./i18n/nl.js";
 import { pluralOf, decimal } from "./format.js";
+import { language, speak } from "./language.js";
 
 export const TABLES = { en, nl };
 export const LANGS = Object.keys(TABLES);
-
-let current = "en";
 
 /** Pick the first supported language from the browser's list (Dutch or English). */
 export function browserLanguage(list = navigator.languages || [navigator.language || "en"]) {
@@ -18,13 +17,11 @@ export function browserLanguage(list = navigator.languages || [navigator.languag
 }
 
 export function setLanguage(lang) {
-  current = TABLES[lang] ? lang : "en";
-  document.documentElement.lang = current;
+  speak(TABLES[lang] ? lang : "en");
+  document.documentElement.lang = language();
 }
 
-export function language() {
-  return current;
-}
+export { language };
 
 /**
  * How this device is mostly pointed with: "mouse" where the main pointer is fine (a mouse or a trackpad: one clicks),
@@ -41,8 +38,8 @@ export function pointerKind() {
  * ({touch, mouse}: "tap" or "click") the form for this device's pointer.
  */
 export function t(key, params = {}) {
-  let value = TABLES[current][key];
-  if (value === undefined) throw new Error(`missing text "${key}" for ${current}`);
+  let value = TABLES[language()][key];
+  if (value === undefined) throw new Error(`missing text "${key}" for ${language()}`);
   if (value && typeof value === "object" && !Array.isArray(value) && "touch" in value) value = value[pointerKind()];
   if (value && typeof value === "object" && !Array.isArray(value) && "other" in value) {
     value = value[pluralOf(params.n)] ?? value.other;
@@ -79,7 +76,7 @@ export function reviewReasonText(reason) {
 }
 
 function reasonWords(prefix, reason) {
-  if (!reason || !(`${prefix}_${reason.code}` in TABLES[current])) return (reason && reason.code) || "";
+  if (!reason || !(`${prefix}_${reason.code}` in TABLES[language()])) return (reason && reason.code) || "";
   const given = reason.params || {};
   const params = {};
   for (const [name, value] of Object.entries(given)) params[name] = reasonParam(name, value, given);
@@ -109,7 +106,7 @@ function reasonParam(name, value, given) {
  * as itself.
  */
 export function errorText(msg) {
-  const table = TABLES[current];
+  const table = TABLES[language()];
   if (!msg || !(`error_${msg.code}` in table)) return (msg && msg.code) || "";
   const params = {};
   for (const [name, value] of Object.entries(msg)) params[name] = paramText(name, value);
@@ -120,8 +117,8 @@ export function errorText(msg) {
 /** One parameter of a server error, as its sentence shows it. */
 function paramText(name, value) {
   if (name === "reason" && value && typeof value === "object") return reasonText(value);
-  if (name === "variant" && `variant_${value}` in TABLES[current]) return t(`variant_${value}`);
+  if (name === "variant" && `variant_${value}` in TABLES[language()]) return t(`variant_${value}`);
   if (Array.isArray(value)) return value.map(String).join(", ");
-  if (typeof value === "number") return value.toLocaleString(current);
+  if (typeof value === "number") return value.toLocaleString(language());
   return value;
 }
