@@ -1,7 +1,7 @@
 // Pace: the host's choice of the computer players' speed, and playing the only legal card by itself, as plain
 // answers read from the state. The server decides what is legal and how fast its computer players move;
 // update/pace.js keeps what was asked and decided, and hands on the intents.
-import { momentKey } from "./update/moment.js";
+import { momentKey } from "./moment.js";
 
 export const AUTO_PLAY_MS = 600; // the short moment before the only legal card goes by itself
 

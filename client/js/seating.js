@@ -1,7 +1,7 @@
 // Facts about seats, read from the state: whom this page may report or remove, the seat a watcher took over from a
 // computer player, and the seat a `joined` gives. update/seating.js changes the state with them; words are kept as
 // data ({key, params}) that render/say.js words.
-import { words } from "./update/words.js";
+import { words } from "./words.js";
 
 /** Whether this page may report or remove the person on `seat`: it sits at the table, and they are someone else. */
 export function canModerate(table, seat) {

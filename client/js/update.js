@@ -24,7 +24,7 @@ import * as seating from "./update/seating.js";
 import * as sending from "./update/sending.js";
 import * as table from "./update/table.js";
 
-export { momentKey } from "./update/moment.js";
+export { momentKey } from "./moment.js";
 export { reviewOf } from "./update/review.js";
 export { screenAddress, applyOpened } from "./update/address.js";
 export { trickTimes, TRICK_HOLD_MS, TRICK_SLIDE_MS } from "./update/table.js";

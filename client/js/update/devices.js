@@ -1,7 +1,7 @@
 // Your player on other devices: the one-time code shown, a code from another device used here (this device becomes
 // that player), the list of devices, one signed out, and a signed-out device that starts fresh.
 import { cleanCode, deviceLabel } from "../devices.js";
-import { words } from "./words.js";
+import { words } from "../words.js";
 import { toDevice } from "./sending.js";
 
 /** The server's device messages. */

@@ -1,8 +1,8 @@
 // A refusal from the server (`error`): said where it was asked (the chat panel, the devices dialog, a report's
 // dialog, a review), at the form field it is about, or under the table; a link to a full table watches it instead;
 // a seat the server no longer knows is forgotten (an effect: main.js writes the storage).
-import { words } from "./words.js";
-import { momentKey } from "./moment.js";
+import { words } from "../words.js";
+import { momentKey } from "../moment.js";
 import { toTable } from "./sending.js";
 import { leftTable } from "./seating.js";
 import { chatError } from "./chat.js";

@@ -2,7 +2,7 @@
 // the leaderboard, the open tables, the invitation's table, and whether a stored seat still holds. A load says what
 // waits (and asks: the effect `fetch`); the answer comes back here as a message ({ask, status, ok, data}, or
 // {ask, failed} when the server was not reached) and changes the state. remote.js only fetches.
-import { words } from "./words.js";
+import { words } from "../words.js";
 
 /** Today's date in UTC as YYYY-MM-DD: the day the daily deal belongs to. */
 export function todayUtc(now = new Date()) {

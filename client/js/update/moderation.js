@@ -1,6 +1,6 @@
 // Another person at the table: the dialog about them (report, or remove as host), the reason typed, the request
 // sent, its refusal said in the dialog, and the thanks once a report was kept.
-import { words } from "./words.js";
+import { words } from "../words.js";
 import { toTable } from "./sending.js";
 
 const MODERATION_ERRORS = ["no_other_person", "remove_between_hands", "not_host", "reports_limited", "bad_message", "server_busy", "rate_limited"];

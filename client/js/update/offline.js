@@ -1,7 +1,7 @@
 // The offline game: the engine's status (starting, its progress, ready, failed, the kept game damaged or finished),
 // whether its files are kept on this device, a game against computer players started or continued in this browser,
 // and this device's finished offline games.
-import { words } from "./words.js";
+import { words } from "../words.js";
 import { freshStart } from "./lobby.js";
 import { leftTable } from "./seating.js";
 

@@ -2,8 +2,8 @@
 // that wait for the server's answer, the hint, and the keyboard's place in the hand.
 import { keyCard } from "../cards.js";
 import { passForm, toggleSlot } from "../passing.js";
-import { words } from "./words.js";
-import { momentKey } from "./moment.js";
+import { words } from "../words.js";
+import { momentKey } from "../moment.js";
 import { toTable } from "./sending.js";
 
 // A tap this soon after playing a card is the same tap twice (a double tap), not a new wish.

@@ -3,8 +3,8 @@
 // words ({key, params}); render/say.js words them.
 import { loadSession } from "../session.js";
 import { tookOver, joinedSeat } from "../seating.js";
-import { words } from "./words.js";
-import { momentKey } from "./moment.js";
+import { words } from "../words.js";
+import { momentKey } from "../moment.js";
 import { toTable, connect } from "./sending.js";
 import { freshStart } from "./lobby.js";
 import { pressPlayNow } from "./playnow.js";

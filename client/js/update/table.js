@@ -4,8 +4,8 @@
 import { foldUpdate } from "../fold.js";
 import { animFactor } from "../prefs.js";
 import { canModerate } from "../seating.js";
-import { words } from "./words.js";
-import { momentKey } from "./moment.js";
+import { words } from "../words.js";
+import { momentKey } from "../moment.js";
 import { arrived, leftNews } from "./seating.js";
 import { learnClock } from "./playnow.js";
 
