@@ -1178,7 +1178,7 @@ def counted_playout(
     _counted_rollout(
         flags, suits, hm, cancel, hands, taken, leader, trick, trick.shape[0], first_trick, broken, pending, 0,
         draws, greedy, whim, _work(hands.shape[0]),
-    )
+    )  # fmt: skip
 
 
 @njit(cache=True)

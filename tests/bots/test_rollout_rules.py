@@ -72,9 +72,7 @@ AFTER_9H = [["TH", "2H"], ["3H", "4C"], ["3C"]]
         (SHOOTING, "9H", AFTER_9H, "9H", 0),
     ],
 )
-def test_with_jokers_the_rollouts_stop_a_moon_only_once_a_third_of_it_is_taken(
-    shooter_took, lead, hands, card, taker
-):
+def test_with_jokers_the_rollouts_stop_a_moon_only_once_a_third_of_it_is_taken(shooter_took, lead, hands, card, taker):
     # Three seats, one deck and two jokers. Seat 2, the only one that has taken points, leads. On K♣ seat 0, void in
     # clubs, holds Q♠ and 4♦: with one heart taken there is no moon yet and Q♠ goes on the lead; with 10 points (a
     # third of 30) she throws 4♦, and Q♠ falls on the next trick, which seat 1 takes from the shooter. On 9♥ seat 0

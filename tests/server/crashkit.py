@@ -29,7 +29,6 @@ SERVING = re.compile(r"Hartenjagen serving on http://127\.0\.0\.1:(\d+)/")
 # --------------------------------------------------------------------------- the moon planner
 
 
-
 def _moon_line(rules: Rules, hands: list[int], shooter: int, node_limit: int) -> list[int] | None:
     """Depth-first search for a play order (cards, in play order) in which ``shooter`` takes every penalty card."""
     penalty = rules.penalty_mask
