@@ -98,9 +98,9 @@ class Metrics:
         self.commit_seconds: Timing = IDLE  # one group commit transaction
         self.leases_lost: Counting = IDLE  # a table lease found held by another node (or refused by the database)
         self.tables_adopted: Counting = IDLE  # an orphaned table (its node died or let go) restored here
-        self._decisions: dict[str, Timing] = {}  # by level: the children of hearts_computer_decision_seconds
+        self._decisions: dict[str, Any] = {}  # by level: the children of hearts_computer_decision_seconds
         self._decision_family: Any = None
-        self._refusals: dict[str, Counting] = {}  # by limit: the children of hearts_refused_total
+        self._refusals: dict[str, Any] = {}  # by limit: the children of hearts_refused_total
         self._refused_family: Any = None
         self._connections: Any = None
         self._tables: _TablesByStatus | None = None
@@ -164,21 +164,11 @@ class Metrics:
 
     def decision_seconds(self, level: str) -> Timing:
         """The histogram of the computer decisions of ``level`` (easy, medium, hard, ...)."""
-        if self._decision_family is None:
-            return IDLE
-        child = self._decisions.get(level)
-        if child is None:
-            child = self._decisions[level] = self._decision_family.labels(level=level)
-        return child
+        return cast(Timing, _child(self._decision_family, self._decisions, level=level))
 
     def refused(self, limit: str) -> Counting:
         """The counter of what ``limit`` refused: a limit's error code, close reason or refused upgrade."""
-        if self._refused_family is None:
-            return IDLE
-        child = self._refusals.get(limit)
-        if child is None:
-            child = self._refusals[limit] = self._refused_family.labels(limit=limit)
-        return child
+        return cast(Counting, _child(self._refused_family, self._refusals, limit=limit))
 
     def watch(self, connections: Callable[[], int], tables: Callable[[], dict[str, int]]) -> None:
         """Read the node's connection count and its tables by status at each scrape."""
@@ -195,6 +185,20 @@ class Metrics:
             return None
         encode, content_type = choose_encoder(accept or "")
         return encode(self.registry), content_type
+
+
+def _child(family: Any, children: dict[str, Any], **label: str) -> Any:
+    """The child of the labelled ``family`` for the one ``label`` given, made once and kept in ``children``.
+
+    IDLE while the family is not made (no library, or ``NO_METRICS``).
+    """
+    if family is None:
+        return IDLE
+    (value,) = label.values()
+    child = children.get(value)
+    if child is None:
+        child = children[value] = family.labels(**label)
+    return child
 
 
 #: What a part counts into until it is given its node's metrics: nothing.
