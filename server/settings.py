@@ -188,14 +188,14 @@ ONE_ADDRESS: dict[str, int] = {
 MACHINE_PACE: dict[str, float] = {"msg_rate": 100_000.0, "msg_burst": 100_000.0}
 
 
-def machine_pace_flags() -> list[str]:
-    """The ``hearts serve`` flags of ``MACHINE_PACE``: the flood limit out of a scripted client's way."""
-    return [arg for name, value in MACHINE_PACE.items() for arg in (BY_NAME[name].flag, str(value))]
+def serve_flags(values: Mapping[str, float]) -> list[str]:
+    """The ``hearts serve`` flags that set these settings (``{"msg_rate": 5}``: ``--msg-rate 5``)."""
+    return [arg for name, value in values.items() for arg in (BY_NAME[name].flag, str(value))]
 
 
 def one_address_flags() -> list[str]:
     """The ``hearts serve`` flags of ``ONE_ADDRESS``: every per-address limit out of a load test's way."""
-    return [arg for name, value in ONE_ADDRESS.items() for arg in (BY_NAME[name].flag, str(value))]
+    return serve_flags(ONE_ADDRESS)
 
 
 def from_env(env: Mapping[str, str] | None = None) -> dict[str, Any]:

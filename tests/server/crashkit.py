@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hartenjagen.server.settings import machine_pace_flags, one_address_flags
+from hartenjagen.server.settings import MACHINE_PACE, one_address_flags, serve_flags
 from hartenjagen.shared.cards import CARD_NAMES, HEARTS_MASK, mask_cards
 from hartenjagen.shared.deal import seeded_deal
 from hartenjagen.shared.game import Game
@@ -153,7 +153,7 @@ class ServerProcess:
         cmd = [
             sys.executable, "-m", "hartenjagen.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
             "--db", str(self.db), "--bot-delay", "0", "--grace", str(self.grace), "--bot-workers", "0",
-            *one_address_flags(), *machine_pace_flags(), *self.extra,
+            *one_address_flags(), *serve_flags(MACHINE_PACE), *self.extra,
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTS_")}
         env["PYTHONUNBUFFERED"] = "1"
